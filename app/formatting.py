@@ -1,0 +1,68 @@
+"""Small display helpers used by the templates."""
+
+from app.schemas import BenchmarkView
+
+LEVEL_LABELS = {
+    "yes": "Yes",
+    "partial": "Partial",
+    "experimental": "Experimental",
+    "via": "Via another project",
+    "no": "No",
+    "unknown": "Unknown",
+}
+LEVEL_ICONS = {
+    "yes": "✓",
+    "partial": "◐",
+    "experimental": "⚗",
+    "via": "↪",
+    "no": "✗",
+    "unknown": "?",
+}
+QUALIFIER_PREFIX = {
+    "approx": "~",
+    "up-to": "up to ",
+    "at-least": "≥ ",
+    "less-than": "< ",
+    "average": "avg ",
+    "max": "max ",
+    "exact": "",
+}
+MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+
+def level_label(level: str) -> str:
+    return LEVEL_LABELS.get(level, level)
+
+
+def level_icon(level: str) -> str:
+    return LEVEL_ICONS.get(level, "?")
+
+
+def number(value: float) -> str:
+    """1234.0 -> '1,234'; 13.2 -> '13.2'."""
+    if value.is_integer():
+        return f"{int(value):,}"
+    return f"{value:,.2f}".rstrip("0").rstrip(".")
+
+
+def figure(result: BenchmarkView) -> str:
+    """A benchmark figure as a person writes it: '~2,300–2,500 tok/s'."""
+    if result.value is not None:
+        amount = number(result.value)
+    else:
+        amount = f"{number(result.low or 0)}–{number(result.high or 0)}"
+    unit = result.unit
+    spacer = "" if unit in ("%", "x") else " "
+    unit_text = "×" if unit == "x" else unit
+    return f"{QUALIFIER_PREFIX.get(result.qualifier, '')}{amount}{spacer}{unit_text}"
+
+
+def source_date(date: str | None) -> str:
+    """'2026-04-17' -> '17 Apr 2026'; '2026-06' -> 'Jun 2026'."""
+    if not date:
+        return ""
+    parts = date.split("-")
+    if len(parts) == 1:
+        return parts[0]
+    month = MONTHS[int(parts[1]) - 1]
+    return f"{int(parts[2])} {month} {parts[0]}" if len(parts) == 3 else f"{month} {parts[0]}"

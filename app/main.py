@@ -1,0 +1,40 @@
+"""create_app(settings) -> FastAPI: the engine, first-start seeding, static files, routers."""
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+
+from app.db import create_tables, make_engine
+from app.errors import install_error_handlers
+from app.routes import api, pages
+from app.seeding.service import seed_if_empty
+from app.settings import PROJECT_ROOT, Settings
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """Build the application for `settings` (defaults from the environment)."""
+    settings = settings or Settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        engine = make_engine(settings.database_url)
+        create_tables(engine)
+        seed_if_empty(engine, settings.seed_dir)
+        app.state.engine = engine
+        yield
+        engine.dispose()
+
+    app = FastAPI(
+        title=settings.site_name,
+        summary="Sourced features, hardware support and benchmarks of LLM inference servers.",
+        version="0.1.0",
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.mount("/static", StaticFiles(directory=PROJECT_ROOT / "static"), name="static")
+    app.include_router(api.router)
+    app.include_router(pages.router)
+    install_error_handlers(app)
+    return app

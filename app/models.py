@@ -1,0 +1,150 @@
+"""The database tables. Slugs are the stable keys; numeric ids never leave the database."""
+
+from typing import Any
+
+from sqlalchemy import JSON, Column, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+LEVELS = ("yes", "partial", "experimental", "via", "no", "unknown")
+SYSTEM_KINDS = ("engine", "wrapper", "desktop-app", "orchestration", "proxy", "library")
+STATUSES = ("active", "maintenance", "archived", "unknown")
+SOURCE_KINDS = ("article", "paper", "vendor-docs", "benchmark-report", "team-measurement")
+
+
+class Source(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    slug: str = Field(unique=True, index=True, max_length=100)
+    title: str
+    subtitle: str | None = None
+    publisher: str | None = None
+    author: str | None = None
+    date: str = Field(max_length=10)
+    kind: str = Field(max_length=30)
+    url: str | None = None
+    note: str | None = None
+    position: int = 0
+
+
+class CapabilityCategory(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    slug: str = Field(unique=True, index=True, max_length=100)
+    name: str
+    kind: str = Field(max_length=20)
+    position: int = 0
+
+
+class Capability(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    slug: str = Field(unique=True, index=True, max_length=100)
+    name: str
+    description: str
+    category_id: int = Field(foreign_key="capabilitycategory.id", index=True)
+    position: int = 0
+
+
+class System(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    slug: str = Field(unique=True, index=True, max_length=100)
+    name: str
+    kind: str = Field(max_length=30)
+    licence: str = Field(max_length=60)
+    status: str = Field(max_length=20)
+    status_since: str | None = Field(default=None, max_length=10)
+    language: str | None = None
+    repository: str | None = None
+    summary: str
+    tags: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    summary_sources: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+
+
+class SystemNote(SQLModel, table=True):
+    """A best-for or weakness line, each with its own source."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    system_id: int = Field(foreign_key="system.id", index=True)
+    kind: str = Field(max_length=20)
+    text: str
+    source_id: int = Field(foreign_key="source.id", index=True)
+    position: int = 0
+
+
+class SystemFact(SQLModel, table=True):
+    """A sourced attribute (licence, version, status, ...); disagreeing sources sit side by side."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    system_id: int = Field(foreign_key="system.id", index=True)
+    attribute: str = Field(max_length=40)
+    value: str
+    date: str | None = Field(default=None, max_length=10)
+    note: str | None = None
+    source_id: int = Field(foreign_key="source.id", index=True)
+    position: int = 0
+
+
+class Claim(SQLModel, table=True):
+    __table_args__ = (UniqueConstraint("system_id", "capability_id", "source_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    system_id: int = Field(foreign_key="system.id", index=True)
+    capability_id: int = Field(foreign_key="capability.id", index=True)
+    source_id: int = Field(foreign_key="source.id", index=True)
+    level: str = Field(max_length=20)
+    strength: int | None = None
+    note: str | None = None
+    position: int = 0
+
+
+class Metric(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    slug: str = Field(unique=True, index=True, max_length=100)
+    name: str
+    units: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    better: str = Field(max_length=10)
+    kind: str = Field(max_length=20)
+    position: int = 0
+
+
+class BenchmarkResult(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    slug: str = Field(unique=True, index=True, max_length=120)
+    system_id: int = Field(foreign_key="system.id", index=True)
+    metric_id: int = Field(foreign_key="metric.id", index=True)
+    source_id: int = Field(foreign_key="source.id", index=True)
+    value: float | None = None
+    low: float | None = None
+    high: float | None = None
+    qualifier: str = Field(default="exact", max_length=20)
+    unit: str = Field(max_length=20)
+    hardware: str | None = None
+    model: str | None = None
+    precision: str | None = None
+    concurrency: int | None = None
+    workload: str | None = None
+    system_version: str | None = None
+    baseline: str | None = None
+    run_by: str | None = None
+    date: str | None = Field(default=None, max_length=10)
+    note: str | None = None
+    position: int = 0
+
+
+class Rule(SQLModel, table=True):
+    """A guided-flow rule: when the answers match, apply an effect to the matching systems."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    slug: str = Field(unique=True, index=True, max_length=100)
+    when: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    systems: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    requires: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+    effect: str = Field(max_length=20)
+    weight: float = 0
+    reason: str
+    source_id: int = Field(foreign_key="source.id", index=True)
+    position: int = 0
+
+
+class Meta(SQLModel, table=True):
+    """Key/value facts about the loaded data set (when it was seeded, its version)."""
+
+    key: str = Field(primary_key=True, max_length=50)
+    value: str

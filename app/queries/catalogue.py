@@ -1,0 +1,65 @@
+"""Capabilities, sources and the freshness of the data set."""
+
+from collections import Counter, defaultdict
+
+from sqlalchemy import func
+from sqlmodel import Session, col, select
+
+from app.models import BenchmarkResult, Claim, Meta, Source, System, SystemFact, SystemNote
+from app.queries.common import capabilities_in_order, system_names
+from app.schemas import CapabilityView, Freshness, SourceDetail
+
+
+def list_capabilities(session: Session) -> list[CapabilityView]:
+    """Every capability with its category, in display order."""
+    return [
+        CapabilityView(slug=cap.slug, name=cap.name, description=cap.description,
+                       category=cat.slug, category_name=cat.name, kind=cat.kind)
+        for cap, cat in capabilities_in_order(session)
+    ]  # fmt: skip
+
+
+def list_sources(session: Session) -> list[SourceDetail]:
+    """Every source, newest first, with what it contributed."""
+    names = system_names(session)
+    claims = Counter(session.exec(select(Claim.source_id)).all())
+    benchmarks = Counter(session.exec(select(BenchmarkResult.source_id)).all())
+    facts = Counter(session.exec(select(SystemFact.source_id)).all())
+    systems: dict[int, set[str]] = defaultdict(set)
+    for model in (Claim, BenchmarkResult, SystemFact, SystemNote):
+        for source_id, system_id in session.exec(select(model.source_id, model.system_id)):  # type: ignore[attr-defined]
+            systems[source_id].add(names[system_id][0])
+    rows = session.exec(select(Source).order_by(col(Source.date).desc(), col(Source.slug)))
+    return [
+        SourceDetail(
+            **s.model_dump(exclude={"id", "position"}),
+            claim_count=claims[s.id],
+            benchmark_count=benchmarks[s.id],
+            fact_count=facts[s.id],
+            systems=sorted(systems[s.id]),  # type: ignore[index]
+        )
+        for s in rows
+    ]
+
+
+def freshness(session: Session) -> Freshness:
+    """How much data there is and how recent it is."""
+
+    def count(model: type) -> int:
+        return session.exec(select(func.count()).select_from(model)).one()
+
+    meta = {m.key: m.value for m in session.exec(select(Meta))}
+    return Freshness(
+        seeded_at=meta.get("seeded_at"),
+        newest_source=session.exec(select(func.max(Source.date))).one(),
+        system_count=count(System),
+        claim_count=count(Claim),
+        benchmark_count=count(BenchmarkResult),
+        source_count=count(Source),
+    )
+
+
+def data_version(session: Session) -> str:
+    """Changes whenever the data does; part of every cache key and ETag."""
+    row = session.get(Meta, "data_version")
+    return row.value if row else "0"

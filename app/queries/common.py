@@ -1,0 +1,32 @@
+"""Lookups shared by the query modules."""
+
+from sqlmodel import Session, col, select
+
+from app.models import Capability, CapabilityCategory, Metric, Source, System
+from app.schemas import SourceRef
+
+
+def source_refs(session: Session) -> dict[int, SourceRef]:
+    """Every source as a reference, by database id."""
+    rows = session.exec(select(Source.id, Source.slug, Source.title, Source.date))
+    return {sid: SourceRef(slug=slug, title=title, date=date) for sid, slug, title, date in rows}
+
+
+def system_names(session: Session) -> dict[int, tuple[str, str]]:
+    """id -> (slug, name) for every system."""
+    rows = session.exec(select(System.id, System.slug, System.name))
+    return {sid: (slug, name) for sid, slug, name in rows}
+
+
+def metrics_by_id(session: Session) -> dict[int, Metric]:
+    return {m.id: m for m in session.exec(select(Metric))}  # type: ignore[misc]
+
+
+def capabilities_in_order(session: Session) -> list[tuple[Capability, CapabilityCategory]]:
+    """Capabilities with their categories, in seed (display) order."""
+    statement = (
+        select(Capability, CapabilityCategory)
+        .join(CapabilityCategory, col(Capability.category_id) == col(CapabilityCategory.id))
+        .order_by(col(CapabilityCategory.position), col(Capability.position))
+    )
+    return list(session.exec(statement).all())

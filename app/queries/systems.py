@@ -1,0 +1,125 @@
+"""Systems: the list and one system in full."""
+
+from collections import defaultdict
+
+from sqlmodel import Session, col, select
+
+from app.models import BenchmarkResult, Claim, System, SystemFact, SystemNote
+from app.queries.benchmarks import benchmark_views
+from app.queries.cells import headline_level, is_disputed, newest_first
+from app.queries.common import capabilities_in_order, source_refs
+from app.schemas import (
+    CategoryCells,
+    Cell,
+    ClaimView,
+    Fact,
+    SourcedText,
+    SourceRef,
+    SystemDetail,
+    SystemSummary,
+    licence_family,
+)
+
+
+def _summary(system: System) -> SystemSummary:
+    return SystemSummary(
+        licence_family=licence_family(system.licence),
+        **system.model_dump(exclude={"id", "summary_sources"}),
+    )
+
+
+def list_systems(session: Session) -> list[SystemSummary]:
+    """Every system, by name."""
+    rows = session.exec(select(System).order_by(col(System.name)))
+    return [_summary(s) for s in rows]
+
+
+def system_slugs(session: Session) -> list[str]:
+    return list(session.exec(select(System.slug).order_by(col(System.slug))))
+
+
+def get_system(session: Session, slug: str) -> SystemDetail | None:
+    """One system with its claims grouped by category, facts, benchmarks and sources."""
+    system = session.exec(select(System).where(System.slug == slug)).first()
+    if system is None:
+        return None
+    refs = source_refs(session)
+    by_slug = {r.slug: r for r in refs.values()}
+    notes = session.exec(
+        select(SystemNote)
+        .where(SystemNote.system_id == system.id)
+        .order_by(col(SystemNote.position))
+    ).all()
+    facts = session.exec(
+        select(SystemFact)
+        .where(SystemFact.system_id == system.id)
+        .order_by(col(SystemFact.position))
+    ).all()
+    groups = _category_cells(session, system.id, refs)  # type: ignore[arg-type]
+    benchmarks = benchmark_views(session, BenchmarkResult.system_id == system.id)
+    used = _sources_used(groups, facts, notes, benchmarks, refs)
+    return SystemDetail(
+        **_summary(system).model_dump(),
+        summary_sources=[by_slug[s] for s in system.summary_sources],
+        best_for=[_sourced(n, refs) for n in notes if n.kind == "best_for"],
+        weaknesses=[_sourced(n, refs) for n in notes if n.kind == "weakness"],
+        facts=[_fact(f, refs) for f in facts],
+        features=[g for g in groups if g.kind == "feature"],
+        hardware=[g for g in groups if g.kind == "hardware"],
+        benchmarks=benchmarks,
+        sources=used,
+        disputed_count=sum(c.disputed for g in groups for c in g.cells),
+    )
+
+
+def _fact(fact: SystemFact, refs: dict[int, SourceRef]) -> Fact:
+    fields = fact.model_dump(include={"attribute", "value", "date", "note"})
+    return Fact(source=refs[fact.source_id], **fields)
+
+
+def _sourced(note: SystemNote, refs: dict[int, SourceRef]) -> SourcedText:
+    return SourcedText(text=note.text, source=refs[note.source_id])
+
+
+def _category_cells(
+    session: Session, system_id: int, refs: dict[int, SourceRef]
+) -> list[CategoryCells]:
+    claims: dict[int, list[ClaimView]] = defaultdict(list)
+    rows = session.exec(select(Claim).where(Claim.system_id == system_id))
+    for c in rows:
+        claims[c.capability_id].append(
+            ClaimView(level=c.level, strength=c.strength, note=c.note, source=refs[c.source_id])
+        )
+    groups: dict[str, CategoryCells] = {}
+    for capability, category in capabilities_in_order(session):
+        cap_claims = newest_first(claims.get(capability.id, []))  # type: ignore[arg-type]
+        if not cap_claims:
+            continue
+        group = groups.setdefault(
+            category.slug,
+            CategoryCells(slug=category.slug, name=category.name, kind=category.kind, cells=[]),
+        )
+        group.cells.append(
+            Cell(
+                capability=capability.slug,
+                name=capability.name,
+                description=capability.description,
+                level=headline_level(cap_claims),
+                disputed=is_disputed(cap_claims),
+                claims=cap_claims,
+            )
+        )
+    return list(groups.values())
+
+
+def _sources_used(
+    groups: list[CategoryCells],
+    facts: list[SystemFact],
+    notes: list[SystemNote],
+    benchmarks: list,
+    refs: dict[int, SourceRef],
+) -> list[SourceRef]:
+    slugs = {c.source.slug for g in groups for cell in g.cells for c in cell.claims}
+    slugs |= {refs[f.source_id].slug for f in facts} | {refs[n.source_id].slug for n in notes}
+    slugs |= {b.source.slug for b in benchmarks}
+    return sorted((r for r in refs.values() if r.slug in slugs), key=lambda r: r.date, reverse=True)

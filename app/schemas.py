@@ -1,0 +1,156 @@
+"""Read models returned by the query layer: plain data for templates and the JSON API alike."""
+
+from pydantic import BaseModel
+
+PERMISSIVE = {"Apache-2.0", "MIT", "BSD-3-Clause", "Apache-2.0 OR MIT"}
+COPYLEFT = {"AGPL-3.0"}
+PROPRIETARY = {"Proprietary", "HFOIL-1.0"}
+
+# Levels grouped by what they mean for a user: two sources disagree only when their
+# claims fall in different groups ("yes" and "via llama.cpp" both mean it works).
+LEVEL_GROUP = {
+    "yes": "supported",
+    "via": "supported",
+    "partial": "partial",
+    "experimental": "partial",
+    "no": "absent",
+}
+LEVEL_RANK = {"yes": 5, "via": 4, "partial": 3, "experimental": 2, "no": 1, "unknown": 0}
+
+
+def licence_family(licence: str) -> str:
+    """permissive, copyleft, proprietary or unknown."""
+    if licence in PERMISSIVE:
+        return "permissive"
+    if licence in COPYLEFT:
+        return "copyleft"
+    if licence in PROPRIETARY:
+        return "proprietary"
+    return "unknown"
+
+
+class SourceRef(BaseModel):
+    slug: str
+    title: str
+    date: str
+
+
+class SourcedText(BaseModel):
+    text: str
+    source: SourceRef
+
+
+class Fact(BaseModel):
+    attribute: str
+    value: str
+    date: str | None
+    note: str | None
+    source: SourceRef
+
+
+class ClaimView(BaseModel):
+    level: str
+    strength: int | None
+    note: str | None
+    source: SourceRef
+
+
+class Cell(BaseModel):
+    """What the sources say about one capability of one system."""
+
+    capability: str
+    name: str
+    description: str
+    level: str  # the newest source's level, or "unknown" when no source speaks
+    disputed: bool
+    claims: list[ClaimView]
+
+
+class CategoryCells(BaseModel):
+    slug: str
+    name: str
+    kind: str
+    cells: list[Cell]
+
+
+class BenchmarkView(BaseModel):
+    id: str
+    system: str
+    system_name: str
+    metric: str
+    metric_name: str
+    metric_kind: str
+    better: str
+    value: float | None
+    low: float | None
+    high: float | None
+    qualifier: str
+    unit: str
+    hardware: str | None
+    model: str | None
+    precision: str | None
+    concurrency: int | None
+    workload: str | None
+    system_version: str | None
+    baseline: str | None
+    run_by: str | None
+    date: str | None
+    note: str | None
+    source: SourceRef
+
+
+class SystemSummary(BaseModel):
+    slug: str
+    name: str
+    kind: str
+    licence: str
+    licence_family: str
+    status: str
+    status_since: str | None
+    language: str | None
+    repository: str | None
+    summary: str
+    tags: list[str]
+
+
+class SystemDetail(SystemSummary):
+    summary_sources: list[SourceRef]
+    best_for: list[SourcedText]
+    weaknesses: list[SourcedText]
+    facts: list[Fact]
+    features: list[CategoryCells]
+    hardware: list[CategoryCells]
+    benchmarks: list[BenchmarkView]
+    sources: list[SourceRef]
+    disputed_count: int
+
+
+class CapabilityView(BaseModel):
+    slug: str
+    name: str
+    description: str
+    category: str
+    category_name: str
+    kind: str
+
+
+class SourceDetail(SourceRef):
+    subtitle: str | None
+    publisher: str | None
+    author: str | None
+    kind: str
+    url: str | None
+    note: str | None
+    claim_count: int
+    benchmark_count: int
+    fact_count: int
+    systems: list[str]
+
+
+class Freshness(BaseModel):
+    seeded_at: str | None
+    newest_source: str | None
+    system_count: int
+    claim_count: int
+    benchmark_count: int
+    source_count: int

@@ -1,0 +1,87 @@
+"""Cross-reference checks for systems, claims and benchmark rows."""
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from app.seeding.schema import BenchmarkRow, ClaimEntry, SystemFile
+from app.seeding.yamlio import line_of
+
+if TYPE_CHECKING:
+    from app.seeding.load import _Reader
+
+
+def check_system(reader: "_Reader", path: Path, raw: Any, slug: str, system: SystemFile) -> None:
+    """Every source exists; headline licence and status are backed by a fact."""
+    for i, source in enumerate(system.summary_sources):
+        reader.check_source(path, line_of(raw, ("summary_sources", i)), slug, source)
+    for group in ("best_for", "weaknesses", "facts"):
+        for i, item in enumerate(getattr(system, group)):
+            line = line_of(raw, (group, i, "source"))
+            reader.check_source(path, line, f"{group}[{i}]", item.source)
+    for attribute in ("licence", "status"):
+        headline = getattr(system, attribute)
+        backed = {f.value for f in system.facts if f.attribute == attribute}
+        if headline != "unknown" and headline not in backed:
+            found = ", ".join(sorted(backed)) or "none"
+            msg = (
+                f"field '{attribute}': {headline!r} is not backed by a fact with that value "
+                f"(facts give: {found})"
+            )
+            reader.problem(path, line_of(raw, (attribute,)), slug, msg)
+
+
+def check_claims(
+    reader: "_Reader", path: Path, raw: Any
+) -> dict[str, dict[str, ClaimEntry]] | None:
+    """Validate one claims/<source>.yaml file: systems, capabilities, levels."""
+    if not reader.check_source(path, None, "file name", path.stem):
+        return None
+    if not isinstance(raw, dict):
+        reader.problem(path, 1, "", "expected a mapping of system slug to claims")
+        return None
+    out: dict[str, dict[str, ClaimEntry]] = {}
+    for system, caps in raw.items():
+        if not reader.check_ref(path, line_of(raw, (system,)), str(system), "system", system):
+            continue
+        if not isinstance(caps, dict):
+            msg = "expected a mapping of capability slug to level"
+            reader.problem(path, line_of(raw, (system,)), system, msg)
+            continue
+        out[system] = {}
+        for cap, value in caps.items():
+            where = f"{system}.{cap}"
+            if not reader.check_ref(path, line_of(raw, (system, cap)), where, "capability", cap):
+                continue
+            entry_raw = {"level": value} if isinstance(value, str) else value
+            entry = reader.validate(ClaimEntry, entry_raw, path, raw, (system, cap))
+            if entry is not None:
+                out[system][cap] = entry
+    return out
+
+
+def check_benchmark(
+    reader: "_Reader", path: Path, line: int, row: BenchmarkRow, seen: dict[str, str]
+) -> bool:
+    """References resolve, the unit suits the metric, and value/range are coherent."""
+    where = f"row {line} ({row.id})"
+    ok = reader.check_ref(path, line, where, "system", row.system)
+    ok = reader.check_ref(path, line, where, "metric", row.metric) and ok
+    metric = reader.data.metrics.get(row.metric)
+    if metric and row.unit not in metric.units:
+        allowed = ", ".join(metric.units)
+        reader.problem(path, line, where, f"column 'unit': {row.unit!r} does not fit metric "
+                       f"{row.metric!r}; allowed: {allowed}")  # fmt: skip
+        ok = False
+    has_range = row.low is not None or row.high is not None
+    if (row.value is None) == (not has_range) or (has_range and None in (row.low, row.high)):
+        msg = "give either 'value' or both 'low' and 'high'"
+        reader.problem(path, line, where, msg)
+        ok = False
+    elif has_range and row.low is not None and row.high is not None and row.low > row.high:
+        reader.problem(path, line, where, f"'low' ({row.low:g}) is above 'high' ({row.high:g})")
+        ok = False
+    if row.id in seen:
+        reader.problem(path, line, where, f"duplicate id {row.id!r}, first used in {seen[row.id]}")
+        ok = False
+    seen.setdefault(row.id, f"{path.name}:{line}")
+    return ok

@@ -1,0 +1,181 @@
+"""Write the database back out in the seed format (the inverse of load + apply)."""
+
+import csv
+import io
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine
+from sqlmodel import Session, col, select
+
+from app.models import (
+    BenchmarkResult,
+    Capability,
+    CapabilityCategory,
+    Claim,
+    Metric,
+    Rule,
+    Source,
+    System,
+    SystemFact,
+    SystemNote,
+)
+from app.seeding.schema import BENCHMARK_COLUMNS
+from app.seeding.yamlio import dump_yaml
+
+
+def export_seed(engine: Engine, out_dir: Path) -> list[Path]:
+    """Write every seed file under out_dir; return the paths written."""
+    with Session(engine) as session:
+        files = _render_all(session)
+    written = []
+    for relative, text in files.items():
+        path = out_dir / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        written.append(path)
+    return written
+
+
+def _render_all(session: Session) -> dict[str, str]:
+    slugs = _Slugs(session)
+    files = {
+        "sources.yaml": dump_yaml(_sources(session)),
+        "capabilities.yaml": dump_yaml(_capabilities(session)),
+        "metrics.yaml": dump_yaml(_metrics(session)),
+    }
+    for system in session.exec(select(System).order_by(System.slug)):
+        files[f"systems/{system.slug}.yaml"] = dump_yaml(_system(session, system, slugs))
+    for source_slug, claims in _claims(session, slugs).items():
+        files[f"claims/{source_slug}.yaml"] = dump_yaml(claims)
+    for source_slug, rows in _benchmarks(session, slugs).items():
+        files[f"benchmarks/{source_slug}.csv"] = _csv(rows)
+    rules = _rules(session, slugs)
+    if rules:
+        files["rules.yaml"] = dump_yaml(rules)
+    return files
+
+
+class _Slugs:
+    """id -> slug lookups, loaded once."""
+
+    def __init__(self, session: Session) -> None:
+        self.source = {s.id: s.slug for s in session.exec(select(Source))}
+        self.system = {s.id: s.slug for s in session.exec(select(System))}
+        self.capability = {c.id: c.slug for c in session.exec(select(Capability))}
+        self.metric = {m.id: m.slug for m in session.exec(select(Metric))}
+        self.category = {c.id: c.slug for c in session.exec(select(CapabilityCategory))}
+
+
+def _clean(values: dict[str, Any]) -> dict[str, Any]:
+    """Drop empty optional fields so exported files stay as terse as hand-written ones."""
+    return {k: v for k, v in values.items() if v is not None and v != []}
+
+
+def _sources(session: Session) -> dict[str, Any]:
+    rows = session.exec(select(Source).order_by(col(Source.position)))
+    return {s.slug: _clean(s.model_dump(exclude={"id", "slug", "position"})) for s in rows}
+
+
+def _capabilities(session: Session) -> dict[str, Any]:
+    categories = session.exec(select(CapabilityCategory).order_by(col(CapabilityCategory.position)))
+    caps = session.exec(select(Capability).order_by(col(Capability.position)))
+    category_slug = {}
+    out_categories = {}
+    for c in categories:
+        category_slug[c.id] = c.slug
+        out_categories[c.slug] = {"name": c.name, "kind": c.kind}
+    out_caps = {
+        c.slug: {
+            "name": c.name,
+            "category": category_slug[c.category_id],
+            "description": c.description,
+        }
+        for c in caps
+    }
+    return {"categories": out_categories, "capabilities": out_caps}
+
+
+def _metrics(session: Session) -> dict[str, Any]:
+    rows = session.exec(select(Metric).order_by(col(Metric.position)))
+    return {m.slug: m.model_dump(exclude={"id", "slug", "position"}) for m in rows}
+
+
+def _system(session: Session, system: System, slugs: _Slugs) -> dict[str, Any]:
+    notes = session.exec(
+        select(SystemNote)
+        .where(SystemNote.system_id == system.id)
+        .order_by(col(SystemNote.position))
+    ).all()
+    facts = session.exec(
+        select(SystemFact)
+        .where(SystemFact.system_id == system.id)
+        .order_by(col(SystemFact.position))
+    ).all()
+    out = _clean(system.model_dump(exclude={"id", "slug"}))
+    for kind, key in (("best_for", "best_for"), ("weakness", "weaknesses")):
+        lines = [
+            {"text": n.text, "source": slugs.source[n.source_id]} for n in notes if n.kind == kind
+        ]
+        if lines:
+            out[key] = lines
+    out.pop("tags", None)
+    if system.tags:
+        out["tags"] = system.tags
+    if facts:
+        out["facts"] = [
+            _clean({"attribute": f.attribute, "value": f.value, "date": f.date,
+                    "source": slugs.source[f.source_id], "note": f.note})
+            for f in facts
+        ]  # fmt: skip
+    return out
+
+
+def _claims(session: Session, slugs: _Slugs) -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = defaultdict(dict)
+    for claim in session.exec(select(Claim).order_by(col(Claim.position))):
+        by_system = out[slugs.source[claim.source_id]].setdefault(slugs.system[claim.system_id], {})
+        entry = _clean({"level": claim.level, "strength": claim.strength, "note": claim.note})
+        by_system[slugs.capability[claim.capability_id]] = (
+            entry["level"] if list(entry) == ["level"] else entry
+        )
+    return dict(out)
+
+
+def _benchmarks(session: Session, slugs: _Slugs) -> dict[str, list[dict[str, Any]]]:
+    out: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for row in session.exec(select(BenchmarkResult).order_by(col(BenchmarkResult.position))):
+        values = row.model_dump()
+        values.update(
+            id=row.slug, system=slugs.system[row.system_id], metric=slugs.metric[row.metric_id]
+        )
+        out[slugs.source[row.source_id]].append(values)
+    return dict(out)
+
+
+def _number(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def _csv(rows: list[dict[str, Any]]) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(BENCHMARK_COLUMNS)
+    for row in rows:
+        writer.writerow([_number(row[c]) for c in BENCHMARK_COLUMNS])
+    return buffer.getvalue()
+
+
+def _rules(session: Session, slugs: _Slugs) -> dict[str, Any]:
+    rows = session.exec(select(Rule).order_by(col(Rule.position)))
+    return {
+        r.slug: _clean({"when": r.when or None, "systems": r.systems, "requires": r.requires,
+                        "effect": r.effect, "weight": r.weight, "reason": r.reason,
+                        "source": slugs.source[r.source_id]})
+        for r in rows
+    }  # fmt: skip
