@@ -14,6 +14,7 @@ SOURCE_KINDS = ("article", "paper", "vendor-docs", "benchmark-report", "team-mea
 class Source(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     slug: str = Field(unique=True, index=True, max_length=100)
+    short: str = Field(max_length=60)
     title: str
     subtitle: str | None = None
     publisher: str | None = None

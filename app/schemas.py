@@ -31,6 +31,7 @@ def licence_family(licence: str) -> str:
 
 class SourceRef(BaseModel):
     slug: str
+    short: str
     title: str
     date: str
 

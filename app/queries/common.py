@@ -8,8 +8,11 @@ from app.schemas import SourceRef
 
 def source_refs(session: Session) -> dict[int, SourceRef]:
     """Every source as a reference, by database id."""
-    rows = session.exec(select(Source.id, Source.slug, Source.title, Source.date))
-    return {sid: SourceRef(slug=slug, title=title, date=date) for sid, slug, title, date in rows}
+    rows = session.exec(select(Source.id, Source.slug, Source.short, Source.title, Source.date))
+    return {
+        sid: SourceRef(slug=slug, short=short, title=title, date=date)
+        for sid, slug, short, title, date in rows
+    }
 
 
 def system_names(session: Session) -> dict[int, tuple[str, str]]:

@@ -6,6 +6,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel
 from sqlalchemy import Engine
 from sqlmodel import Session, col, select
 
@@ -21,7 +22,7 @@ from app.models import (
     SystemFact,
     SystemNote,
 )
-from app.seeding.schema import BENCHMARK_COLUMNS
+from app.seeding.schema import BENCHMARK_COLUMNS, MetricEntry, SourceEntry, SystemFile
 from app.seeding.yamlio import dump_yaml
 
 
@@ -68,14 +69,17 @@ class _Slugs:
         self.category = {c.id: c.slug for c in session.exec(select(CapabilityCategory))}
 
 
-def _clean(values: dict[str, Any]) -> dict[str, Any]:
-    """Drop empty optional fields so exported files stay as terse as hand-written ones."""
-    return {k: v for k, v in values.items() if v is not None and v != []}
+def _clean(values: dict[str, Any], schema: type[BaseModel] | None = None) -> dict[str, Any]:
+    """Drop empty optional fields; order keys as the seed schema declares them."""
+    order = list(schema.model_fields) if schema else list(values)
+    return {
+        k: values[k] for k in order if k in values and values[k] is not None and values[k] != []
+    }
 
 
 def _sources(session: Session) -> dict[str, Any]:
     rows = session.exec(select(Source).order_by(col(Source.position)))
-    return {s.slug: _clean(s.model_dump(exclude={"id", "slug", "position"})) for s in rows}
+    return {s.slug: _clean(s.model_dump(), SourceEntry) for s in rows}
 
 
 def _capabilities(session: Session) -> dict[str, Any]:
@@ -99,7 +103,7 @@ def _capabilities(session: Session) -> dict[str, Any]:
 
 def _metrics(session: Session) -> dict[str, Any]:
     rows = session.exec(select(Metric).order_by(col(Metric.position)))
-    return {m.slug: m.model_dump(exclude={"id", "slug", "position"}) for m in rows}
+    return {m.slug: _clean(m.model_dump(), MetricEntry) for m in rows}
 
 
 def _system(session: Session, system: System, slugs: _Slugs) -> dict[str, Any]:
@@ -113,23 +117,17 @@ def _system(session: Session, system: System, slugs: _Slugs) -> dict[str, Any]:
         .where(SystemFact.system_id == system.id)
         .order_by(col(SystemFact.position))
     ).all()
-    out = _clean(system.model_dump(exclude={"id", "slug"}))
+    out = system.model_dump()
     for kind, key in (("best_for", "best_for"), ("weakness", "weaknesses")):
-        lines = [
+        out[key] = [
             {"text": n.text, "source": slugs.source[n.source_id]} for n in notes if n.kind == kind
         ]
-        if lines:
-            out[key] = lines
-    out.pop("tags", None)
-    if system.tags:
-        out["tags"] = system.tags
-    if facts:
-        out["facts"] = [
-            _clean({"attribute": f.attribute, "value": f.value, "date": f.date,
-                    "source": slugs.source[f.source_id], "note": f.note})
-            for f in facts
-        ]  # fmt: skip
-    return out
+    out["facts"] = [
+        _clean({"attribute": f.attribute, "value": f.value, "date": f.date,
+                "source": slugs.source[f.source_id], "note": f.note})
+        for f in facts
+    ]  # fmt: skip
+    return _clean(out, SystemFile)
 
 
 def _claims(session: Session, slugs: _Slugs) -> dict[str, dict[str, Any]]:

@@ -119,6 +119,10 @@ class _Reader:
         self.read_sources()
         self.read_capabilities()
         self.read_metrics()
+        if self.problems:
+            # Everything else refers to these vocabularies; checking it now would bury
+            # the real problem under hundreds of follow-on "unknown source" errors.
+            return self.data
         self.read_systems()
         self.read_claims()
         self.read_benchmarks()

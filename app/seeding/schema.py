@@ -47,6 +47,7 @@ class Strict(BaseModel):
 
 
 class SourceEntry(Strict):
+    short: Text
     title: Text
     subtitle: Text | None = None
     publisher: Text | None = None

@@ -51,7 +51,7 @@ def line_of(node: Any, path: tuple[Any, ...]) -> int | None:
 def dump_yaml(data: Any) -> str:
     """Serialise plain data the same way every time (block style, 2-space indent)."""
     yaml = YAML(typ="rt")
-    yaml.width = 100
+    yaml.width = 4096  # one line per value: easier to edit and to diff
     yaml.indent(mapping=2, sequence=4, offset=2)
     yaml.default_flow_style = False
     buffer = io.StringIO()
