@@ -1,0 +1,23 @@
+# Front-end packages come from npm at the versions pinned in package-lock.json.
+FROM node:20-slim AS frontend
+WORKDIR /build
+COPY package.json package-lock.json ./
+COPY scripts/vendor.sh scripts/vendor.sh
+RUN bash scripts/vendor.sh
+
+FROM python:3.11-slim
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 DATABASE_URL=sqlite:////data/inference_atlas.db
+RUN useradd --create-home --uid 10001 atlas && mkdir -p /data && chown atlas /data
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY app app
+COPY templates templates
+COPY static static
+COPY seed seed
+COPY --from=frontend /build/static/vendor static/vendor
+RUN pip install --no-cache-dir -e .
+USER atlas
+VOLUME /data
+EXPOSE 8000
+# serve seeds the empty database on first start.
+CMD ["inference-atlas", "serve", "--host", "0.0.0.0", "--port", "8000"]

@@ -1,0 +1,45 @@
+VENV := .venv
+BIN := $(VENV)/bin
+PYTHON ?= python3
+
+.PHONY: setup run test lint format seed check browser-deps docker-dry-run clean
+
+setup: $(VENV)/.installed static/vendor/htmx.min.js
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $@
+
+static/vendor/htmx.min.js: package.json package-lock.json scripts/vendor.sh
+	bash scripts/vendor.sh
+
+run: setup
+	$(BIN)/inference-atlas serve --host 127.0.0.1 --port 8000
+
+seed: setup
+	$(BIN)/inference-atlas seed
+
+check: setup
+	$(BIN)/inference-atlas check
+
+browser-deps:
+	bash scripts/system-deps.sh
+
+lint: setup
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: setup
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+test: setup browser-deps lint
+	$(BIN)/pytest
+
+docker-dry-run: setup
+	$(BIN)/python scripts/dockerfile_dry_run.py
+
+clean:
+	rm -rf $(VENV) node_modules static/vendor test-artifacts inference_atlas.db

@@ -1,0 +1,42 @@
+"""The inference-atlas command line."""
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from app.cli import cli
+
+
+@pytest.fixture
+def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    db = tmp_path / "cli.db"
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{db}")
+    return db
+
+
+def test_seed_then_export(env: Path, seed_copy: Path, tmp_path: Path) -> None:
+    runner = CliRunner()
+    result = runner.invoke(cli, ["seed", "--seed-dir", str(seed_copy)])
+    assert result.exit_code == 0, result.output
+    assert "Loaded 27 systems" in result.output
+    result = runner.invoke(cli, ["export", str(tmp_path / "out")])
+    assert result.exit_code == 0
+    assert (tmp_path / "out" / "systems" / "vllm.yaml").read_text() == (
+        seed_copy / "systems" / "vllm.yaml"
+    ).read_text()
+
+
+def test_seed_with_errors_exits_non_zero_and_writes_nothing(env: Path, seed_copy: Path) -> None:
+    (seed_copy / "systems" / "tgi.yaml").write_text("name: [\n")
+    result = CliRunner().invoke(cli, ["seed", "--seed-dir", str(seed_copy)])
+    assert result.exit_code == 1
+    assert "systems/tgi.yaml" in result.output
+    assert "Nothing was written." in result.output
+
+
+def test_check_validates_without_a_database(env: Path, seed_copy: Path) -> None:
+    result = CliRunner().invoke(cli, ["check", "--seed-dir", str(seed_copy)])
+    assert result.exit_code == 0
+    assert "valid" in result.output
+    assert not env.exists()

@@ -1,0 +1,176 @@
+"""The first data set: every system, every source, the figures and the disagreements."""
+
+from collections import Counter
+
+import pytest
+from sqlalchemy import Engine
+from sqlmodel import Session, select
+
+from app.models import BenchmarkResult, Claim, Source, System, SystemFact
+from app.queries.systems import get_system
+
+PRODUCT_SLUGS = (
+    "vllm",
+    "sglang",
+    "llama-cpp",
+    "ollama",
+    "lm-studio",
+    "omlx",
+    "mlx-lm",
+    "tensorrt-llm",
+    "tgi",
+    "lmdeploy",
+    "aphrodite",
+    "mlc-llm",
+    "deepspeed-mii",
+    "triton",
+    "ray-serve",
+    "exllamav2",
+    "powerinfer",
+    "localai",
+    "openllm",
+    "ctranslate2",
+    "candle",
+    "docker-model-runner",
+    "lemonade",
+    "vllm-metal",
+    "litellm",
+    "olla",
+)
+
+
+@pytest.fixture(scope="module")
+def session(engine: Engine):
+    with Session(engine) as session:
+        yield session
+
+
+def benchmark(session: Session, slug: str) -> BenchmarkResult:
+    row = session.exec(select(BenchmarkResult).where(BenchmarkResult.slug == slug)).one()
+    return row
+
+
+def test_every_product_slug_is_a_system(session: Session) -> None:
+    slugs = set(session.exec(select(System.slug)).all())
+    assert set(PRODUCT_SLUGS) <= slugs
+
+
+def test_every_system_has_a_summary_best_for_and_a_source(session: Session) -> None:
+    for slug in PRODUCT_SLUGS:
+        detail = get_system(session, slug)
+        assert detail is not None
+        assert len(detail.summary) > 80, slug
+        assert detail.best_for, f"{slug} has no best-for line"
+        assert detail.sources, slug
+
+
+def test_all_five_articles_are_sources_and_each_contributes(session: Session) -> None:
+    sources = session.exec(select(Source)).all()
+    assert len(sources) == 5
+    claims = Counter(session.exec(select(Claim.source_id)).all())
+    figures = Counter(session.exec(select(BenchmarkResult.source_id)).all())
+    for source in sources:
+        assert claims[source.id] >= 50, source.slug
+        assert figures[source.id] >= 4, source.slug
+
+
+def test_there_are_well_over_fifty_benchmark_figures(session: Session) -> None:
+    assert len(session.exec(select(BenchmarkResult.id)).all()) > 150
+
+
+@pytest.mark.parametrize(
+    ("slug", "value", "unit", "hardware"),
+    [
+        ("bis-trtllm-l70b-throughput", 2780, "tok/s", "NVIDIA H100 SXM5 80GB"),
+        ("bis-sglang-l70b-throughput", 2460, "tok/s", "NVIDIA H100 SXM5 80GB"),
+        ("bis-vllm-l70b-throughput", 2400, "tok/s", "NVIDIA H100 SXM5 80GB"),
+        ("bis-vllm-l70b-ttft-p50", 740, "ms", "NVIDIA H100 SXM5 80GB"),
+        ("bis-sglang-l70b-ttft-p95", 1380, "ms", "NVIDIA H100 SXM5 80GB"),
+        ("bis-lmdeploy-l3-70b-int4-throughput", 700, "tok/s", "NVIDIA A100 80GB"),
+    ],
+)
+def test_h100_table_figures_match_the_article(session, slug, value, unit, hardware) -> None:
+    row = benchmark(session, slug)
+    assert (row.value, row.unit, row.hardware) == (value, unit, hardware)
+
+
+def test_h100_rows_carry_their_full_context(session: Session) -> None:
+    row = benchmark(session, "bis-sglang-l70b-throughput")
+    assert row.model == "Llama 3.3 70B Instruct"
+    assert row.precision == "FP8"
+    assert row.concurrency == 100
+    assert row.system_version == "v0.5.9"
+
+
+def figures_for(session: Session, system: str, metric_word: str) -> list[BenchmarkResult]:
+    system_id = session.exec(select(System.id).where(System.slug == system)).one()
+    rows = session.exec(select(BenchmarkResult).where(BenchmarkResult.system_id == system_id))
+    return [r for r in rows if metric_word in r.slug or metric_word in (r.workload or "")]
+
+
+def test_bentoml_a100_decode_figures(session: Session) -> None:
+    rows = session.exec(select(BenchmarkResult).where(BenchmarkResult.run_by == "BentoML")).all()
+    values = {r.value for r in rows if r.hardware and "A100" in r.hardware}
+    assert {4000, 2400, 2300, 2000, 700, 450, 650, 400} <= values
+
+
+def test_llama_bench_figures(session: Session) -> None:
+    values = {
+        r.value
+        for r in session.exec(select(BenchmarkResult).where(BenchmarkResult.precision == "Q4_0"))
+    }
+    assert {5765, 198} <= values
+
+
+def test_ollama_versus_vllm_concurrency_figures(session: Session) -> None:
+    values = {
+        r.value
+        for r in session.exec(select(BenchmarkResult).where(BenchmarkResult.concurrency == 50))
+    }
+    assert {155, 920} <= values
+
+
+def test_cache_hit_rate_ranges_include_both_engines(session: Session) -> None:
+    rows = session.exec(select(BenchmarkResult).where(BenchmarkResult.unit == "%")).all()
+    ranges = {(r.low, r.high) for r in rows}
+    assert (85, 95) in ranges and (15, 25) in ranges
+
+
+def facts(session: Session, system: str, attribute: str) -> set[tuple[str, str]]:
+    system_id = session.exec(select(System.id).where(System.slug == system)).one()
+    rows = session.exec(
+        select(SystemFact.value, Source.slug)
+        .join(Source, Source.id == SystemFact.source_id)
+        .where(SystemFact.system_id == system_id, SystemFact.attribute == attribute)
+    )
+    return set(rows.all())
+
+
+def test_aphrodite_licence_disagreement_is_kept(session: Session) -> None:
+    values = {value for value, _ in facts(session, "aphrodite", "licence")}
+    assert {"AGPL-3.0", "Apache-2.0"} <= values
+
+
+def test_tgi_status_disagreement_is_kept(session: Session) -> None:
+    values = {(v.lower(), s) for v, s in facts(session, "tgi", "status")}
+    assert any("archived" in v and s == "olla-servers-compared" for v, s in values)
+    assert any("maintenance" in v for v, _ in values)
+
+
+@pytest.mark.parametrize(
+    ("system", "capability"),
+    [("llama-cpp", "continuous-batching"), ("vllm", "prefix-caching")],
+)
+def test_known_disagreements_show_as_disputed_cells(session, system, capability) -> None:
+    detail = get_system(session, system)
+    cells = {c.capability: c for g in detail.features for c in g.cells}
+    cell = cells[capability]
+    assert cell.disputed
+    assert len({c.source.slug for c in cell.claims}) >= 2
+    assert "no" in {c.level for c in cell.claims}
+
+
+def test_hardware_claims_cover_the_product_targets(session: Session) -> None:
+    detail = get_system(session, "tgi")
+    hardware = {c.capability for g in detail.hardware for c in g.cells if c.level in {"yes", "via"}}
+    assert {"nvidia-cuda", "amd-rocm", "intel-gaudi", "aws-neuron"} <= hardware

@@ -1,0 +1,86 @@
+"""HTML pages, asserted through their structure (CSS selectors), never substrings."""
+
+from bs4 import BeautifulSoup
+from fastapi.testclient import TestClient
+
+
+def page(client: TestClient, url: str, status: int = 200) -> BeautifulSoup:
+    response = client.get(url)
+    assert response.status_code == status
+    assert response.headers["content-type"].startswith("text/html")
+    return BeautifulSoup(response.text, "html.parser")
+
+
+def test_system_page_shows_the_systems_data(client: TestClient) -> None:
+    api = client.get("/api/v1/systems/vllm").json()
+    soup = page(client, "/systems/vllm")
+    assert soup.select_one("h1").get_text(strip=True) == "vLLM"
+    assert soup.select_one("title").get_text().startswith("vLLM")
+    badges = [b.get_text(strip=True) for b in soup.select(".system-header .badge")]
+    assert "Apache-2.0" in badges and "Active" in badges
+    categories = [h.get_text(strip=True) for h in soup.select("#features details.category h3")]
+    assert categories == [g["name"] for g in api["features"]]
+    rows = soup.select("#benchmarks table.benchmarks tbody tr")
+    assert len(rows) == len(api["benchmarks"])
+    assert (
+        soup.select_one('link[rel="alternate"][type="application/json"]')["href"]
+        == "/api/v1/systems/vllm"
+    )
+
+
+def test_disputed_cells_list_every_source(client: TestClient) -> None:
+    soup = page(client, "/systems/llama-cpp")
+    row = soup.select_one("#cap-continuous-batching")
+    assert "is-disputed" in row["class"]
+    levels = [li.select_one(".level")["class"][1] for li in row.select(".claim-list > li")]
+    assert "level-no" in levels and "level-yes" in levels
+    cited = {a["href"] for a in row.select("a.cite")}
+    assert len(cited) >= 3
+
+
+def test_every_claim_on_the_page_cites_a_source(client: TestClient) -> None:
+    soup = page(client, "/systems/sglang")
+    claims = soup.select(".claim-list > li")
+    assert claims
+    assert all(li.select_one('a.cite[href^="/sources#"]') for li in claims)
+
+
+def test_levels_are_labelled_in_text_not_only_colour(client: TestClient) -> None:
+    soup = page(client, "/systems/omlx")
+    for level in soup.select(".level"):
+        assert level.get_text(strip=True)[1:].strip(), level
+
+
+def test_unknown_system_page_is_a_404_that_names_it(client: TestClient) -> None:
+    soup = page(client, "/systems/not-a-server", status=404)
+    assert "'not-a-server'" in soup.select_one(".error-detail").get_text()
+    links = {a["href"] for a in soup.select(".slug-list a")}
+    assert "/systems/vllm" in links
+
+
+def test_sources_page_lists_each_source_with_its_counts(client: TestClient) -> None:
+    api = client.get("/api/v1/sources").json()
+    soup = page(client, "/sources")
+    cards = soup.select("article.source-card")
+    assert [c["id"] for c in cards] == [s["slug"] for s in api]
+    first_counts = [dd.get_text(strip=True) for dd in cards[0].select(".contributions dd")]
+    assert first_counts[0] == str(api[0]["claim_count"])
+
+
+def test_overview_links_every_system(client: TestClient) -> None:
+    systems = client.get("/api/v1/systems").json()
+    soup = page(client, "/")
+    links = {a["href"] for a in soup.select(".system-card h4 a")}
+    assert links == {f"/systems/{s['slug']}" for s in systems}
+    footer = soup.select_one(".site-footer").get_text(" ", strip=True)
+    assert f"{len(systems)} systems" in footer
+
+
+def test_pages_vary_on_htmx_headers(client: TestClient) -> None:
+    response = client.get("/systems/vllm")
+    assert "HX-Request" in response.headers["vary"]
+
+
+def test_static_vendor_files_are_served(client: TestClient) -> None:
+    assert client.get("/static/vendor/htmx.min.js").status_code == 200
+    assert client.get("/static/css/app.css").status_code == 200
