@@ -162,3 +162,43 @@ def test_a_failure_inside_the_write_rolls_back(seed_copy: Path, empty_engine: En
     with pytest.raises(KeyError):
         apply_seed(empty_engine, data)
     assert counts(empty_engine) == before
+
+
+def test_rules_are_checked_against_the_guided_flow_questions(seed_copy: Path) -> None:
+    (seed_copy / "rules.yaml").write_text(
+        "apple-coding-agents:\n"
+        "  when:\n"
+        "    hardware: [apple-silicon]\n"
+        "    workload: [coding-agents]\n"
+        "    mood: [happy]\n"
+        "  systems: [omlx]\n"
+        "  effect: boost\n"
+        "  weight: 3\n"
+        "  reason: Persistent SSD prefix cache suits agents that resend long prompts.\n"
+        "  source: genai-in-depth-serving-frameworks\n"
+    )
+    problems = problems_for(seed_copy)
+    assert any("rules.yaml:4:" in p and "unknown option 'coding-agents'" in p and "coding-agent" in p
+               for p in problems)  # fmt: skip
+    assert any("rules.yaml:5:" in p and "unknown question 'mood'" in p for p in problems)
+
+
+def test_a_valid_rule_round_trips(seed_copy: Path, empty_engine: Engine, tmp_path: Path) -> None:
+    from app.seeding.export import export_seed
+
+    text = (
+        "apple-coding-agents:\n"
+        "  when:\n"
+        "    hardware:\n"
+        "      - apple-silicon\n"
+        "  systems:\n"
+        "    - omlx\n"
+        "  effect: boost\n"
+        "  weight: 3.0\n"
+        "  reason: Persistent SSD prefix cache suits agents that resend long prompts.\n"
+        "  source: genai-in-depth-serving-frameworks\n"
+    )
+    (seed_copy / "rules.yaml").write_text(text)
+    seed(empty_engine, seed_copy)
+    export_seed(empty_engine, tmp_path / "out")
+    assert (tmp_path / "out" / "rules.yaml").read_text() == text

@@ -11,10 +11,19 @@ from app.web import render
 
 router = APIRouter()
 
+SYSTEM_KIND_HEADINGS = (
+    ("engine", "Inference engines"),
+    ("wrapper", "Wrappers around an engine"),
+    ("desktop-app", "Desktop apps"),
+    ("library", "Libraries"),
+    ("orchestration", "Orchestration layers"),
+    ("proxy", "Proxies and gateways"),
+)
+
 
 @router.get("/", include_in_schema=False)
 def overview(request: Request, session: SessionDep) -> Response:
-    context = {"systems": list_systems(session), "active": "systems"}
+    context = {"systems": list_systems(session), "kinds": SYSTEM_KIND_HEADINGS, "active": "systems"}
     return render(request, "pages/overview.html", context)
 
 
