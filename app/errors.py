@@ -4,6 +4,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from app.params import ParamError
 from app.web import render
 
 
@@ -33,6 +34,15 @@ async def _http_error(request: Request, exc: StarletteHTTPException) -> Response
     return render(request, "errors/404.html", {"error": body}, status_code=404)
 
 
+async def _bad_params(request: Request, exc: ParamError) -> Response:
+    detail = [
+        {"field": p.field, "value": p.value, "allowed": list(p.allowed), "message": p.message}
+        for p in exc.problems
+    ]
+    return JSONResponse({"detail": detail}, status_code=422)
+
+
 def install_error_handlers(app: FastAPI) -> None:
+    app.add_exception_handler(ParamError, _bad_params)  # type: ignore[arg-type]
     app.add_exception_handler(NotFoundError, _not_found)  # type: ignore[arg-type]
     app.add_exception_handler(StarletteHTTPException, _http_error)  # type: ignore[arg-type]

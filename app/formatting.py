@@ -9,6 +9,7 @@ LEVEL_LABELS = {
     "via": "Via another project",
     "no": "No",
     "unknown": "Unknown",
+    "none": "No claim",
 }
 LEVEL_ICONS = {
     "yes": "✓",
@@ -28,6 +29,14 @@ QUALIFIER_PREFIX = {
     "exact": "",
 }
 MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+
+LEVEL_SHORT = {"yes": "Yes", "partial": "Part", "experimental": "Exp", "via": "Via", "no": "No",
+               "unknown": "?"}  # fmt: skip
+
+
+def level_short(level: str) -> str:
+    return LEVEL_SHORT.get(level, level)
 
 
 def level_label(level: str) -> str:

@@ -23,6 +23,7 @@ templates = Jinja2Blocks(directory=PROJECT_ROOT / "templates", context_processor
 templates.env.filters.update(
     level_label=formatting.level_label,
     level_icon=formatting.level_icon,
+    level_short=formatting.level_short,
     figure=formatting.figure,
     source_date=formatting.source_date,
 )

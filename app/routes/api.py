@@ -1,10 +1,14 @@
 """The JSON API (/api/v1): the same read models the HTML pages render."""
 
-from fastapi import APIRouter
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Request
 
 from app.db import SessionDep
 from app.errors import NotFoundError
+from app.params import ParamError, ParamProblem
 from app.queries.catalogue import list_capabilities, list_sources
+from app.queries.matrix import MatrixResult, build_matrix
 from app.queries.systems import get_system, list_systems, system_slugs
 from app.schemas import CapabilityView, SourceDetail, SystemDetail, SystemSummary
 
@@ -36,3 +40,32 @@ def capabilities(session: SessionDep) -> list[CapabilityView]:
 def sources(session: SessionDep) -> list[SourceDetail]:
     """Every source and what it contributed."""
     return list_sources(session)
+
+
+MultiQuery = Annotated[list[str], Query()]
+
+
+@router.get("/matrix", responses={422: {"description": "An unknown filter value"}})
+def matrix(
+    request: Request,
+    session: SessionDep,
+    view: str = "features",
+    need: Annotated[list[str], Query(description="capability or capability:any|partial|yes")] = [],  # noqa: B006
+    hw: Annotated[list[str], Query(description="hardware targets all rows support")] = [],  # noqa: B006
+    licence: Annotated[list[str], Query(description="permissive, copyleft, proprietary")] = [],  # noqa: B006
+    kind: MultiQuery = [],  # noqa: B006
+    status: MultiQuery = [],  # noqa: B006
+    q: str = "",
+    sort: str = "name",
+    diff: str = "",
+    group: Annotated[list[str], Query(description="capability categories to show")] = [],  # noqa: B006
+) -> MatrixResult:
+    """The matrix exactly as /matrix (view=features) or /hardware (view=hardware) shows it."""
+    from app.routes.matrix import read_params
+
+    if view not in ("features", "hardware"):
+        raise ParamError([ParamProblem("view", view, ("features", "hardware"))])
+    params, problems = read_params(session, request, view, extra_names=("view",))
+    if problems:
+        raise ParamError(problems)
+    return build_matrix(session, view, params)

@@ -1,0 +1,163 @@
+"""Query-string models shared by HTML views and their JSON twins, with errors that name values."""
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+from urllib.parse import urlencode
+
+from starlette.datastructures import QueryParams
+
+MIN_LEVELS = ("any", "partial", "yes")
+LICENCE_FAMILIES = ("permissive", "copyleft", "proprietary", "unknown")
+SYSTEM_KINDS = ("engine", "wrapper", "desktop-app", "orchestration", "proxy", "library")
+STATUSES = ("active", "maintenance", "archived", "unknown")
+MATRIX_SORTS = ("name", "matches", "coverage")
+
+
+@dataclass(frozen=True)
+class ParamProblem:
+    field: str
+    value: str
+    allowed: tuple[str, ...]
+
+    @property
+    def message(self) -> str:
+        shown = ", ".join(self.allowed[:40]) + (" …" if len(self.allowed) > 40 else "")
+        return f"{self.field}={self.value!r} is not allowed; allowed values: {shown}"
+
+
+class ParamError(Exception):
+    def __init__(self, problems: list[ParamProblem]) -> None:
+        self.problems = problems
+        super().__init__("; ".join(p.message for p in problems))
+
+
+@dataclass(frozen=True)
+class Need:
+    capability: str
+    level: Literal["any", "partial", "yes"] = "any"
+
+    def token(self) -> str:
+        return self.capability if self.level == "any" else f"{self.capability}:{self.level}"
+
+
+@dataclass(frozen=True)
+class MatrixParams:
+    """Everything the matrix pages and /api/v1/matrix accept."""
+
+    need: tuple[Need, ...] = ()
+    hw: tuple[str, ...] = ()
+    licence: tuple[str, ...] = ()
+    kind: tuple[str, ...] = ()
+    status: tuple[str, ...] = ()
+    q: str = ""
+    sort: str = "name"
+    diff: bool = False
+    group: tuple[str, ...] = ()
+
+    def query_string(self, **changes: object) -> str:
+        """The canonical query string (stable order, no defaults), with optional changes."""
+        values = {**self.__dict__, **changes}
+        pairs: list[tuple[str, str]] = []
+        pairs += [("need", n.token()) for n in values["need"]]  # type: ignore[attr-defined]
+        for name in ("hw", "licence", "kind", "status"):
+            pairs += [(name, v) for v in values[name]]  # type: ignore[attr-defined]
+        if values["q"]:
+            pairs.append(("q", str(values["q"])))
+        if values["sort"] != "name":
+            pairs.append(("sort", str(values["sort"])))
+        if values["diff"]:
+            pairs.append(("diff", "1"))
+        pairs += [("group", g) for g in values["group"]]  # type: ignore[attr-defined]
+        return urlencode(pairs, safe=":,")
+
+    def active_filters(self) -> list[tuple[str, str]]:
+        """(field, value) of every filter that narrows the rows, for "relax this" hints."""
+        out = [("need", n.token()) for n in self.need]
+        for name in ("hw", "licence", "kind", "status"):
+            out += [(name, v) for v in getattr(self, name)]
+        if self.q:
+            out.append(("q", self.q))
+        return out
+
+    def without(self, name: str, value: str) -> "MatrixParams":
+        """These parameters with one filter value removed."""
+        if name == "q":
+            return _replace(self, q="")
+        if name == "need":
+            return _replace(self, need=tuple(n for n in self.need if n.token() != value))
+        return _replace(self, **{name: tuple(v for v in getattr(self, name) if v != value)})
+
+
+def _replace(params: MatrixParams, **changes: object) -> MatrixParams:
+    return MatrixParams(**{**params.__dict__, **changes})  # type: ignore[arg-type]
+
+
+@dataclass
+class _Reader:
+    query: QueryParams
+    problems: list[ParamProblem] = field(default_factory=list)
+
+    def many(self, name: str, allowed: Sequence[str]) -> tuple[str, ...]:
+        values = []
+        for raw in self.query.getlist(name):
+            for value in filter(None, (v.strip() for v in raw.split(","))):
+                if value in allowed:
+                    values.append(value)
+                else:
+                    self.problems.append(ParamProblem(name, value, tuple(allowed)))
+        return tuple(dict.fromkeys(values))
+
+    def one(self, name: str, allowed: Sequence[str], default: str) -> str:
+        value = self.query.get(name, default).strip() or default
+        if value not in allowed:
+            self.problems.append(ParamProblem(name, value, tuple(allowed)))
+            return default
+        return value
+
+    def needs(self, capabilities: Sequence[str]) -> tuple[Need, ...]:
+        needs: dict[str, Need] = {}
+        for raw in self.query.getlist("need"):
+            for token in filter(None, (v.strip() for v in raw.split(","))):
+                capability, _, level = token.partition(":")
+                if capability not in capabilities:
+                    self.problems.append(ParamProblem("need", capability, tuple(capabilities)))
+                elif level and level not in MIN_LEVELS:
+                    allowed = tuple(f"{capability}:{lv}" for lv in MIN_LEVELS)
+                    self.problems.append(ParamProblem("need", token, allowed))
+                else:
+                    needs[capability] = Need(capability, level or "any")  # type: ignore[arg-type]
+        return tuple(needs.values())
+
+    def unknown_names(self, known: Iterable[str]) -> None:
+        known = set(known)
+        for name in self.query:
+            if name not in known:
+                self.problems.append(ParamProblem("parameter", name, tuple(sorted(known))))
+
+
+MATRIX_PARAM_NAMES = ("need", "hw", "licence", "kind", "status", "q", "sort", "diff", "group")
+
+
+def parse_matrix_params(
+    query: QueryParams,
+    capabilities: Sequence[str],
+    hardware: Sequence[str],
+    groups: Sequence[str],
+    extra_names: Sequence[str] = (),
+) -> tuple[MatrixParams, list[ParamProblem]]:
+    """Parse and check the matrix query string; bad values are dropped and reported."""
+    reader = _Reader(query)
+    reader.unknown_names((*MATRIX_PARAM_NAMES, *extra_names))
+    params = MatrixParams(
+        need=reader.needs(capabilities),
+        hw=reader.many("hw", hardware),
+        licence=reader.many("licence", LICENCE_FAMILIES),
+        kind=reader.many("kind", SYSTEM_KINDS),
+        status=reader.many("status", STATUSES),
+        q=query.get("q", "").strip()[:200],
+        sort=reader.one("sort", MATRIX_SORTS, "name"),
+        diff=reader.one("diff", ("", "0", "1", "on", "true"), "") in ("1", "on", "true"),
+        group=reader.many("group", groups),
+    )
+    return params, reader.problems

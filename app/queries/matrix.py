@@ -1,0 +1,271 @@
+"""The feature and hardware matrices: every system x capability cell, filtered and sorted."""
+
+from collections import defaultdict
+from dataclasses import dataclass
+from threading import Lock
+
+from pydantic import BaseModel
+from sqlmodel import Session, col, select
+
+from app.models import Claim, System
+from app.params import MatrixParams, Need
+from app.queries.catalogue import data_version
+from app.queries.cells import headline_level, is_disputed, newest_first
+from app.queries.common import capabilities_in_order, source_refs
+from app.schemas import LEVEL_GROUP, LEVEL_RANK, ClaimView, SystemSummary, licence_family
+
+# Which headline levels satisfy each minimum a user can ask for.
+ACCEPTED_LEVELS = {
+    "yes": {"yes"},
+    "partial": {"yes", "partial"},
+    "any": {"yes", "partial", "experimental", "via"},
+}
+VIEWS = {"features": "feature", "hardware": "hardware"}
+
+
+class MatrixColumn(BaseModel):
+    slug: str
+    name: str
+    description: str
+    group: str
+
+
+class MatrixGroup(BaseModel):
+    slug: str
+    name: str
+    columns: list[MatrixColumn]
+
+
+class MatrixCell(BaseModel):
+    capability: str
+    level: str  # "none" when no source speaks to this cell
+    disputed: bool
+    strength: int | None
+    sources: list[str]
+
+
+class MatrixRow(BaseModel):
+    system: SystemSummary
+    cells: list[MatrixCell]
+    matches: int
+    coverage: float
+
+
+class Relaxation(BaseModel):
+    field: str
+    value: str
+    would_show: int
+    query: str
+
+
+class MatrixResult(BaseModel):
+    view: str
+    query: str
+    groups: list[MatrixGroup]
+    rows: list[MatrixRow]
+    total_systems: int
+    hidden_columns: int
+    relax: Relaxation | None
+
+
+@dataclass(frozen=True)
+class CellClaims:
+    level: str
+    disputed: bool
+    claims: list[ClaimView]
+
+
+@dataclass(frozen=True)
+class MatrixBase:
+    """Everything the matrix needs, loaded once per data version."""
+
+    systems: list[SystemSummary]
+    groups: dict[str, list[MatrixGroup]]  # view -> groups in display order
+    cells: dict[tuple[str, str], CellClaims]
+
+    def cell(self, system: str, capability: str) -> CellClaims | None:
+        return self.cells.get((system, capability))
+
+
+_cache: dict[tuple[int, str], MatrixBase] = {}
+_lock = Lock()
+
+
+def matrix_base(session: Session) -> MatrixBase:
+    """The cached base for the current data version (rebuilt after every seed)."""
+    key = (id(session.get_bind()), data_version(session))
+    with _lock:
+        base = _cache.get(key)
+        if base is None:
+            base = _load_base(session)
+            _cache.clear()  # only the newest version is ever asked for again
+            _cache[key] = base
+    return base
+
+
+def _load_base(session: Session) -> MatrixBase:
+    systems = session.exec(select(System).order_by(col(System.name))).all()
+    summaries = [
+        SystemSummary(
+            licence_family=licence_family(s.licence),
+            **s.model_dump(exclude={"id", "summary_sources"}),
+        )
+        for s in systems
+    ]
+    groups: dict[str, list[MatrixGroup]] = {view: [] for view in VIEWS}
+    by_category: dict[str, MatrixGroup] = {}
+    cap_slugs: dict[int, str] = {}
+    for capability, category in capabilities_in_order(session):
+        cap_slugs[capability.id] = capability.slug  # type: ignore[index]
+        group = by_category.get(category.slug)
+        if group is None:
+            group = by_category[category.slug] = MatrixGroup(
+                slug=category.slug, name=category.name, columns=[]
+            )
+            view = "features" if category.kind == "feature" else "hardware"
+            groups[view].append(group)
+        group.columns.append(
+            MatrixColumn(slug=capability.slug, name=capability.name,
+                         description=capability.description, group=category.slug)
+        )  # fmt: skip
+    return MatrixBase(summaries, groups, _load_cells(session, systems, cap_slugs))
+
+
+def _load_cells(
+    session: Session, systems: list[System], cap_slugs: dict[int, str]
+) -> dict[tuple[str, str], CellClaims]:
+    refs = source_refs(session)
+    system_slugs = {s.id: s.slug for s in systems}
+    claims: dict[tuple[str, str], list[ClaimView]] = defaultdict(list)
+    statement = select(
+        Claim.system_id,
+        Claim.capability_id,
+        Claim.source_id,
+        Claim.level,
+        Claim.strength,
+        Claim.note,
+    )
+    for system_id, capability_id, source_id, level, strength, note in session.exec(statement):
+        claims[(system_slugs[system_id], cap_slugs[capability_id])].append(
+            ClaimView(level=level, strength=strength, note=note, source=refs[source_id])
+        )
+    return {
+        key: CellClaims(headline_level(views), is_disputed(views), newest_first(views))
+        for key, views in claims.items()
+    }
+
+
+def build_matrix(session: Session, view: str, params: MatrixParams) -> MatrixResult:
+    """The rows and columns the page shows for `params`."""
+    base = matrix_base(session)
+    rows = _filter_rows(base, params)
+    groups = _visible_groups(base, view, params, rows)
+    relax = _relaxation(base, params) if not rows else None
+    shown_columns = [c for g in groups for c in g.columns]
+    all_columns = sum(len(g.columns) for g in base.groups[view])
+    return MatrixResult(
+        view=view,
+        query=params.query_string(),
+        groups=groups,
+        rows=_sorted([_row(base, s, shown_columns, params.need) for s in rows], params.sort),
+        total_systems=len(base.systems),
+        hidden_columns=all_columns - len(shown_columns),
+        relax=relax,
+    )
+
+
+def _filter_rows(base: MatrixBase, params: MatrixParams) -> list[SystemSummary]:
+    return [s for s in base.systems if _keeps(base, s, params)]
+
+
+def _keeps(base: MatrixBase, system: SystemSummary, params: MatrixParams) -> bool:
+    if params.kind and system.kind not in params.kind:
+        return False
+    if params.status and system.status not in params.status:
+        return False
+    if params.licence and system.licence_family not in params.licence:
+        return False
+    if params.q and not _text_matches(system, params.q):
+        return False
+    needs = [*params.need, *(Need(hw) for hw in params.hw)]
+    return all(_level(base, system.slug, n.capability) in ACCEPTED_LEVELS[n.level] for n in needs)
+
+
+def _text_matches(system: SystemSummary, text: str) -> bool:
+    haystack = f"{system.name} {system.slug} {system.summary}".lower()
+    return all(word in haystack for word in text.lower().split())
+
+
+def _level(base: MatrixBase, system: str, capability: str) -> str:
+    cell = base.cell(system, capability)
+    return cell.level if cell else "none"
+
+
+def _visible_groups(
+    base: MatrixBase, view: str, params: MatrixParams, rows: list[SystemSummary]
+) -> list[MatrixGroup]:
+    chosen = [g for g in base.groups[view] if not params.group or g.slug in params.group]
+    if not params.diff or not rows:
+        return chosen
+    out = []
+    for group in chosen:
+        columns = [
+            c for c in group.columns if len({_level(base, s.slug, c.slug) for s in rows}) > 1
+        ]
+        if columns:
+            out.append(MatrixGroup(slug=group.slug, name=group.name, columns=columns))
+    return out
+
+
+def _row(
+    base: MatrixBase, system: SystemSummary, columns: list[MatrixColumn], needs: tuple[Need, ...]
+) -> MatrixRow:
+    cells = [_cell(base, system.slug, c.slug) for c in columns]
+    matches = sum(LEVEL_RANK.get(_level(base, system.slug, n.capability), 0) for n in needs)
+    coverage = sum(_coverage_weight(c.level) for c in cells)
+    return MatrixRow(system=system, cells=cells, matches=matches, coverage=coverage)
+
+
+def _coverage_weight(level: str) -> float:
+    group = LEVEL_GROUP.get(level)
+    return 1.0 if group == "supported" else 0.5 if group == "partial" else 0.0
+
+
+def _cell(base: MatrixBase, system: str, capability: str) -> MatrixCell:
+    cell = base.cell(system, capability)
+    if cell is None:
+        return MatrixCell(capability=capability, level="none", disputed=False, strength=None,
+                          sources=[])  # fmt: skip
+    headline = next((c for c in cell.claims if c.level == cell.level), None)
+    return MatrixCell(
+        capability=capability,
+        level=cell.level,
+        disputed=cell.disputed,
+        strength=headline.strength if headline else None,
+        sources=[c.source.slug for c in cell.claims],
+    )
+
+
+def _sorted(rows: list[MatrixRow], sort: str) -> list[MatrixRow]:
+    if sort == "matches":
+        return sorted(rows, key=lambda r: (-r.matches, r.system.name.lower()))
+    if sort == "coverage":
+        return sorted(rows, key=lambda r: (-r.coverage, r.system.name.lower()))
+    return sorted(rows, key=lambda r: r.system.name.lower())
+
+
+def _relaxation(base: MatrixBase, params: MatrixParams) -> Relaxation | None:
+    """The one filter whose removal brings back the most systems."""
+    best: Relaxation | None = None
+    for name, value in params.active_filters():
+        relaxed = params.without(name, value)
+        count = len(_filter_rows(base, relaxed))
+        if count and (best is None or count > best.would_show):
+            best = Relaxation(field=name, value=value, would_show=count,
+                              query=relaxed.query_string())  # fmt: skip
+    return best
+
+
+def cell_claims(session: Session, system: str, capability: str) -> CellClaims | None:
+    """Every claim behind one cell, newest source first."""
+    return matrix_base(session).cell(system, capability)
