@@ -1,4 +1,4 @@
-"""/matrix and /hardware as HTML: full page vs HTMX fragment, URL state, exports equal the screen."""
+"""/matrix and /hardware as HTML: page vs HTMX fragment, URL state, exports equal the screen."""
 
 import csv
 import io
