@@ -6,6 +6,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
+from app.cache import DataVersion, RenderCache
 from app.db import create_tables, make_engine
 from app.errors import install_error_handlers
 from app.routes import api, matrix, pages
@@ -23,6 +24,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         create_tables(engine)
         seed_if_empty(engine, settings.seed_dir)
         app.state.engine = engine
+        app.state.data_version = DataVersion(engine)
+        app.state.render_cache = RenderCache()
         yield
         engine.dispose()
 
@@ -38,4 +41,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(matrix.router)
     app.include_router(pages.router)
     install_error_handlers(app)
+
+    @app.get("/healthz", include_in_schema=False)
+    async def healthz() -> dict[str, str]:
+        """Liveness, and the benchmark script's floor: no database, no template."""
+        return {"status": "ok"}
+
     return app

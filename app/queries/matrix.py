@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from threading import Lock
 
 from pydantic import BaseModel
+from sqlalchemy import Engine
 from sqlmodel import Session, col, select
 
 from app.models import Claim, System
@@ -93,11 +94,17 @@ _lock = Lock()
 
 def matrix_base(session: Session) -> MatrixBase:
     """The cached base for the current data version (rebuilt after every seed)."""
-    key = (id(session.get_bind()), data_version(session))
+    return base_for_version(session.get_bind(), data_version(session))  # type: ignore[arg-type]
+
+
+def base_for_version(engine: Engine, version: str) -> MatrixBase:
+    """The base for `version`, loading it once; older versions are dropped."""
+    key = (id(engine), version)
     with _lock:
         base = _cache.get(key)
         if base is None:
-            base = _load_base(session)
+            with Session(engine) as session:
+                base = _load_base(session)
             _cache.clear()  # only the newest version is ever asked for again
             _cache[key] = base
     return base

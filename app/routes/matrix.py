@@ -7,12 +7,21 @@ from urllib.parse import parse_qsl
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 from sqlmodel import Session
+from starlette.concurrency import run_in_threadpool
 
+from app.cache import CachedPage, etag_for
 from app.db import SessionDep
 from app.errors import NotFoundError
 from app.params import MatrixParams, ParamProblem, parse_matrix_params
-from app.queries.matrix import MatrixResult, build_matrix, cell_claims, matrix_base
-from app.web import render
+from app.queries.matrix import (
+    MatrixBase,
+    MatrixResult,
+    base_for_version,
+    build_matrix,
+    cell_claims,
+    matrix_base,
+)
+from app.web import fragment_target, render
 
 router = APIRouter(include_in_schema=False)
 
@@ -24,27 +33,58 @@ def read_params(
     session: Session, request: Request, view: str, extra_names: tuple[str, ...] = ()
 ) -> tuple[MatrixParams, list[ParamProblem]]:
     """The matrix parameters for `view`, checked against the current vocabulary."""
-    base = matrix_base(session)
+    return parse_with_base(matrix_base(session), request, view, extra_names)
+
+
+def parse_with_base(
+    base: MatrixBase, request: Request, view: str, extra_names: tuple[str, ...] = ()
+) -> tuple[MatrixParams, list[ParamProblem]]:
     all_caps = [c.slug for groups in base.groups.values() for g in groups for c in g.columns]
     hardware = [c.slug for g in base.groups["hardware"] for c in g.columns]
     groups = [g.slug for g in base.groups[view]]
     return parse_matrix_params(request.query_params, all_caps, hardware, groups, extra_names)
 
 
-def _matrix_page(request: Request, session: Session, view: str) -> Response:
-    params, problems = read_params(session, request, view)
+async def _matrix_page(request: Request, view: str) -> Response:
+    """Serve from the render cache when this (data version, view, query, fragment) was seen."""
+    engine = request.app.state.engine
+    version = request.app.state.data_version.current()
+    base = base_for_version(engine, version)
+    params, problems = parse_with_base(base, request, view)
     canonical = params.query_string()
     is_htmx = request.headers.get("HX-Request") == "true"
     if not problems and not is_htmx and _differs(request.url.query, canonical):
         # Plain form submissions carry every empty select; send them to the tidy URL.
-        return RedirectResponse(f"{PAGES[view]}?{canonical}" if canonical else PAGES[view], 303)
-    result = build_matrix(session, view, params)
-    context = _context(session, view, params, result, problems)
-    response = render(request, "pages/matrix.html", context, fragments=FRAGMENTS,
-                      status_code=422 if problems else 200)  # fmt: skip
+        return RedirectResponse(_page_url(view, canonical), 303)
+    target = fragment_target(request, FRAGMENTS)
+    key = (version, view, canonical, target, tuple(p.message for p in problems))
+    etag = etag_for(key)
+    headers = {"ETag": etag, "Cache-Control": "no-cache", "Vary": "HX-Request, HX-Target"}
     if is_htmx and not problems:
-        response.headers["HX-Push-Url"] = f"{PAGES[view]}?{canonical}" if canonical else PAGES[view]
-    return response
+        headers["HX-Push-Url"] = _page_url(view, canonical)
+    if etag in request.headers.get("if-none-match", ""):
+        return Response(status_code=304, headers=headers)
+    cache = request.app.state.render_cache
+    page = cache.get(key)
+    if page is None:
+        page = await run_in_threadpool(_render_page, request, view, params, problems, etag)
+        cache.put(key, page)
+    return Response(page.body, page.status_code, headers, media_type=page.media_type)
+
+
+def _page_url(view: str, canonical: str) -> str:
+    return f"{PAGES[view]}?{canonical}" if canonical else PAGES[view]
+
+
+def _render_page(
+    request: Request, view: str, params: MatrixParams, problems: list[ParamProblem], etag: str
+) -> CachedPage:
+    with Session(request.app.state.engine) as session:
+        result = build_matrix(session, view, params)
+        context = _context(session, view, params, result, problems)
+        response = render(request, "pages/matrix.html", context, fragments=FRAGMENTS,
+                          status_code=422 if problems else 200)  # fmt: skip
+    return CachedPage(bytes(response.body), response.status_code, "text/html", etag)
 
 
 def _differs(query: str, canonical: str) -> bool:
@@ -78,13 +118,13 @@ def _context(
 
 
 @router.get("/matrix")
-def feature_matrix(request: Request, session: SessionDep) -> Response:
-    return _matrix_page(request, session, "features")
+async def feature_matrix(request: Request) -> Response:
+    return await _matrix_page(request, "features")
 
 
 @router.get("/hardware")
-def hardware_matrix(request: Request, session: SessionDep) -> Response:
-    return _matrix_page(request, session, "hardware")
+async def hardware_matrix(request: Request) -> Response:
+    return await _matrix_page(request, "hardware")
 
 
 def _csv_export(request: Request, session: Session, view: str) -> Response:

@@ -1,0 +1,46 @@
+"""Repeat visits cost a 304; a new data version renders afresh."""
+
+from pathlib import Path
+
+from bs4 import BeautifulSoup
+from fastapi.testclient import TestClient
+
+from app.main import create_app
+from app.seeding.service import seed
+from app.settings import Settings
+
+
+def test_etag_gives_304_and_differs_per_query(client: TestClient) -> None:
+    first = client.get("/matrix?kind=proxy")
+    etag = first.headers["etag"]
+    assert first.headers["cache-control"] == "no-cache"
+    again = client.get("/matrix?kind=proxy", headers={"If-None-Match": etag})
+    assert again.status_code == 304 and again.content == b""
+    other = client.get("/matrix?kind=engine")
+    assert other.headers["etag"] != etag
+    fragment = client.get(
+        "/matrix?kind=proxy", headers={"HX-Request": "true", "HX-Target": "matrix_results"}
+    )
+    assert fragment.headers["etag"] != etag, "the fragment and the page are different bodies"
+
+
+def test_cached_response_equals_a_fresh_render(client: TestClient) -> None:
+    one = client.get("/hardware?hw=vulkan").text
+    two = client.get("/hardware?hw=vulkan").text
+    assert one == two
+
+
+def test_new_data_version_renders_afresh(seed_copy: Path, tmp_path: Path) -> None:
+    app = create_app(Settings(database_url=f"sqlite:///{tmp_path / 'c.db'}", seed_dir=seed_copy))
+    with TestClient(app) as client:
+        before = client.get("/matrix")
+        rows = len(BeautifulSoup(before.text, "html.parser").select("table.matrix tbody tr"))
+        (seed_copy / "systems" / "litellm.yaml").unlink()  # nothing else refers to it
+        seed(app.state.engine, seed_copy)
+        app.state.data_version.expire()
+        after = client.get("/matrix", headers={"If-None-Match": before.headers["etag"]})
+        assert after.status_code == 200
+        assert (
+            len(BeautifulSoup(after.text, "html.parser").select("table.matrix tbody tr"))
+            == rows - 1
+        )
