@@ -2,7 +2,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PYTHON ?= python3
 
-.PHONY: setup run test lint format seed check browser-deps docker-dry-run clean
+.PHONY: setup run test lint format seed check browser-deps docker-dry-run bench clean
 
 setup: $(VENV)/.installed static/vendor/htmx.min.js
 
@@ -37,6 +37,10 @@ format: setup
 
 test: setup browser-deps lint
 	$(BIN)/pytest
+
+bench: setup
+	command -v wrk >/dev/null || (apt-get update -qq && apt-get install -y -qq wrk)
+	$(BIN)/python scripts/bench.py --scale 1 --scale 10 --duration 8
 
 docker-dry-run: setup
 	$(BIN)/python scripts/dockerfile_dry_run.py

@@ -25,7 +25,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
 
     settings = Settings()
     _prepare(settings)
-    uvicorn.run(create_app(settings), host=host, port=port)
+    uvicorn.run(create_app(settings), host=host, port=port, access_log=settings.access_log)
 
 
 def _prepare(settings: Settings) -> None:

@@ -13,3 +13,4 @@ class Settings(BaseSettings):
     database_url: str = f"sqlite:///{PROJECT_ROOT / 'inference_atlas.db'}"
     seed_dir: Path = PROJECT_ROOT / "seed"
     site_name: str = "Inference Atlas"
+    access_log: bool = True

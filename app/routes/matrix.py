@@ -59,7 +59,11 @@ async def _matrix_page(request: Request, view: str) -> Response:
     target = fragment_target(request, FRAGMENTS)
     key = (version, view, canonical, target, tuple(p.message for p in problems))
     etag = etag_for(key)
-    headers = {"ETag": etag, "Cache-Control": "no-cache", "Vary": "HX-Request, HX-Target"}
+    headers = {
+        "ETag": etag,
+        "Cache-Control": "no-cache",
+        "Vary": "HX-Request, HX-Target, Accept-Encoding",
+    }
     if is_htmx and not problems:
         headers["HX-Push-Url"] = _page_url(view, canonical)
     if etag in request.headers.get("if-none-match", ""):
@@ -69,7 +73,8 @@ async def _matrix_page(request: Request, view: str) -> Response:
     if page is None:
         page = await run_in_threadpool(_render_page, request, view, params, problems, etag)
         cache.put(key, page)
-    return Response(page.body, page.status_code, headers, media_type=page.media_type)
+    body, encoding = page.for_encoding(request.headers.get("accept-encoding", ""))
+    return Response(body, page.status_code, {**headers, **encoding}, media_type=page.media_type)
 
 
 def _page_url(view: str, canonical: str) -> str:
@@ -84,7 +89,7 @@ def _render_page(
         context = _context(session, view, params, result, problems)
         response = render(request, "pages/matrix.html", context, fragments=FRAGMENTS,
                           status_code=422 if problems else 200)  # fmt: skip
-    return CachedPage(bytes(response.body), response.status_code, "text/html", etag)
+    return CachedPage.of(bytes(response.body), response.status_code, "text/html", etag)
 
 
 def _differs(query: str, canonical: str) -> bool:
