@@ -4,9 +4,11 @@ import gzip
 import hashlib
 import time
 from collections import OrderedDict
+from collections.abc import Mapping
 from dataclasses import dataclass
 from threading import Lock
 
+from fastapi.responses import Response
 from sqlalchemy import Engine
 from sqlmodel import Session
 
@@ -19,12 +21,23 @@ class CachedPage:
     status_code: int
     media_type: str
     etag: str
+    headers: dict[str, str]
     gzipped: bytes = b""
 
     @classmethod
-    def of(cls, body: bytes, status_code: int, media_type: str, etag: str) -> "CachedPage":
+    def of(
+        cls, body: bytes, status_code: int, media_type: str, headers: dict[str, str]
+    ) -> "CachedPage":
         """Compress once when caching; matrix pages shrink about twentyfold."""
-        return cls(body, status_code, media_type, etag, gzip.compress(body, compresslevel=6))
+        gzipped = gzip.compress(body, compresslevel=6)
+        return cls(body, status_code, media_type, headers["ETag"], headers, gzipped)
+
+    def respond(self, request_headers: Mapping[str, str]) -> Response:
+        """This page as a response: 304 when the client has it, gzip when it accepts it."""
+        if self.etag in request_headers.get("if-none-match", ""):
+            return Response(status_code=304, headers=self.headers)
+        body, encoding = self.for_encoding(request_headers.get("accept-encoding", ""))
+        return Response(body, self.status_code, {**self.headers, **encoding}, self.media_type)
 
     def for_encoding(self, accept_encoding: str) -> tuple[bytes, dict[str, str]]:
         if self.gzipped and "gzip" in accept_encoding:

@@ -47,34 +47,39 @@ def parse_with_base(
 
 async def _matrix_page(request: Request, view: str) -> Response:
     """Serve from the render cache when this (data version, view, query, fragment) was seen."""
-    engine = request.app.state.engine
     version = request.app.state.data_version.current()
-    base = base_for_version(engine, version)
-    params, problems = parse_with_base(base, request, view)
-    canonical = params.query_string()
-    is_htmx = request.headers.get("HX-Request") == "true"
-    if not problems and not is_htmx and _differs(request.url.query, canonical):
-        # Plain form submissions carry every empty select; send them to the tidy URL.
-        return RedirectResponse(_page_url(view, canonical), 303)
     target = fragment_target(request, FRAGMENTS)
-    key = (version, view, canonical, target, tuple(p.message for p in problems))
-    etag = etag_for(key)
+    is_htmx = request.headers.get("HX-Request") == "true"
+    cache = request.app.state.render_cache
+    # The exact query string seen before: skip parsing altogether.
+    raw_key = ("raw", version, view, is_htmx, target, request.url.query)
+    page = cache.get(raw_key)
+    if page is None:
+        base = base_for_version(request.app.state.engine, version)
+        params, problems = parse_with_base(base, request, view)
+        canonical = params.query_string()
+        if not problems and not is_htmx and _differs(request.url.query, canonical):
+            # Plain form submissions carry every empty select; send them to the tidy URL.
+            return RedirectResponse(_page_url(view, canonical), 303)
+        key = (version, view, canonical, target, tuple(p.message for p in problems))
+        page = cache.get(key)
+        if page is None:
+            headers = _headers(view, canonical, key, push=is_htmx and not problems)
+            page = await run_in_threadpool(_render_page, request, view, params, problems, headers)
+            cache.put(key, page)
+        cache.put(raw_key, page)
+    return page.respond(request.headers)
+
+
+def _headers(view: str, canonical: str, key: tuple[object, ...], push: bool) -> dict[str, str]:
     headers = {
-        "ETag": etag,
+        "ETag": etag_for(key),
         "Cache-Control": "no-cache",
         "Vary": "HX-Request, HX-Target, Accept-Encoding",
     }
-    if is_htmx and not problems:
+    if push:
         headers["HX-Push-Url"] = _page_url(view, canonical)
-    if etag in request.headers.get("if-none-match", ""):
-        return Response(status_code=304, headers=headers)
-    cache = request.app.state.render_cache
-    page = cache.get(key)
-    if page is None:
-        page = await run_in_threadpool(_render_page, request, view, params, problems, etag)
-        cache.put(key, page)
-    body, encoding = page.for_encoding(request.headers.get("accept-encoding", ""))
-    return Response(body, page.status_code, {**headers, **encoding}, media_type=page.media_type)
+    return headers
 
 
 def _page_url(view: str, canonical: str) -> str:
@@ -82,14 +87,18 @@ def _page_url(view: str, canonical: str) -> str:
 
 
 def _render_page(
-    request: Request, view: str, params: MatrixParams, problems: list[ParamProblem], etag: str
+    request: Request,
+    view: str,
+    params: MatrixParams,
+    problems: list[ParamProblem],
+    headers: dict[str, str],
 ) -> CachedPage:
     with Session(request.app.state.engine) as session:
         result = build_matrix(session, view, params)
         context = _context(session, view, params, result, problems)
         response = render(request, "pages/matrix.html", context, fragments=FRAGMENTS,
                           status_code=422 if problems else 200)  # fmt: skip
-    return CachedPage.of(bytes(response.body), response.status_code, "text/html", etag)
+    return CachedPage.of(bytes(response.body), response.status_code, "text/html", headers)
 
 
 def _differs(query: str, canonical: str) -> bool:

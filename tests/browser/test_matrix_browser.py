@@ -116,3 +116,23 @@ def test_screenshots_desktop_and_phone(browser, live_url, artifacts: Path, view)
             page.locator(".matrix-scroll").scroll_into_view_if_needed()
         page.screenshot(path=artifacts / f"{view}-{name}.png")
         context.close()
+
+
+def test_without_javascript_the_form_submits_and_reloads(browser, live_url) -> None:
+    context = browser.new_context(
+        java_script_enabled=False, viewport={"width": 1400, "height": 900}
+    )
+    page = context.new_page()
+    page.goto(f"{live_url}/matrix")
+    page.locator("summary", has_text="Licence, kind, status").click()
+    page.check('input[name="licence"][value="proprietary"]')
+    page.select_option(
+        'select[aria-label="Prefix caching: minimum level"]', "prefix-caching:partial"
+    )
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{live_url}/matrix?need=prefix-caching:partial&licence=proprietary")
+    assert page.locator("table.matrix tbody tr").count() == 1
+    page.locator("table.matrix td.lv a").first.click()
+    page.wait_for_url("**/matrix/cell?**")
+    assert page.locator("#cell_detail .claim-list li").count() >= 1
+    context.close()
