@@ -31,7 +31,7 @@ GZIP = ("Accept-Encoding: gzip, deflate, br",)
 HTMX = (*GZIP, "HX-Request: true", "HX-Target: matrix_results")
 FILTERED = "need=prefix-caching:yes&hw=nvidia-cuda&sort=coverage"
 VARIANTS: list[tuple[str, str, tuple[str, ...]]] = [
-    ("floor: /healthz", "/healthz", GZIP),
+    ("floor: /healthz", "/healthz", GZIP),  # first: every round starts with it
     ("/matrix full page", "/matrix", GZIP),
     ("/matrix HTMX partial", "/matrix", HTMX),
     ("/matrix filtered, full page", f"/matrix?{FILTERED}", GZIP),
@@ -84,7 +84,10 @@ def serve(seed_dir: Path, db: Path, port: int) -> subprocess.Popen[bytes]:
             time.sleep(0.3)
 
 
-def run_scale(scale: int, duration: int, connections: int) -> list[tuple[str, float, str]]:
+Row = tuple[str, float, str, float]  # name, median req/s, p99 of the median run, median ratio
+
+
+def run_scale(scale: int, duration: int, connections: int, rounds: int) -> list[Row]:
     with tempfile.TemporaryDirectory() as tmp:
         seed_dir = ROOT / "seed"
         if scale > 1:
@@ -93,37 +96,54 @@ def run_scale(scale: int, duration: int, connections: int) -> list[tuple[str, fl
         port = free_port()
         server = serve(seed_dir, Path(tmp) / "bench.db", port)
         try:
-            results = []
-            for name, path, headers in VARIANTS:
-                url = f"http://127.0.0.1:{port}{path}"
-                headers = tuple(h.replace("ETAG", etag_of(url)) for h in headers)
-                # Warm up: the first render fills the caches and may take a while at scale.
-                warm = dict(h.split(": ", 1) for h in headers if not h.startswith("If-None"))
-                urllib.request.urlopen(
-                    urllib.request.Request(url, headers=warm), timeout=300
-                ).close()
-                rps, p99 = wrk(url, headers, duration, connections)
-                results.append((name, rps, p99))
-            # The floor again at the end: its average absorbs drift in the machine's load.
-            again, _ = wrk(f"http://127.0.0.1:{port}/healthz", GZIP, duration, connections)
-            name, first, p99 = results[0]
-            results[0] = (f"{name} (mean of first and last run)", (first + again) / 2, p99)
-            return results
+            return measure(port, duration, connections, rounds)
         finally:
             server.terminate()
             server.wait(timeout=20)
 
 
-def report(scale: int, results: list[tuple[str, float, str]]) -> str:
-    floor = results[0][1]
+def measure(port: int, duration: int, connections: int, rounds: int) -> list[Row]:
+    """Every variant run is paired with a floor run just before it; the median ratio wins.
+
+    This machine's speed drifts from second to second, so one long run per variant would
+    compare a variant measured in a slow moment with a floor measured in a fast one.
+    """
+    variants = []
+    for name, path, headers in VARIANTS:
+        url = f"http://127.0.0.1:{port}{path}"
+        headers = tuple(h.replace("ETAG", etag_of(url)) for h in headers)
+        # Warm up: the first render fills the caches and may take a while at scale.
+        warm = dict(h.split(": ", 1) for h in headers if not h.startswith("If-None"))
+        urllib.request.urlopen(urllib.request.Request(url, headers=warm), timeout=300).close()
+        variants.append((name, url, headers))
+    runs: dict[str, list[tuple[float, str, float]]] = {name: [] for name, _, _ in variants}
+    floor_name, floor_url, floor_headers = variants[0]
+    for _ in range(rounds):
+        for name, url, headers in variants:
+            floor, floor_p99 = wrk(floor_url, floor_headers, duration, connections)
+            if name == floor_name:
+                runs[name].append((floor, floor_p99, 1.0))
+                continue
+            # Paired with the floor run just before it, so drift cancels out.
+            rps, p99 = wrk(url, headers, duration, connections)
+            runs[name].append((rps, p99, rps / floor))
+    rows = []
+    for name, results in runs.items():
+        results.sort(key=lambda r: r[2])
+        rps, p99, ratio = results[len(results) // 2]
+        rows.append((name, rps, p99, ratio))
+    return rows
+
+
+def report(scale: int, rows: list[Row]) -> str:
     lines = [
         f"### Data set x{scale}",
         "",
-        "| variant | requests/s | p99 | ratio to floor |",
+        "| variant | requests/s | p99 | ratio to floor (median of rounds) |",
         "|---|---:|---:|---:|",
     ]
-    for name, rps, p99 in results:
-        lines.append(f"| {name} | {rps:,.0f} | {p99} | {rps / floor:.2f} |")
+    for name, rps, p99, ratio in rows:
+        lines.append(f"| {name} | {rps:,.0f} | {p99} | {ratio:.2f} |")
     return "\n".join(lines)
 
 
@@ -132,14 +152,16 @@ def main() -> None:
     parser.add_argument("--scale", type=int, action="append")
     parser.add_argument("--duration", type=int, default=5)
     parser.add_argument("--connections", type=int, default=16)
+    parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
     if not shutil.which("wrk"):
         sys.exit("wrk is not installed: apt-get install wrk")
     print(f"Run {datetime.now(UTC):%Y-%m-%d %H:%M} UTC on {platform.node()}: "
           f"{os.cpu_count()} cores, Python {platform.python_version()}, one uvicorn worker, "
-          f"wrk -t2 -c{args.connections} -d{args.duration}s\n")  # fmt: skip
+          f"wrk -t2 -c{args.connections} -d{args.duration}s, {args.rounds} rounds\n")  # fmt: skip
     for scale in args.scale or [1, 10]:
-        print(report(scale, run_scale(scale, args.duration, args.connections)), "\n", flush=True)
+        rows = run_scale(scale, args.duration, args.connections, args.rounds)
+        print(report(scale, rows), "\n", flush=True)
 
 
 if __name__ == "__main__":
