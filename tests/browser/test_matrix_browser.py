@@ -126,6 +126,7 @@ def test_without_javascript_the_form_submits_and_reloads(browser, live_url) -> N
     page.goto(f"{live_url}/matrix")
     page.locator("summary", has_text="Licence, kind, status").click()
     page.check('input[name="licence"][value="proprietary"]')
+    page.locator("summary", has_text="Must-have features").click()
     page.select_option(
         'select[aria-label="Prefix caching: minimum level"]', "prefix-caching:partial"
     )
