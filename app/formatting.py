@@ -75,3 +75,17 @@ def source_date(date: str | None) -> str:
         return parts[0]
     month = MONTHS[int(parts[1]) - 1]
     return f"{int(parts[2])} {month} {parts[0]}" if len(parts) == 3 else f"{month} {parts[0]}"
+
+
+def age(days: int | None) -> str:
+    """412 -> '1 year 2 months'; 20 -> '3 weeks'."""
+    if days is None:
+        return ""
+    if days < 60:
+        return f"{max(days // 7, 1)} week{'s' if days >= 14 else ''}"
+    months = round(days / 30.4)
+    years, months = divmod(months, 12)
+    parts = ([f"{years} year{'s' if years > 1 else ''}"] if years else []) + (
+        [f"{months} month{'s' if months > 1 else ''}"] if months else []
+    )
+    return " ".join(parts)

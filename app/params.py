@@ -3,7 +3,7 @@
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
-from urllib.parse import urlencode
+from urllib.parse import parse_qsl, urlencode
 
 from starlette.datastructures import QueryParams
 
@@ -12,6 +12,11 @@ LICENCE_FAMILIES = ("permissive", "copyleft", "proprietary", "unknown")
 SYSTEM_KINDS = ("engine", "wrapper", "desktop-app", "orchestration", "proxy", "library")
 STATUSES = ("active", "maintenance", "archived", "unknown")
 MATRIX_SORTS = ("name", "matches", "coverage")
+
+
+def is_untidy(query: str, canonical: str) -> bool:
+    """Whether a query string says more than its canonical form (empty fields, defaults)."""
+    return parse_qsl(query, keep_blank_values=True) != parse_qsl(canonical, keep_blank_values=True)
 
 
 @dataclass(frozen=True)
@@ -129,6 +134,27 @@ class _Reader:
                     needs[capability] = Need(capability, level or "any")  # type: ignore[arg-type]
         return tuple(needs.values())
 
+    def exact_many(self, name: str, allowed: Sequence[str]) -> tuple[str, ...]:
+        """Values that may contain commas (hardware names): no splitting."""
+        values = []
+        for value in (v.strip() for v in self.query.getlist(name)):
+            if not value:
+                continue
+            if value in allowed:
+                values.append(value)
+            else:
+                self.problems.append(ParamProblem(name, value, tuple(allowed)))
+        return tuple(dict.fromkeys(values))
+
+    def integer(self, name: str) -> int | None:
+        raw = self.query.get(name, "").strip()
+        if not raw:
+            return None
+        if raw.isdigit():
+            return int(raw)
+        self.problems.append(ParamProblem(name, raw, ("a whole number, e.g. 10",)))
+        return None
+
     def unknown_names(self, known: Iterable[str]) -> None:
         known = set(known)
         for name in self.query:
@@ -159,5 +185,65 @@ def parse_matrix_params(
         sort=reader.one("sort", MATRIX_SORTS, "name"),
         diff=reader.one("diff", ("", "0", "1", "on", "true"), "") in ("1", "on", "true"),
         group=reader.many("group", groups),
+    )
+    return params, reader.problems
+
+
+BENCHMARK_SORTS = ("system", "metric", "value", "hardware", "model", "precision", "concurrency",
+                   "workload", "run_by", "source", "date")  # fmt: skip
+BENCHMARK_PARAM_NAMES = ("system", "metric", "hardware", "model", "precision", "source", "origin",
+                         "cmin", "cmax", "sort")  # fmt: skip
+
+
+@dataclass(frozen=True)
+class BenchmarkParams:
+    """Everything /benchmarks and /api/v1/benchmarks accept."""
+
+    system: tuple[str, ...] = ()
+    metric: tuple[str, ...] = ()
+    hardware: tuple[str, ...] = ()
+    model: tuple[str, ...] = ()
+    precision: tuple[str, ...] = ()
+    source: tuple[str, ...] = ()
+    origin: str = ""
+    cmin: int | None = None
+    cmax: int | None = None
+    sort: str = ""
+
+    def query_string(self) -> str:
+        pairs: list[tuple[str, str]] = []
+        for name in ("system", "metric", "hardware", "model", "precision", "source"):
+            pairs += [(name, v) for v in getattr(self, name)]
+        for name in ("origin", "cmin", "cmax", "sort"):
+            value = getattr(self, name)
+            if value not in ("", None):
+                pairs.append((name, str(value)))
+        return urlencode(pairs, safe=":,")
+
+    def sorted_by(self, column: str) -> str:
+        """The query string for sorting by `column`, flipping direction when already sorted."""
+        flipped = f"-{column}" if self.sort == column else column
+        return _with(self, sort=flipped).query_string()
+
+
+def _with(params: BenchmarkParams, **changes: object) -> BenchmarkParams:
+    return BenchmarkParams(**{**params.__dict__, **changes})  # type: ignore[arg-type]
+
+
+def parse_benchmark_params(
+    query: QueryParams, vocabulary: dict[str, Sequence[str]], extra_names: Sequence[str] = ()
+) -> tuple[BenchmarkParams, list[ParamProblem]]:
+    """Parse /benchmarks filters; `vocabulary` gives the allowed values per list field."""
+    reader = _Reader(query)
+    reader.unknown_names((*BENCHMARK_PARAM_NAMES, *extra_names))
+    names = ("system", "metric", "hardware", "model", "precision", "source")
+    lists = {name: reader.exact_many(name, vocabulary[name]) for name in names}
+    sorts = (*BENCHMARK_SORTS, *(f"-{s}" for s in BENCHMARK_SORTS))
+    params = BenchmarkParams(
+        **lists,
+        origin=reader.one("origin", ("", "published", "team"), ""),
+        cmin=reader.integer("cmin"),
+        cmax=reader.integer("cmax"),
+        sort=reader.one("sort", ("", *sorts), ""),
     )
     return params, reader.problems

@@ -34,6 +34,7 @@ class SourceRef(BaseModel):
     short: str
     title: str
     date: str
+    kind: str = "article"
 
 
 class SourcedText(BaseModel):
@@ -98,6 +99,8 @@ class BenchmarkView(BaseModel):
     date: str | None
     note: str | None
     source: SourceRef
+    age_days: int | None = None
+    stale: str | None = None  # why the figure may no longer hold
 
 
 class SystemSummary(BaseModel):

@@ -29,6 +29,8 @@ templates.env.filters.update(
 )
 # Blocks rendered alone cannot see a template's own imports, so macros are globals.
 templates.env.globals["ui"] = templates.env.get_template("macros/ui.html").module
+templates.env.globals["charts_ui"] = templates.env.get_template("macros/charts.html").module
+templates.env.globals["fmt"] = formatting
 
 
 def fragment_target(request: Request, fragments: Iterable[str]) -> str | None:

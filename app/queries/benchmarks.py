@@ -1,10 +1,12 @@
 """Benchmark results with their full context."""
 
+import datetime as dt
+import re
 from typing import Any
 
 from sqlmodel import Session, col, select
 
-from app.models import BenchmarkResult
+from app.models import BenchmarkResult, System, SystemFact
 from app.queries.common import metrics_by_id, source_refs, system_names
 from app.schemas import BenchmarkView
 
@@ -36,3 +38,57 @@ def benchmark_views(session: Session, *where: Any) -> list[BenchmarkView]:
             )
         )
     return views
+
+
+STALE_AFTER_DAYS = 365
+
+
+def version_key(text: str) -> tuple[int, ...]:
+    """'v0.5.10.post1' -> (0, 5, 10); empty when the text has no version number."""
+    match = re.search(r"(\d+(?:\.\d+)*)", text)
+    return tuple(int(p) for p in match.group(1).split(".")) if match else ()
+
+
+def latest_versions(session: Session) -> dict[str, str]:
+    """The newest version any source gives for each system."""
+    rows = session.exec(
+        select(System.slug, SystemFact.value)
+        .join(System, col(System.id) == col(SystemFact.system_id))
+        .where(SystemFact.attribute == "version")
+    )
+    latest: dict[str, str] = {}
+    for slug, value in rows:
+        if version_key(value) > version_key(latest.get(slug, "")):
+            latest[slug] = value
+    return latest
+
+
+def as_date(text: str) -> dt.date:
+    """A partial date at the middle of the period it names."""
+    parts = [int(p) for p in text.split("-")]
+    if len(parts) == 1:
+        return dt.date(parts[0], 7, 1)
+    if len(parts) == 2:
+        return dt.date(parts[0], parts[1], 15)
+    return dt.date(parts[0], parts[1], parts[2])
+
+
+def with_freshness(
+    views: list[BenchmarkView], latest: dict[str, str], today: dt.date
+) -> list[BenchmarkView]:
+    """Each result's age, and why it is stale: too old, or for a superseded version."""
+    out = []
+    for view in views:
+        age = (today - as_date(view.date or view.source.date)).days
+        reasons = []
+        if age > STALE_AFTER_DAYS:
+            reasons.append(f"older than {STALE_AFTER_DAYS // 30} months")
+        newest = latest.get(view.system)
+        if (
+            view.system_version
+            and newest
+            and version_key(view.system_version) < version_key(newest)
+        ):
+            reasons.append(f"{view.system_version} is superseded by {newest}")
+        out.append(view.model_copy(update={"age_days": age, "stale": "; ".join(reasons) or None}))
+    return out

@@ -8,10 +8,10 @@ from app.schemas import SourceRef
 
 def source_refs(session: Session) -> dict[int, SourceRef]:
     """Every source as a reference, by database id."""
-    rows = session.exec(select(Source.id, Source.slug, Source.short, Source.title, Source.date))
+    columns = (Source.id, Source.slug, Source.short, Source.title, Source.date, Source.kind)
     return {
-        sid: SourceRef(slug=slug, short=short, title=title, date=date)
-        for sid, slug, short, title, date in rows
+        sid: SourceRef(slug=slug, short=short, title=title, date=date, kind=kind)
+        for sid, slug, short, title, date, kind in session.exec(select(*columns))
     }
 
 

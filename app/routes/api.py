@@ -7,6 +7,7 @@ from fastapi import APIRouter, Query, Request
 from app.db import SessionDep
 from app.errors import NotFoundError
 from app.params import ParamError, ParamProblem
+from app.queries.benchmark_page import BenchmarkPage
 from app.queries.catalogue import list_capabilities, list_sources
 from app.queries.matrix import MatrixResult, build_matrix
 from app.queries.systems import get_system, list_systems, system_slugs
@@ -69,3 +70,27 @@ def matrix(
     if problems:
         raise ParamError(problems)
     return build_matrix(session, view, params)
+
+
+@router.get("/benchmarks", responses={422: {"description": "An unknown filter value"}})
+def benchmarks(
+    request: Request,
+    session: SessionDep,
+    system: MultiQuery = [],  # noqa: B006
+    metric: MultiQuery = [],  # noqa: B006
+    hardware: MultiQuery = [],  # noqa: B006
+    model: MultiQuery = [],  # noqa: B006
+    precision: MultiQuery = [],  # noqa: B006
+    source: MultiQuery = [],  # noqa: B006
+    origin: Annotated[str, Query(description="published or team")] = "",
+    cmin: Annotated[str, Query(description="lowest concurrency")] = "",
+    cmax: Annotated[str, Query(description="highest concurrency")] = "",
+    sort: Annotated[str, Query(description="a column, '-' in front for descending")] = "",
+) -> BenchmarkPage:
+    """Every result with its context as /benchmarks shows it, grouped into comparable contexts."""
+    from app.routes.benchmarks import read_benchmark_params
+
+    _, problems, page = read_benchmark_params(session, request)
+    if problems:
+        raise ParamError(problems)
+    return page

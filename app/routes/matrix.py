@@ -2,7 +2,6 @@
 
 import csv
 import io
-from urllib.parse import parse_qsl
 
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
@@ -12,7 +11,7 @@ from starlette.concurrency import run_in_threadpool
 from app.cache import CachedPage, etag_for
 from app.db import SessionDep
 from app.errors import NotFoundError
-from app.params import MatrixParams, ParamProblem, parse_matrix_params
+from app.params import MatrixParams, ParamProblem, is_untidy, parse_matrix_params
 from app.queries.matrix import (
     MatrixBase,
     MatrixResult,
@@ -58,7 +57,7 @@ async def _matrix_page(request: Request, view: str) -> Response:
         base = base_for_version(request.app.state.engine, version)
         params, problems = parse_with_base(base, request, view)
         canonical = params.query_string()
-        if not problems and not is_htmx and _differs(request.url.query, canonical):
+        if not problems and not is_htmx and is_untidy(request.url.query, canonical):
             # Plain form submissions carry every empty select; send them to the tidy URL.
             return RedirectResponse(_page_url(view, canonical), 303)
         key = (version, view, canonical, target, tuple(p.message for p in problems))
@@ -99,10 +98,6 @@ def _render_page(
         response = render(request, "pages/matrix.html", context, fragments=FRAGMENTS,
                           status_code=422 if problems else 200)  # fmt: skip
     return CachedPage.of(bytes(response.body), response.status_code, "text/html", headers)
-
-
-def _differs(query: str, canonical: str) -> bool:
-    return parse_qsl(query, keep_blank_values=True) != parse_qsl(canonical, keep_blank_values=True)
 
 
 def _context(

@@ -1,0 +1,187 @@
+"""Group benchmark results into comparable contexts; rank only inside one context."""
+
+from collections import defaultdict
+
+from pydantic import BaseModel
+
+from app.charts import BarChart, BarInput, Scatter, bar_chart, scatter
+from app.formatting import figure, number
+from app.schemas import BenchmarkView
+from app.units import convert, convertible
+
+THROUGHPUT_METRICS = ("throughput", "decode-throughput")
+TTFT_METRICS = ("ttft-p50", "ttft")
+
+
+class RankedResult(BaseModel):
+    result: BenchmarkView
+    value: float  # in the context's unit; a range's midpoint
+    low: float | None
+    high: float | None
+    rank: int | None
+    behind_best: float | None  # how many times better the leader is (1.0 for the leader)
+
+
+class Context(BaseModel):
+    key: str
+    metric: str
+    metric_name: str
+    metric_kind: str
+    better: str
+    unit: str
+    hardware: str | None
+    model: str | None
+    precision: str | None
+    concurrency: int | None
+    workload: str | None
+    results: list[RankedResult]
+    ranked: bool
+    why_not_ranked: str | None
+
+    def label(self) -> str:
+        parts = [self.hardware or "hardware not stated", self.model or "model not stated"]
+        if self.precision:
+            parts.append(self.precision)
+        if self.concurrency:
+            parts.append(f"{self.concurrency} concurrent")
+        return " · ".join(parts)
+
+
+def context_key(r: BenchmarkView) -> tuple[str, str, str, str, str, str]:
+    return (r.metric, r.hardware or "", r.model or "", r.precision or "",
+            str(r.concurrency or ""), r.workload or "")  # fmt: skip
+
+
+def group_contexts(results: list[BenchmarkView], units: dict[str, str]) -> list[Context]:
+    """Contexts in first-seen order; `units` maps metric -> the unit to compare in.
+
+    A figure whose unit cannot be converted to the metric's unit (a ratio given as a
+    percentage) forms its own context rather than being forced onto the same scale.
+    """
+    grouped: dict[tuple[str, ...], list[BenchmarkView]] = defaultdict(list)
+    for result in results:
+        unit = units[result.metric]
+        unit = unit if convertible(result.unit, unit) else result.unit
+        grouped[(*context_key(result), unit)].append(result)
+    return [_context(key[:-1], members, key[-1]) for key, members in grouped.items()]
+
+
+def _context(key: tuple[str, ...], members: list[BenchmarkView], unit: str) -> Context:
+    first = members[0]
+    normalised = [_normalise(r, unit) for r in members]
+    why = _why_not_ranked(first, members)
+    if why is None:
+        normalised = _rank(normalised, first.better)
+    return Context(
+        key="|".join(key),
+        metric=first.metric,
+        metric_name=first.metric_name,
+        metric_kind=first.metric_kind,
+        better=first.better,
+        unit=unit,
+        hardware=first.hardware,
+        model=first.model,
+        precision=first.precision,
+        concurrency=first.concurrency,
+        workload=first.workload,
+        results=normalised,
+        ranked=why is None,
+        why_not_ranked=why,
+    )
+
+
+def _normalise(r: BenchmarkView, unit: str) -> RankedResult:
+    def conv(v: float | None) -> float | None:
+        return None if v is None else convert(v, r.unit, unit)
+
+    low, high = conv(r.low), conv(r.high)
+    value = conv(r.value)
+    point = value if value is not None else ((low or 0.0) + (high or 0.0)) / 2
+    return RankedResult(result=r, value=point, low=low, high=high, rank=None, behind_best=None)
+
+
+def _why_not_ranked(first: BenchmarkView, members: list[BenchmarkView]) -> str | None:
+    if first.metric_kind == "relative":
+        return (
+            "These are ratios against different baselines, not measurements; they are not ranked."
+        )
+    if first.metric_kind == "rating":
+        return "These are editorial positions, not measurements."
+    if len({m.system for m in members}) < 2:
+        return "Only one system was measured in this context."
+    if not first.hardware:
+        return "The source does not state the hardware, so these cannot be compared."
+    return None
+
+
+def _rank(results: list[RankedResult], better: str) -> list[RankedResult]:
+    ordered = sorted(results, key=lambda r: r.value, reverse=better == "higher")
+    best = ordered[0].value
+    out = []
+    for position, r in enumerate(ordered, start=1):
+        behind = None
+        if best and r.value:
+            behind = best / r.value if better == "higher" else r.value / best
+        out.append(r.model_copy(update={"rank": position, "behind_best": behind}))
+    return out
+
+
+def context_chart(context: Context) -> BarChart:
+    """The bar chart for a ranked context."""
+    items = [
+        BarInput(
+            label=_bar_label(r.result, context),
+            value=r.value if r.low is None else None,
+            low=r.low,
+            high=r.high,
+            value_label=figure(r.result),
+            colour_key=r.result.system,
+        )
+        for r in context.results
+    ]
+    title = f"{context.metric_name} ({context.unit}) — {context.label()}"
+    return bar_chart(title, context.unit, items)
+
+
+def _bar_label(result: BenchmarkView, context: Context) -> str:
+    same_system = [r for r in context.results if r.result.system == result.system]
+    if len(same_system) > 1 and result.low is not None:
+        return f"{result.system_name} (range)"
+    return result.system_name
+
+
+def throughput_vs_ttft(contexts: list[Context]) -> list[tuple[Context, Context, Scatter]]:
+    """Scatter charts where one setting has both a throughput and a TTFT context."""
+    by_setting: dict[tuple[str, ...], dict[str, Context]] = defaultdict(dict)
+    for c in contexts:
+        if c.ranked:
+            setting = (c.hardware or "", c.model or "", c.precision or "", str(c.concurrency or ""),
+                       c.workload or "")  # fmt: skip
+            by_setting[setting][c.metric] = c
+    charts = []
+    for metrics in by_setting.values():
+        tput = next((metrics[m] for m in THROUGHPUT_METRICS if m in metrics), None)
+        ttft = next((metrics[m] for m in TTFT_METRICS if m in metrics), None)
+        if tput is None or ttft is None:
+            continue
+        ttft_by_system = {r.result.system: r.value for r in ttft.results}
+        points = [
+            (r.result.system_name, ttft_by_system[r.result.system], r.value, r.result.system)
+            for r in tput.results
+            if r.result.system in ttft_by_system
+        ]
+        if len(points) >= 2:
+            title = f"Throughput vs {ttft.metric_name} — {tput.label()}"
+            x_label, y_label = f"{ttft.metric_name} ({ttft.unit})", f"throughput ({tput.unit})"
+            charts.append((tput, ttft, scatter(title, x_label, y_label, points)))
+    return charts
+
+
+def describe_ratio(r: RankedResult, context: Context) -> str:
+    """'leader', or how far behind the leader this result is, in words."""
+    if r.rank == 1:
+        return "best in this context"
+    if r.behind_best is None:
+        return ""
+    word = "faster" if context.better == "higher" else "lower"
+    return f"the leader is {number(round(r.behind_best, 2))}× {word}"
