@@ -44,9 +44,14 @@ STALE_AFTER_DAYS = 365
 
 
 def version_key(text: str) -> tuple[int, ...]:
-    """'v0.5.10.post1' -> (0, 5, 10); empty when the text has no version number."""
-    match = re.search(r"(\d+(?:\.\d+)*)", text)
-    return tuple(int(p) for p in match.group(1).split(".")) if match else ()
+    """'v0.5.10.post1' -> (0, 5, 10); empty when the text has no major.minor number."""
+    match = re.search(r"(\d+(?:\.\d+)+)", text)
+    if not match:
+        return ()
+    parts = [int(p) for p in match.group(1).split(".")]
+    while len(parts) > 1 and parts[-1] == 0:  # v1.2 and v1.2.0 are the same release
+        parts.pop()
+    return tuple(parts)
 
 
 def latest_versions(session: Session) -> dict[str, str]:

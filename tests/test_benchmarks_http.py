@@ -1,0 +1,114 @@
+"""/benchmarks and /api/v1/benchmarks: every figure, filters, exports equal the screen, errors."""
+
+import csv
+import io
+
+import pytest
+from bs4 import BeautifulSoup
+from fastapi.testclient import TestClient
+from sqlalchemy import Engine, func
+from sqlmodel import Session, select
+
+from app.models import BenchmarkResult
+
+HTMX = {"HX-Request": "true", "HX-Target": "benchmark_results"}
+
+
+def soup_of(response) -> BeautifulSoup:
+    return BeautifulSoup(response.text, "html.parser")
+
+
+def table_ids(soup: BeautifulSoup) -> list[str]:
+    return [tr["id"].removeprefix("result-") for tr in soup.select("table.results tbody tr")]
+
+
+def test_every_seed_figure_is_on_the_page_with_its_source(
+    client: TestClient, engine: Engine
+) -> None:
+    with Session(engine) as session:
+        total = session.exec(select(func.count()).select_from(BenchmarkResult)).one()
+    soup = soup_of(client.get("/benchmarks"))
+    rows = soup.select("table.results tbody tr")
+    assert len(rows) == total
+    assert all(row.select_one('a.cite[href^="/sources#"]') for row in rows)
+
+
+def test_h100_context_is_charted_and_ranked(client: TestClient) -> None:
+    soup = soup_of(client.get("/benchmarks?metric=throughput"))
+    card = next(c for c in soup.select("article.context-card")
+                if "NVIDIA H100 SXM5 80GB" in c.select_one("h3").get_text())  # fmt: skip
+    svg = card.select_one("svg.chart")
+    assert svg["role"] == "img" and svg.select_one("title").get_text()
+    assert [t.get_text() for t in svg.select("g.bar > title")] == [
+        "TensorRT-LLM: 2,780 tok/s", "SGLang: 2,460 tok/s", "vLLM: 2,400 tok/s"]  # fmt: skip
+    widths = [float(r["width"]) for r in svg.select("g.bar rect")]
+    assert widths[0] / 2780 == pytest.approx(widths[2] / 2400, rel=1e-3)
+    ranked = [tr.select_one("th a").get_text() for tr in card.select("table.ranked tbody tr")]
+    assert ranked == ["TensorRT-LLM", "SGLang", "vLLM"]
+
+
+def test_mixed_contexts_are_explained(client: TestClient) -> None:
+    soup = soup_of(client.get("/benchmarks?metric=throughput"))
+    assert "different contexts" in soup.select_one(".mixed-note").get_text()
+    one = soup_of(client.get("/benchmarks?system=powerinfer&metric=generation-speed"))
+    assert one.select_one(".mixed-note") is None
+
+
+def test_scatter_where_throughput_and_ttft_share_a_setting(client: TestClient) -> None:
+    soup = soup_of(client.get("/benchmarks?hardware=NVIDIA+H100+SXM5+80GB"))
+    scatters = [s for s in soup.select("svg.chart") if s.select("circle")]
+    assert len(scatters) == 1
+    assert len(scatters[0].select("circle")) == 3
+
+
+def test_superseded_versions_are_marked_stale(client: TestClient) -> None:
+    soup = soup_of(client.get("/benchmarks?system=vllm&metric=throughput"))
+    row = soup.select_one("#result-bis-vllm-l70b-throughput")
+    assert "superseded by v0.19.0" in row.select_one(".stale-flag")["title"]
+    trt = soup_of(client.get("/benchmarks?system=tensorrt-llm")).select_one(
+        "#result-bis-trtllm-l70b-throughput"
+    )
+    assert "superseded" not in trt.get_text()
+
+
+def test_htmx_gets_only_the_results(client: TestClient) -> None:
+    response = client.get("/benchmarks?system=sglang", headers=HTMX)
+    soup = soup_of(response)
+    assert soup.select_one("form") is None and soup.select_one("#benchmark_results")
+    assert response.headers["HX-Push-Url"] == "/benchmarks?system=sglang"
+    assert "HX-Request" in response.headers["vary"]
+
+
+def test_filters_and_sort(client: TestClient) -> None:
+    body = client.get("/api/v1/benchmarks?cmin=50&cmax=100&sort=-value&metric=throughput").json()
+    values = [r["value"] for r in body["results"]]
+    assert values == sorted(values, reverse=True)
+    assert all(50 <= r["concurrency"] <= 100 for r in body["results"])
+    assert client.get("/api/v1/benchmarks?origin=team").json()["results"] == []
+
+
+def test_sort_links_flip_direction(client: TestClient) -> None:
+    soup = soup_of(client.get("/benchmarks?sort=value"))
+    header = soup.select_one('th[aria-sort="ascending"] a')
+    assert header["href"] == "/benchmarks?sort=-value"
+
+
+def test_csv_and_json_exports_equal_the_screen(client: TestClient) -> None:
+    query = "system=vllm&system=sglang&sort=metric"
+    shown = table_ids(soup_of(client.get(f"/benchmarks?{query}")))
+    rows = list(csv.DictReader(io.StringIO(client.get(f"/benchmarks.csv?{query}").text)))
+    assert [r["id"] for r in rows] == shown
+    assert all(r["source"] for r in rows)
+    body = client.get(f"/api/v1/benchmarks?{query}").json()
+    assert [r["id"] for r in body["results"]] == shown
+
+
+def test_bad_parameters_are_named(client: TestClient) -> None:
+    response = client.get("/api/v1/benchmarks?system=vllmm&cmin=many&sort=speed")
+    assert response.status_code == 422
+    fields = {p["field"]: p for p in response.json()["detail"]}
+    assert set(fields) == {"system", "cmin", "sort"}
+    assert "vllm" in fields["system"]["allowed"]
+    page = client.get("/benchmarks?metric=speed")
+    assert page.status_code == 422
+    assert "metric=speed" in soup_of(page).select_one(".problem-banner").get_text()

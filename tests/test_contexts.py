@@ -1,0 +1,84 @@
+"""Results are ranked only inside one context; contexts come from the data."""
+
+import datetime as dt
+
+from sqlalchemy import Engine
+from sqlmodel import Session
+
+from app.params import BenchmarkParams
+from app.queries.benchmark_page import all_results, build_benchmark_page
+from app.queries.contexts import group_contexts
+from app.schemas import BenchmarkView, SourceRef
+
+
+def page(engine: Engine, **filters):
+    with Session(engine) as session:
+        results = all_results(session, dt.date(2026, 11, 22))
+        return build_benchmark_page(session, BenchmarkParams(**filters), results)
+
+
+def test_h100_table_is_one_ranked_context(engine: Engine) -> None:
+    contexts = page(engine, metric=("throughput",)).contexts
+    h100 = next(c for c in contexts if c.hardware == "NVIDIA H100 SXM5 80GB")
+    assert h100.ranked
+    assert [(r.result.system, r.rank) for r in h100.results] == [
+        ("tensorrt-llm", 1), ("sglang", 2), ("vllm", 3)]  # fmt: skip
+    assert h100.results[2].behind_best == 2780 / 2400
+
+
+def test_lmdeploy_a100_and_ollama_4090_are_kept_apart(engine: Engine) -> None:
+    contexts = page(engine, metric=("throughput",)).contexts
+    h100 = next(c for c in contexts if c.hardware == "NVIDIA H100 SXM5 80GB")
+    h100_ids = {r.result.id for r in h100.results}
+    assert "bis-lmdeploy-l3-70b-int4-throughput" not in h100_ids
+    assert "bis-ollama-4090-throughput" not in h100_ids
+    for context in contexts:
+        if context.ranked:
+            assert len({r.result.hardware for r in context.results}) == 1
+
+
+def test_no_ranked_context_mixes_hardware_models_or_metrics(engine: Engine) -> None:
+    for context in page(engine).contexts:
+        if not context.ranked:
+            assert context.why_not_ranked
+            assert all(r.rank is None for r in context.results)
+            continue
+        fields = {(r.result.metric, r.result.hardware, r.result.model, r.result.precision,
+                   r.result.concurrency, r.result.workload) for r in context.results}  # fmt: skip
+        assert len(fields) == 1
+        assert context.metric_kind == "absolute"
+
+
+def test_bentoml_a100_decode_context_ranks_lmdeploy_first(engine: Engine) -> None:
+    contexts = page(engine, metric=("decode-throughput",)).contexts
+    eight_b = next(c for c in contexts if c.model == "Llama 3 8B" and c.concurrency == 100
+                   and c.hardware == "NVIDIA A100 80GB")  # fmt: skip
+    assert eight_b.ranked and eight_b.results[0].result.system == "lmdeploy"
+
+
+def view(id_: str, system: str, value: float, unit: str, hardware: str = "H100") -> BenchmarkView:
+    source = SourceRef(slug="s", short="s", title="s", date="2026")
+    return BenchmarkView(
+        id=id_, system=system, system_name=system, metric="ttft", metric_name="TTFT",
+        metric_kind="absolute", better="lower", value=value, low=None, high=None,
+        qualifier="exact", unit=unit, hardware=hardware, model="m", precision=None,
+        concurrency=None, workload="w", system_version=None, baseline=None, run_by=None,
+        date=None, note=None, source=source,
+    )  # fmt: skip
+
+
+def test_units_are_normalised_before_ranking() -> None:
+    [context] = group_contexts(
+        [view("a", "a", 1.2, "s"), view("b", "b", 900, "ms")], {"ttft": "ms"}
+    )
+    assert context.unit == "ms"
+    assert [(r.result.id, r.value, r.rank) for r in context.results] == [
+        ("b", 900, 1), ("a", 1200, 2)]  # fmt: skip
+
+
+def test_different_hardware_is_never_ranked_together() -> None:
+    contexts = group_contexts(
+        [view("a", "a", 1, "s"), view("b", "b", 2, "s", "A100")], {"ttft": "s"}
+    )
+    assert len(contexts) == 2
+    assert not any(c.ranked for c in contexts)
