@@ -1,0 +1,71 @@
+"""/benchmarks in Chromium: HTMX filtering with URL state, sorting, charts, axe, screenshots."""
+
+from pathlib import Path
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()
+
+
+def test_filtering_swaps_results_and_pushes_the_url(page, live_url) -> None:
+    page.goto(f"{live_url}/benchmarks")
+    page.evaluate("window.__stillHere = true")
+    page.check('input[name="metric"][value="throughput"]')
+    page.wait_for_url("**/benchmarks?metric=throughput")
+    page.wait_for_function("document.querySelectorAll('table.results tbody tr').length < 40")
+    assert page.evaluate("window.__stillHere") is True
+    assert page.locator("svg.chart g.bar").count() >= 3
+    page.reload()
+    assert page.locator('input[name="metric"][value="throughput"]').is_checked()
+    page.go_back()
+    page.wait_for_url(f"{live_url}/benchmarks")
+    # Going back reloads the URL (no htmx history cache), so the form matches it again.
+    page.wait_for_function(
+        "!document.querySelector('input[name=metric][value=throughput]').checked"
+        " && document.querySelectorAll('table.results tbody tr').length > 100"
+    )
+
+
+def test_sorting_by_a_column_header(page, live_url) -> None:
+    page.goto(f"{live_url}/benchmarks?metric=ttft-p50")
+    page.click('th[aria-sort] a:has-text("Figure")')
+    page.wait_for_url("**sort=value**")
+    figures = page.locator("table.results tbody td.figure").all_inner_texts()
+    numbers = [float(f.split()[0].replace(",", "").lstrip("~")) for f in figures]
+    assert numbers == sorted(numbers)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_no_accessibility_violations(browser, live_url, artifacts: Path, scheme) -> None:
+    context = browser.new_context(color_scheme=scheme, viewport={"width": 1400, "height": 900})
+    page = context.new_page()
+    page.goto(f"{live_url}/benchmarks?metric=throughput&metric=ttft-p50&metric=cache-hit-rate")
+    results = Axe().run(page)
+    assert results.violations_count == 0, results.generate_report()
+    page.locator("article.context-card").first.screenshot(
+        path=artifacts / f"chart-bars-{scheme}.png"
+    )
+    scatter = page.locator("article.context-card", has=page.locator("circle")).first
+    scatter.screenshot(path=artifacts / f"chart-scatter-{scheme}.png")
+    page.screenshot(path=artifacts / f"benchmarks-{scheme}.png")
+    context.close()
+
+
+def test_phone_layout(browser, live_url, artifacts: Path) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 900})
+    page = context.new_page()
+    page.goto(f"{live_url}/benchmarks?metric=decode-throughput")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.locator("article.context-card").first.scroll_into_view_if_needed()
+    page.screenshot(path=artifacts / "benchmarks-phone.png")
+    context.close()
