@@ -1,7 +1,7 @@
 """Chart geometry for server-drawn SVG: pure numbers, so tests can check the drawing."""
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 # Okabe-Ito, without yellow and black: tells colours apart for common colour-vision
 # deficiencies and keeps contrast on both light and dark backgrounds.
@@ -17,6 +17,18 @@ def nice_ticks(maximum: float, count: int = 5) -> list[float]:
     step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
     steps = math.ceil(maximum / step - 1e-9)
     return [round(i * step, 10) for i in range(steps + 1)]
+
+
+def nice_range(low: float, high: float, count: int = 5) -> list[float]:
+    """Round ticks spanning low..high, not forced to start at zero (for scatter plots)."""
+    span = high - low or abs(high) or 1.0
+    padded_low, padded_high = low - span * 0.15, high + span * 0.15
+    raw = (padded_high - padded_low) / count
+    magnitude = 10 ** math.floor(math.log10(raw))
+    step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
+    first = max(math.floor(padded_low / step), 0 if low >= 0 else -math.inf)
+    last = math.ceil(padded_high / step)
+    return [round(i * step, 10) for i in range(int(first), last + 1)]
 
 
 def tick_label(value: float) -> str:
@@ -120,6 +132,7 @@ class Point:
     cy: float
     colour: str
     title: str
+    label_dy: float = 4.0  # nudged when labels would overlap
 
 
 @dataclass(frozen=True)
@@ -144,17 +157,33 @@ def scatter(
     """Points (label, x, y, colour key) on axes from zero; y grows upwards."""
     width, height, left, top, right, bottom = 640, 320, 70, 16, 150, 50
     plot_width, plot_height = width - left - right, height - top - bottom
-    x_ticks = nice_ticks(max(p[1] for p in points))
-    y_ticks = nice_ticks(max(p[2] for p in points))
-    x_scale, y_scale = plot_width / x_ticks[-1], plot_height / y_ticks[-1]
+    x_ticks = nice_range(min(p[1] for p in points), max(p[1] for p in points))
+    y_ticks = nice_range(min(p[2] for p in points), max(p[2] for p in points))
+    x_scale = plot_width / (x_ticks[-1] - x_ticks[0])
+    y_scale = plot_height / (y_ticks[-1] - y_ticks[0])
     keys = [p[3] for p in points]
     drawn = [
-        Point(label, x, y, left + x * x_scale, top + plot_height - y * y_scale,
+        Point(label, x, y, left + (x - x_ticks[0]) * x_scale,
+              top + plot_height - (y - y_ticks[0]) * y_scale,
               colour_for(key, keys), f"{label}: {x:g} ({x_label}), {y:g} ({y_label})")
         for label, x, y, key in points
     ]  # fmt: skip
     return Scatter(
-        title, x_label, y_label, width, height, left, top, plot_width, plot_height, drawn,
-        [Tick(t, left + t * x_scale, tick_label(t)) for t in x_ticks],
-        [Tick(t, top + plot_height - t * y_scale, tick_label(t)) for t in y_ticks],
+        title, x_label, y_label, width, height, left, top, plot_width, plot_height,
+        _nudge_labels(drawn),
+        [Tick(t, left + (t - x_ticks[0]) * x_scale, tick_label(t)) for t in x_ticks],
+        [Tick(t, top + plot_height - (t - y_ticks[0]) * y_scale, tick_label(t)) for t in y_ticks],
     )  # fmt: skip
+
+
+def _nudge_labels(points: list[Point], gap: float = 14.0) -> list[Point]:
+    """Push a label down when it would sit on top of a neighbour's (top to bottom)."""
+    offsets = [4.0] * len(points)
+    placed: list[int] = []
+    for i in sorted(range(len(points)), key=lambda i: points[i].cy):
+        for j in placed:
+            near = abs(points[j].cx - points[i].cx) < 90
+            if near and abs(points[j].cy + offsets[j] - points[i].cy - offsets[i]) < gap:
+                offsets[i] = points[j].cy + offsets[j] + gap - points[i].cy
+        placed.append(i)
+    return [replace(p, label_dy=offsets[i]) for i, p in enumerate(points)]

@@ -63,4 +63,15 @@ def test_scatter_places_points_on_both_axes() -> None:
     a, b = chart.points
     assert a.cx < b.cx, "lower TTFT sits further left"
     assert a.cy < b.cy, "more throughput sits higher (smaller y)"
-    assert chart.x_ticks[-1].value >= 740 and chart.y_ticks[-1].value >= 2780
+    assert chart.x_ticks[0].value <= 680 and chart.x_ticks[-1].value >= 740
+    assert chart.y_ticks[0].value <= 2400 and chart.y_ticks[-1].value >= 2780
+    for tick in chart.x_ticks:
+        assert chart.left <= tick.position <= chart.left + chart.plot_width + 1e-6
+
+
+def test_scatter_labels_do_not_overlap() -> None:
+    chart = scatter(
+        "t", "x", "y", [("a", 710, 2460, "a"), ("b", 740, 2400, "b"), ("c", 680, 2780, "c")]
+    )
+    ys = sorted(p.cy + p.label_dy for p in chart.points)
+    assert all(b - a >= 14 - 1e-6 for a, b in itertools.pairwise(ys))

@@ -82,3 +82,10 @@ def test_different_hardware_is_never_ranked_together() -> None:
     )
     assert len(contexts) == 2
     assert not any(c.ranked for c in contexts)
+
+
+def test_equal_figures_share_a_rank() -> None:
+    [context] = group_contexts(
+        [view("a", "a", 5, "s"), view("b", "b", 5, "s"), view("c", "c", 7, "s")], {"ttft": "s"}
+    )
+    assert [(r.result.id, r.rank) for r in context.results] == [("a", 1), ("b", 1), ("c", 3)]

@@ -117,12 +117,14 @@ def _why_not_ranked(first: BenchmarkView, members: list[BenchmarkView]) -> str |
 def _rank(results: list[RankedResult], better: str) -> list[RankedResult]:
     ordered = sorted(results, key=lambda r: r.value, reverse=better == "higher")
     best = ordered[0].value
-    out = []
+    out: list[RankedResult] = []
     for position, r in enumerate(ordered, start=1):
         behind = None
         if best and r.value:
             behind = best / r.value if better == "higher" else r.value / best
-        out.append(r.model_copy(update={"rank": position, "behind_best": behind}))
+        # Equal figures share a rank.
+        rank = out[-1].rank if out and out[-1].value == r.value else position
+        out.append(r.model_copy(update={"rank": rank, "behind_best": behind}))
     return out
 
 
@@ -180,7 +182,8 @@ def throughput_vs_ttft(contexts: list[Context]) -> list[tuple[Context, Context, 
 def describe_ratio(r: RankedResult, context: Context) -> str:
     """'leader', or how far behind the leader this result is, in words."""
     if r.rank == 1:
-        return "best in this context"
+        tied = sum(1 for other in context.results if other.rank == 1) > 1
+        return "tied for best in this context" if tied else "best in this context"
     if r.behind_best is None:
         return ""
     word = "faster" if context.better == "higher" else "lower"
