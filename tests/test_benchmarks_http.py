@@ -59,6 +59,9 @@ def test_scatter_where_throughput_and_ttft_share_a_setting(client: TestClient) -
     scatters = [s for s in soup.select("svg.chart") if s.select("circle")]
     assert len(scatters) == 1
     assert len(scatters[0].select("circle")) == 3
+    card = scatters[0].find_parent("article")
+    cells = [[td.get_text() for td in tr.select("td")] for tr in card.select("table tbody tr")]
+    assert sorted(cells) == [["680", "2,780"], ["710", "2,460"], ["740", "2,400"]]
 
 
 def test_superseded_versions_are_marked_stale(client: TestClient) -> None:
