@@ -24,9 +24,12 @@ class ParamProblem:
     field: str
     value: str
     allowed: tuple[str, ...]
+    reason: str = ""
 
     @property
     def message(self) -> str:
+        if self.reason:
+            return f"{self.field}={self.value!r}: {self.reason}"
         shown = ", ".join(self.allowed[:40]) + (" …" if len(self.allowed) > 40 else "")
         return f"{self.field}={self.value!r} is not allowed; allowed values: {shown}"
 
@@ -247,3 +250,43 @@ def parse_benchmark_params(
         sort=reader.one("sort", ("", *sorts), ""),
     )
     return params, reader.problems
+
+
+@dataclass(frozen=True)
+class CompareParams:
+    s: tuple[str, ...] = ()
+    diff: bool = False
+    q: str = ""
+
+    def query_string(self, **changes: object) -> str:
+        values = {**self.__dict__, **changes}
+        pairs = [("s", slug) for slug in values["s"]]  # type: ignore[attr-defined]
+        if values["diff"]:
+            pairs.append(("diff", "1"))
+        if values["q"]:
+            pairs.append(("q", str(values["q"])))
+        return urlencode(pairs)
+
+
+def parse_compare_params(
+    query: QueryParams, systems: Sequence[str], extra_names: Sequence[str] = ()
+) -> tuple[CompareParams, list[ParamProblem]]:
+    """Two to four known systems, each once, in the user's order."""
+    reader = _Reader(query)
+    reader.unknown_names(("s", "diff", "q", *extra_names))
+    chosen: list[str] = []
+    for raw in query.getlist("s"):
+        for slug in filter(None, (v.strip() for v in raw.split(","))):
+            if slug not in systems:
+                reader.problems.append(ParamProblem("s", slug, tuple(systems)))
+            elif slug in chosen:
+                reader.problems.append(ParamProblem("s", slug, (), "is listed twice; each system "
+                                                    "can appear once"))  # fmt: skip
+            else:
+                chosen.append(slug)
+    if len(chosen) > 4:
+        reason = f"{len(chosen)} systems given; compare at most four at a time"
+        reader.problems.append(ParamProblem("s", ",".join(chosen), (), reason))
+        chosen = chosen[:4]
+    diff = reader.one("diff", ("", "0", "1", "on", "true"), "") in ("1", "on", "true")
+    return CompareParams(tuple(chosen), diff, query.get("q", "").strip()[:100]), reader.problems

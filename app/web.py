@@ -26,6 +26,8 @@ templates.env.filters.update(
     level_short=formatting.level_short,
     figure=formatting.figure,
     source_date=formatting.source_date,
+    extract=lambda key, mapping: mapping.get(key, key),
+    tuple_of=tuple,
 )
 # Blocks rendered alone cannot see a template's own imports, so macros are globals.
 templates.env.globals["ui"] = templates.env.get_template("macros/ui.html").module

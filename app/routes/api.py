@@ -9,6 +9,7 @@ from app.errors import NotFoundError
 from app.params import ParamError, ParamProblem
 from app.queries.benchmark_page import BenchmarkPage
 from app.queries.catalogue import list_capabilities, list_sources
+from app.queries.compare import Comparison, build_comparison
 from app.queries.matrix import MatrixResult, build_matrix
 from app.queries.systems import get_system, list_systems, system_slugs
 from app.schemas import CapabilityView, SourceDetail, SystemDetail, SystemSummary
@@ -94,3 +95,21 @@ def benchmarks(
     if problems:
         raise ParamError(problems)
     return page
+
+
+@router.get(
+    "/compare", responses={422: {"description": "Unknown, duplicate or too few/many systems"}}
+)
+def compare(
+    request: Request,
+    session: SessionDep,
+    s: Annotated[list[str], Query(description="two to four system slugs, in display order")] = [],  # noqa: B006
+    diff: str = "",
+) -> Comparison:
+    """The same comparison /compare shows: overview, features, hardware, shared benchmarks."""
+    from app.routes.compare import read_compare
+
+    params, problems, _ = read_compare(session, request)
+    if problems:
+        raise ParamError(problems)
+    return build_comparison(session, list(params.s), params.diff)

@@ -9,3 +9,16 @@ document.addEventListener("click", (event) => {
   event.preventDefault();
   window.htmx.ajax("GET", link.getAttribute("href"), { target: "#cell_detail", swap: "outerHTML" });
 });
+
+// "Copy link" buttons exist in the HTML but stay hidden until there is a clipboard to use.
+function enableCopyButtons() {
+  if (!navigator.clipboard) return;
+  for (const button of document.querySelectorAll("button[data-copy]")) {
+    button.hidden = false;
+    button.addEventListener("click", async () => {
+      await navigator.clipboard.writeText(button.dataset.copy);
+      button.textContent = "Link copied";
+    });
+  }
+}
+document.addEventListener("DOMContentLoaded", enableCopyButtons);
