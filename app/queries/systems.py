@@ -8,6 +8,7 @@ from app.models import BenchmarkResult, Claim, System, SystemFact, SystemNote
 from app.queries.benchmarks import benchmark_views
 from app.queries.cells import headline_level, is_disputed, newest_first
 from app.queries.common import capabilities_in_order, source_refs
+from app.queries.contexts import context_key
 from app.schemas import (
     CategoryCells,
     Cell,
@@ -123,3 +124,27 @@ def _sources_used(
     slugs |= {refs[f.source_id].slug for f in facts} | {refs[n.source_id].slug for n in notes}
     slugs |= {b.source.slug for b in benchmarks}
     return sorted((r for r in refs.values() if r.slug in slugs), key=lambda r: r.date, reverse=True)
+
+
+def compare_candidates(session: Session, slug: str, limit: int = 4) -> list[SystemSummary]:
+    """Systems most often weighed against `slug`: shared best-for tags and benchmark contexts."""
+    systems = list_systems(session)
+    this = next((s for s in systems if s.slug == slug), None)
+    if this is None:
+        return []
+    measured: dict[tuple[str, ...], set[str]] = defaultdict(set)
+    for result in benchmark_views(session):
+        measured[context_key(result)].add(result.system)
+    shared = defaultdict(int)
+    for members in measured.values():
+        if slug in members:
+            for other in members - {slug}:
+                shared[other] += 1
+    scored = [
+        (len(set(s.tags) & set(this.tags)) + 2 * shared[s.slug], s)
+        for s in systems
+        if s.slug != slug
+    ]
+    scored = [pair for pair in scored if pair[0] > 0]
+    scored.sort(key=lambda pair: (-pair[0], pair[1].name.lower()))
+    return [s for _, s in scored[:limit]]

@@ -6,7 +6,7 @@ from fastapi.responses import Response
 from app.db import SessionDep
 from app.errors import NotFoundError
 from app.queries.catalogue import list_sources
-from app.queries.systems import get_system, list_systems, system_slugs
+from app.queries.systems import compare_candidates, get_system, list_systems, system_slugs
 from app.web import render
 
 router = APIRouter()
@@ -34,6 +34,7 @@ def system_page(slug: str, request: Request, session: SessionDep) -> Response:
         raise NotFoundError("system", slug, system_slugs(session))
     context = {
         "system": detail,
+        "compare_with": compare_candidates(session, slug),
         "json_url": f"/api/v1/systems/{slug}",
     }
     return render(request, "pages/system.html", context)
