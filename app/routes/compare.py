@@ -35,9 +35,14 @@ def suggestions(systems: list[SystemSummary], params: CompareParams) -> list[Sys
     if not words:
         return []
     pool = [s for s in systems if s.slug not in params.s]
-    return [s for s in pool if all(w in f"{s.name} {s.slug} {s.summary}".lower() for w in words)][
-        :8
-    ]
+
+    def matches(s: SystemSummary, text: str) -> bool:
+        return all(w in text.lower() for w in words)
+
+    # Name matches first: "llama" should offer llama.cpp before systems that mention it.
+    by_name = [s for s in pool if matches(s, f"{s.name} {s.slug}")]
+    by_summary = [s for s in pool if s not in by_name and matches(s, s.summary)]
+    return (by_name + by_summary)[:8]
 
 
 @router.get("/compare")

@@ -1,0 +1,124 @@
+"""/compare and /api/v1/compare: same data, canonical URLs, differences, errors, sharing."""
+
+from bs4 import BeautifulSoup
+from fastapi.testclient import TestClient
+
+
+def soup_of(response) -> BeautifulSoup:
+    return BeautifulSoup(response.text, "html.parser")
+
+
+def test_page_and_api_show_the_same_comparison(client: TestClient) -> None:
+    api = client.get("/api/v1/compare?s=vllm&s=sglang&s=llama-cpp").json()
+    soup = soup_of(client.get("/compare?s=vllm&s=sglang&s=llama-cpp"))
+    assert [a.get_text() for a in soup.select("thead .compare-name")] == [
+        "vLLM",
+        "SGLang",
+        "llama.cpp",
+    ]
+    rows = {tr.select_one("th").get_text(strip=True) for tr in soup.select("table.compare tbody tr")
+            if tr.select_one("th[scope=row]")}  # fmt: skip
+    for section in api["features"] + api["hardware"]:
+        for row in section["rows"]:
+            assert row["name"] in rows
+    assert soup.select_one("h1").get_text() == "vLLM vs SGLang vs llama.cpp"
+    assert f"{api['differences']} differences" in soup.select_one("title").get_text()
+
+
+def test_open_graph_tags_describe_the_comparison(client: TestClient) -> None:
+    soup = soup_of(client.get("/compare?s=vllm&s=sglang"))
+    title = soup.select_one('meta[property="og:title"]')["content"]
+    assert title.startswith("vLLM vs SGLang — ") and "differences" in title
+    assert "vLLM, SGLang" in soup.select_one('meta[property="og:description"]')["content"]
+    assert soup.select_one('meta[name="twitter:card"]')
+
+
+def test_order_is_the_users_and_the_url_is_canonical(client: TestClient) -> None:
+    soup = soup_of(client.get("/compare?s=sglang&s=vllm"))
+    assert [a.get_text() for a in soup.select("thead .compare-name")] == ["SGLang", "vLLM"]
+    response = client.get("/compare?s=sglang&s=vllm&q=&diff=", follow_redirects=False)
+    assert (
+        response.status_code == 303 and response.headers["location"] == "/compare?s=sglang&s=vllm"
+    )
+    assert soup.select_one("button[data-copy]")["data-copy"].endswith("/compare?s=sglang&s=vllm")
+
+
+def test_move_and_remove_links(client: TestClient) -> None:
+    soup = soup_of(client.get("/compare?s=vllm&s=sglang&s=tgi"))
+    assert (
+        soup.select_one('a[aria-label="Move SGLang left"]')["href"]
+        == "/compare?s=sglang&s=vllm&s=tgi"
+    )
+    assert (
+        soup.select_one('a[aria-label="Move SGLang right"]')["href"]
+        == "/compare?s=vllm&s=tgi&s=sglang"
+    )
+    assert soup.select_one('a[aria-label="Remove Text Generation Inference (TGI)"]')["href"] == (
+        "/compare?s=vllm&s=sglang"
+    )
+
+
+def test_differences_only_hides_rows_that_agree(client: TestClient) -> None:
+    everything = client.get("/api/v1/compare?s=vllm&s=sglang").json()
+    diff = client.get("/api/v1/compare?s=vllm&s=sglang&diff=1").json()
+    all_rows = [r for s in everything["features"] for r in s["rows"]]
+    diff_rows = [r for s in diff["features"] for r in s["rows"]]
+    assert 0 < len(diff_rows) < len(all_rows)
+    assert all(r["differs"] for r in diff_rows)
+    assert diff["differences"] == everything["differences"]
+    toggle = soup_of(client.get("/compare?s=vllm&s=sglang")).select_one(".share-bar [aria-pressed]")
+    assert toggle["href"] == "/compare?s=vllm&s=sglang&diff=1"
+
+
+def test_one_system_strictly_ahead_is_marked_in_text(client: TestClient) -> None:
+    body = client.get("/api/v1/compare?s=omlx&s=mlx-lm").json()
+    row = next(r for s in body["features"] for r in s["rows"] if r["key"] == "persistent-kv-cache")
+    assert row["ahead"] == 0
+    soup = soup_of(client.get("/compare?s=omlx&s=mlx-lm"))
+    marked = [tr for tr in soup.select("table.compare tr") if tr.select_one(".ahead")]
+    assert any("Persistent / SSD KV cache" in tr.select_one("th").get_text() for tr in marked)
+
+
+def test_shared_benchmarks_are_charted_and_the_rest_explained(client: TestClient) -> None:
+    body = client.get("/api/v1/compare?s=vllm&s=sglang&s=tensorrt-llm").json()
+    h100 = [c for c in body["shared_contexts"] if c["hardware"] == "NVIDIA H100 SXM5 80GB"]
+    assert h100 and all(len({r["result"]["system"] for r in c["results"]}) >= 2 for c in h100)
+    soup = soup_of(client.get("/compare?s=vllm&s=sglang&s=tensorrt-llm"))
+    assert soup.select(".compare-benchmarks svg.chart")
+    assert "cannot be ranked" in soup.select_one(".other-results summary").get_text()
+    lonely = soup_of(client.get("/compare?s=litellm&s=olla"))
+    assert "No benchmark" in lonely.select_one(".compare-benchmarks .empty").get_text()
+
+
+def test_search_as_you_type_suggests_systems_not_yet_chosen(client: TestClient) -> None:
+    response = client.get("/compare?s=vllm&s=sglang&q=llama",
+                          headers={"HX-Request": "true", "HX-Target": "suggestions"})  # fmt: skip
+    soup = soup_of(response)
+    assert soup.select_one("h1") is None
+    links = [a["href"] for a in soup.select("#suggestions a")]
+    assert "/compare?s=vllm&s=sglang&s=llama-cpp" in links
+    full = soup_of(client.get("/compare?s=vllm&s=sglang&q=llama"))
+    assert [a["href"] for a in full.select("#suggestions a")] == links
+
+
+def test_errors_name_what_was_wrong(client: TestClient) -> None:
+    cases = {
+        "s=vllm": "choose at least two systems",
+        "s=vllm&s=vllm": "listed twice",
+        "s=vllm&s=nope": "unknown system",
+        "s=vllm&s=sglang&s=tgi&s=lmdeploy&s=ollama": "at most four",
+    }
+    for query, text in cases.items():
+        page = client.get(f"/compare?{query}")
+        assert page.status_code == 422, query
+        assert text in soup_of(page).select_one(".problem-banner").get_text(), query
+        api = client.get(f"/api/v1/compare?{query}")
+        assert api.status_code == 422, query
+        assert api.json()["detail"][0]["field"] == "s"
+    assert "vllm" in client.get("/api/v1/compare?s=vllm&s=nope").json()["detail"][0]["allowed"]
+
+
+def test_system_page_offers_comparisons(client: TestClient) -> None:
+    soup = soup_of(client.get("/systems/vllm"))
+    links = [a["href"] for a in soup.select(".compare-with a")]
+    assert "/compare?s=vllm&s=sglang" in links
