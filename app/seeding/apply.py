@@ -153,7 +153,8 @@ def _add_benchmarks(session: Session, data: SeedData, ids: _Ids) -> None:
 
 def _add_rules(session: Session, data: SeedData, source_ids: dict[str, int]) -> None:
     for i, (slug, rule) in enumerate(data.rules.items()):
-        fields = rule.model_dump(exclude={"source"})
+        fields = rule.model_dump(exclude={"source", "requires"})
+        fields["requires"] = rule.requires.model_dump(exclude_none=True) if rule.requires else None
         session.add(Rule(slug=slug, source_id=source_ids[rule.source], position=i, **fields))
 
 

@@ -236,6 +236,14 @@ class _Reader:
 
     def _check_rule(self, path: Path, raw: Any, slug: str, rule: RuleEntry) -> None:
         self.check_source(path, line_of(raw, (slug, "source")), slug, rule.source)
+        if bool(rule.systems) == bool(rule.requires):
+            msg = "give either 'systems' or 'requires' (having, lacking or licence), not both"
+            self.problem(path, line_of(raw, (slug,)), slug, msg)
+        for key in ("having", "lacking"):
+            test = getattr(rule.requires, key, None) if rule.requires else None
+            if test is not None:
+                line = line_of(raw, (slug, "requires", key, "capability"))
+                self.check_ref(path, line, slug, "capability", test.capability)
         for system in rule.systems:
             self.check_ref(path, line_of(raw, (slug, "systems")), slug, "system", system)
         for question_id, options in rule.when.items():

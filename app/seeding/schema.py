@@ -150,10 +150,23 @@ class BenchmarkRow(Strict):
     note: OptionalText = None
 
 
+class CapabilityTest(Strict):
+    capability: Slug
+    levels: list[Level] | None = None  # default: any support (yes, via, partial, experimental)
+
+
+class RuleRequires(Strict):
+    """Targets chosen by the systems' own data instead of by name."""
+
+    having: CapabilityTest | None = None
+    lacking: CapabilityTest | None = None
+    licence: list[Literal["permissive", "copyleft", "proprietary", "unknown"]] | None = None
+
+
 class RuleEntry(Strict):
     when: dict[Slug, list[Slug]] = Field(default_factory=dict)
     systems: list[Slug] = Field(default_factory=list)
-    requires: dict[str, Any] | None = None
+    requires: RuleRequires | None = None
     effect: Literal["exclude", "boost", "penalty"]
     weight: float = 0
     reason: Text

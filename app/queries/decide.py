@@ -1,0 +1,61 @@
+"""Load the guided flow's inputs (candidates from the claims, rules from the table)."""
+
+from collections import defaultdict
+
+from sqlmodel import Session, col, select
+
+from app.decision.engine import Answers, Candidate, Recommendation, RuleSpec, recommend
+from app.models import Rule, System, SystemFact
+from app.queries.common import source_refs
+from app.queries.matrix import matrix_base
+from app.schemas import SourceRef
+
+
+def candidates(session: Session) -> list[Candidate]:
+    """Every system with its headline levels and the sources behind them."""
+    base = matrix_base(session)
+    refs = source_refs(session)
+    by_slug = {r.slug: r for r in refs.values()}
+    licence_sources: dict[str, list[SourceRef]] = defaultdict(list)
+    statement = (
+        select(System.slug, SystemFact.source_id)
+        .join(System, col(System.id) == col(SystemFact.system_id))
+        .where(SystemFact.attribute == "licence")
+    )
+    for slug, source_id in session.exec(statement):
+        licence_sources[slug].append(refs[source_id])
+    summary_sources = dict(session.exec(select(System.slug, System.summary_sources)).all())
+    levels: dict[str, dict[str, str]] = defaultdict(dict)
+    evidence: dict[str, dict[str, list[SourceRef]]] = defaultdict(dict)
+    for (system, capability), cell in base.cells.items():
+        levels[system][capability] = cell.level
+        backing = [c.source for c in cell.claims if c.level == cell.level] or [
+            c.source for c in cell.claims
+        ]
+        evidence[system][capability] = backing
+    return [
+        Candidate(
+            slug=s.slug,
+            name=s.name,
+            kind=s.kind,
+            licence_family=s.licence_family,
+            levels=levels[s.slug],
+            evidence=evidence[s.slug],
+            licence_sources=licence_sources[s.slug],
+            summary_sources=[by_slug[x] for x in summary_sources.get(s.slug, []) if x in by_slug],
+        )
+        for s in base.systems
+    ]
+
+
+def rules(session: Session) -> list[RuleSpec]:
+    refs = source_refs(session)
+    return [
+        RuleSpec(slug=r.slug, when=r.when, systems=r.systems, requires=r.requires,
+                 effect=r.effect, weight=r.weight, reason=r.reason, source=refs[r.source_id])
+        for r in session.exec(select(Rule).order_by(col(Rule.position)))
+    ]  # fmt: skip
+
+
+def recommendation(session: Session, answers: Answers) -> Recommendation:
+    return recommend(answers, candidates(session), rules(session))
