@@ -9,7 +9,7 @@ from fastapi.staticfiles import StaticFiles
 from app.cache import DataVersion, RenderCache
 from app.db import create_tables, make_engine
 from app.errors import install_error_handlers
-from app.routes import api, benchmarks, compare, matrix, pages
+from app.routes import api, benchmarks, compare, decide, matrix, pages
 from app.seeding.service import seed_if_empty
 from app.settings import PROJECT_ROOT, Settings
 
@@ -41,6 +41,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(matrix.router)
     app.include_router(benchmarks.router)
     app.include_router(compare.router)
+    app.include_router(decide.router)
     app.include_router(pages.router)
     install_error_handlers(app)
 

@@ -7,6 +7,8 @@ from urllib.parse import parse_qsl, urlencode
 
 from starlette.datastructures import QueryParams
 
+from app.decision.questions import QUESTIONS, QUESTIONS_BY_ID
+
 MIN_LEVELS = ("any", "partial", "yes")
 LICENCE_FAMILIES = ("permissive", "copyleft", "proprietary", "unknown")
 SYSTEM_KINDS = ("engine", "wrapper", "desktop-app", "orchestration", "proxy", "library")
@@ -290,3 +292,54 @@ def parse_compare_params(
         chosen = chosen[:4]
     diff = reader.one("diff", ("", "0", "1", "on", "true"), "") in ("1", "on", "true")
     return CompareParams(tuple(chosen), diff, query.get("q", "").strip()[:100]), reader.problems
+
+
+@dataclass(frozen=True)
+class DecideParams:
+    """The guided flow's state: answers, skipped questions, and the question being changed."""
+
+    answers: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    skip: tuple[str, ...] = ()
+    step: str = ""
+
+    def as_dict(self) -> dict[str, tuple[str, ...]]:
+        return dict(self.answers)
+
+    def query_string(self, **changes: object) -> str:
+        values = {**self.__dict__, **changes}
+        pairs = [(q, o) for q, options in values["answers"] for o in options]  # type: ignore[attr-defined]
+        pairs += [("skip", s) for s in values["skip"]]  # type: ignore[attr-defined]
+        if values["step"]:
+            pairs.append(("step", str(values["step"])))
+        return urlencode(pairs)
+
+    def with_answer(self, question: str, options: tuple[str, ...]) -> "DecideParams":
+        answers = {**self.as_dict(), question: options}
+        ordered = tuple((q.id, answers[q.id]) for q in QUESTIONS if answers.get(q.id))
+        return DecideParams(ordered, tuple(s for s in self.skip if s != question), "")
+
+    def without(self, question: str) -> "DecideParams":
+        answers = tuple((q, o) for q, o in self.answers if q != question)
+        return DecideParams(answers, tuple(s for s in self.skip if s != question), "")
+
+
+def parse_decide_params(
+    query: QueryParams, extra_names: Sequence[str] = ()
+) -> tuple[DecideParams, list[ParamProblem]]:
+    """Answers keyed by question id; unknown questions or options are reported by name."""
+    reader = _Reader(query)
+    reader.unknown_names((*QUESTIONS_BY_ID, "skip", "step", *extra_names))
+    answers = []
+    for question in QUESTIONS:
+        chosen = reader.many(question.id, question.option_ids())
+        if len(chosen) > 1 and not question.multiple:
+            reason = f"'{question.id}' takes one answer; got {len(chosen)}"
+            reader.problems.append(ParamProblem(question.id, ",".join(chosen), (), reason))
+            chosen = chosen[:1]
+        if chosen:
+            order = question.option_ids()
+            answers.append((question.id, tuple(sorted(chosen, key=order.index))))
+    ids = tuple(QUESTIONS_BY_ID)
+    skip = tuple(s for s in reader.many("skip", ids) if s not in dict(answers))
+    step = reader.one("step", ("", *ids), "")
+    return DecideParams(tuple(answers), skip, step), reader.problems

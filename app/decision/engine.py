@@ -68,6 +68,7 @@ class Reason(BaseModel):
     text: str
     source: str | None  # source slug
     source_title: str | None = None
+    source_short: str | None = None
     source_date: str | None = None
     weight: float = 0.0
     rule: str | None = None
@@ -109,6 +110,7 @@ def _reason(
         text=text,
         source=source.slug if source else None,
         source_title=source.title if source else None,
+        source_short=source.short if source else None,
         source_date=source.date if source else None,
         weight=weight,
         rule=rule,
@@ -283,5 +285,9 @@ def what_would_change(
                         new_top_name=ranked[0].name,
                     )
                 )
-    answered = [c for c in changes if c.question in answers]
-    return (answered + [c for c in changes if c.question not in answers])[:6]
+    # At most two per question, answered questions first, so the list shows varied levers.
+    per_question: dict[str, list[Change]] = {}
+    for change in changes:
+        per_question.setdefault(change.question, []).append(change)
+    ordered = sorted(per_question, key=lambda q: q not in answers)
+    return [c for q in ordered for c in per_question[q][:2]][:6]

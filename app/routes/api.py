@@ -5,11 +5,13 @@ from typing import Annotated
 from fastapi import APIRouter, Query, Request
 
 from app.db import SessionDep
+from app.decision.engine import Recommendation
 from app.errors import NotFoundError
 from app.params import ParamError, ParamProblem
 from app.queries.benchmark_page import BenchmarkPage
 from app.queries.catalogue import list_capabilities, list_sources
 from app.queries.compare import Comparison, build_comparison
+from app.queries.decide import recommendation
 from app.queries.matrix import MatrixResult, build_matrix
 from app.queries.systems import get_system, list_systems, system_slugs
 from app.schemas import CapabilityView, SourceDetail, SystemDetail, SystemSummary
@@ -113,3 +115,24 @@ def compare(
     if problems:
         raise ParamError(problems)
     return build_comparison(session, list(params.s), params.diff)
+
+
+@router.get("/recommend", responses={422: {"description": "An unknown question or option"}})
+def recommend(
+    request: Request,
+    session: SessionDep,
+    hardware: str = "",
+    scale: str = "",
+    workload: str = "",
+    quantization: str = "",
+    priority: str = "",
+    interface: str = "",
+    needs: MultiQuery = [],  # noqa: B006
+) -> Recommendation:
+    """Ranked systems with sourced reasons, and the systems ruled out, for these answers."""
+    from app.params import parse_decide_params
+
+    params, problems = parse_decide_params(request.query_params)
+    if problems:
+        raise ParamError(problems)
+    return recommendation(session, params.as_dict())
