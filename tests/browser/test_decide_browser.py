@@ -1,0 +1,85 @@
+"""/decide in Chromium: by clicking, by keyboard, without JavaScript; shared URLs; axe."""
+
+from pathlib import Path
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+
+pytestmark = pytest.mark.browser
+
+
+def picks(page) -> list[str]:
+    return page.locator(".picks .pick-name").all_inner_texts()
+
+
+def test_walk_the_flow_by_clicking_and_share_the_result(browser, live_url) -> None:
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    page = context.new_page()
+    page.goto(f"{live_url}/decide")
+    page.evaluate("window.__stillHere = true")
+    page.click('input[value="nvidia-datacenter"]')  # radios advance on change
+    page.wait_for_url("**/decide?hardware=nvidia-datacenter")
+    page.click('input[value="high-throughput"]')
+    page.wait_for_url("**scale=high-throughput")
+    page.click('input[value="rag"]')
+    page.wait_for_url("**workload=rag")
+    assert page.evaluate("window.__stillHere") is True, "HTMX swaps; no page reload"
+    assert picks(page)[0] == "SGLang"
+    page.click(".question-form a[role=button]")
+    page.wait_for_url("**skip=quantization")
+    url = page.url
+    shown = picks(page)
+    fresh = browser.new_context().new_page()
+    fresh.goto(url)
+    assert picks(fresh) == shown
+    fresh.context.close()
+    context.close()
+
+
+def test_keyboard_only(browser, live_url) -> None:
+    page = browser.new_context().new_page()
+    page.goto(f"{live_url}/decide")
+    page.focus('input[value="nvidia-datacenter"]')
+    page.keyboard.press("ArrowDown")  # moves and selects the next radio: NVIDIA consumer GPU
+    page.wait_for_url("**hardware=nvidia-consumer")
+    page.wait_for_selector("text=How many people will use it at once?")
+    page.focus('input[value="single-user"]')
+    page.keyboard.press("Space")
+    page.wait_for_url("**scale=single-user")
+    assert picks(page)
+    page.context.close()
+
+
+def test_without_javascript(browser, live_url) -> None:
+    page = browser.new_context(java_script_enabled=False).new_page()
+    page.goto(f"{live_url}/decide")
+    page.check('input[value="apple-silicon"]')
+    page.click("text=Next")
+    page.wait_for_url("**/decide?hardware=apple-silicon")
+    page.click(".question-form a[role=button]")
+    page.wait_for_url("**skip=scale")
+    page.check('input[value="coding-agent"]')
+    page.click("text=Next")
+    page.wait_for_url("**workload=coding-agent**")
+    assert picks(page)[0] == "oMLX"
+    page.context.close()
+
+
+A11Y_PAGES = (
+    ("start", "/decide"),
+    ("apple", "/decide?hardware=apple-silicon&workload=coding-agent"),
+    ("rag", "/decide?hardware=nvidia-datacenter&scale=high-throughput&workload=rag"),
+)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_no_accessibility_violations(browser, live_url, artifacts: Path, scheme) -> None:
+    for name, path in A11Y_PAGES:
+        page = browser.new_context(
+            color_scheme=scheme, viewport={"width": 1400, "height": 1000}
+        ).new_page()
+        page.goto(f"{live_url}{path}")
+        results = Axe().run(page)
+        assert results.violations_count == 0, f"{path}: {results.generate_report()}"
+        page.screenshot(path=artifacts / f"decide-{name}-{scheme}.png", full_page=True)
+        page.context.close()
