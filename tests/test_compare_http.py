@@ -122,3 +122,9 @@ def test_system_page_offers_comparisons(client: TestClient) -> None:
     soup = soup_of(client.get("/systems/vllm"))
     links = [a["href"] for a in soup.select(".compare-with a")]
     assert "/compare?s=vllm&s=sglang" in links
+
+
+def test_when_to_choose_which_uses_the_decision_rules(client: TestClient) -> None:
+    soup = soup_of(client.get("/compare?s=omlx&s=mlx-lm"))
+    lines = [li.get_text(" ", strip=True) for li in soup.select(".when-rules li")]
+    assert any("Coding agents" in line and "GenAI in Depth" in line for line in lines)

@@ -5,6 +5,7 @@ from collections import defaultdict
 from sqlmodel import Session, col, select
 
 from app.decision.engine import Answers, Candidate, Recommendation, RuleSpec, recommend
+from app.decision.questions import QUESTIONS_BY_ID
 from app.models import Rule, System, SystemFact
 from app.queries.common import source_refs
 from app.queries.matrix import matrix_base
@@ -59,3 +60,23 @@ def rules(session: Session) -> list[RuleSpec]:
 
 def recommendation(session: Session, answers: Answers) -> Recommendation:
     return recommend(answers, candidates(session), rules(session))
+
+
+def rules_favouring(session: Session, slugs: list[str]) -> dict[str, list[tuple[str, RuleSpec]]]:
+    """For each system, the boosting rules that name it, with their conditions in words."""
+
+    def condition(rule: RuleSpec) -> str:
+        parts = []
+        for question_id, options in rule.when.items():
+            question = QUESTIONS_BY_ID[question_id]
+            labels = [o.label for o in question.options if o.id in options]
+            parts.append(f"{question.prompt.rstrip('?')}: {' or '.join(labels)}")
+        return "; ".join(parts)
+
+    out: dict[str, list[tuple[str, RuleSpec]]] = {slug: [] for slug in slugs}
+    for rule in rules(session):
+        if rule.effect == "boost" and rule.when:
+            for slug in rule.systems:
+                if slug in out:
+                    out[slug].append((condition(rule), rule))
+    return out

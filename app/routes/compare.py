@@ -8,6 +8,7 @@ from app.db import SessionDep
 from app.params import CompareParams, ParamProblem, is_untidy, parse_compare_params
 from app.queries.compare import Comparison, build_comparison
 from app.queries.contexts import context_chart, describe_ratio
+from app.queries.decide import rules_favouring
 from app.queries.systems import list_systems
 from app.schemas import SystemSummary
 from app.web import render
@@ -67,6 +68,7 @@ def compare_page(request: Request, session: SessionDep) -> Response:
         if comparison
         else {},
         "describe_ratio": describe_ratio,
+        "favouring": rules_favouring(session, list(params.s)) if comparison else {},
         "share_url": share_url,
         "json_url": f"/api/v1/compare?{params.query_string(q='')}",
         "active": "compare",
