@@ -84,3 +84,11 @@ def test_pages_vary_on_htmx_headers(client: TestClient) -> None:
 def test_static_vendor_files_are_served(client: TestClient) -> None:
     assert client.get("/static/vendor/htmx.min.js").status_code == 200
     assert client.get("/static/css/app.css").status_code == 200
+
+
+def test_overview_offers_every_view(client: TestClient) -> None:
+    soup = page(client, "/")
+    targets = {a["href"].split("?")[0] for a in soup.select(".entry-points a")}
+    assert targets == {"/decide", "/matrix", "/hardware", "/compare", "/benchmarks"}
+    for href in (a["href"] for a in soup.select(".entry-points a")):
+        assert client.get(href).status_code == 200

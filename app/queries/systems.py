@@ -2,6 +2,7 @@
 
 from collections import defaultdict
 
+from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 from app.models import BenchmarkResult, Claim, System, SystemFact, SystemNote
@@ -31,7 +32,7 @@ def _summary(system: System) -> SystemSummary:
 
 def list_systems(session: Session) -> list[SystemSummary]:
     """Every system, by name."""
-    rows = session.exec(select(System).order_by(col(System.name)))
+    rows = session.exec(select(System).order_by(func.lower(System.name)))
     return [_summary(s) for s in rows]
 
 
