@@ -19,10 +19,14 @@ router = APIRouter(include_in_schema=False)
 
 
 def read_benchmark_params(
-    session: Session, request: Request, extra_names: tuple[str, ...] = ()
+    session: Session,
+    request: Request,
+    extra_names: tuple[str, ...] = (),
+    results: list[BenchmarkView] | None = None,
 ) -> tuple[BenchmarkParams, list[ParamProblem], BenchmarkPage]:
     """Parse the filters against the data's own values and build the page's data."""
-    results = all_results(session, dt.date.today())
+    if results is None:
+        results = all_results(session, dt.date.today())
     params, problems = parse_benchmark_params(
         request.query_params, vocabulary(results), extra_names
     )
@@ -31,7 +35,8 @@ def read_benchmark_params(
 
 @router.get("/benchmarks")
 def benchmarks_page(request: Request, session: SessionDep) -> Response:
-    params, problems, page = read_benchmark_params(session, request)
+    results = all_results(session, dt.date.today())
+    params, problems, page = read_benchmark_params(session, request, results=results)
     is_htmx = request.headers.get("HX-Request") == "true"
     if not problems and not is_htmx and is_untidy(request.url.query, page.query):
         return RedirectResponse(f"/benchmarks?{page.query}" if page.query else "/benchmarks", 303)
@@ -40,7 +45,7 @@ def benchmarks_page(request: Request, session: SessionDep) -> Response:
         "params": params,
         "page": page,
         "problems": problems,
-        "options": labelled_options(all_results(session, dt.date.today())),
+        "options": labelled_options(results),
         "charts": {c.key: context_chart(c) for c in page.ranked},
         "scatters": throughput_vs_ttft(page.contexts),
         "describe_ratio": describe_ratio,
