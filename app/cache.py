@@ -1,57 +1,98 @@
-"""Rendered-page cache keyed by data version and normalised query, plus ETags for 304s."""
+"""Rendered responses cached by data version and request, with ETags, gzip and 304s.
 
+A repeated request is answered from memory on the event loop; only a miss reaches a worker
+thread and the database. Concurrent misses for the same key share one build, so a crowd
+arriving through one shared link costs one render.
+"""
+
+import asyncio
 import gzip
 import hashlib
 import time
 from collections import OrderedDict
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
 from threading import Lock
 
 from fastapi.responses import Response
-from sqlalchemy import Engine
-from sqlmodel import Session
 
-from app.queries.catalogue import data_version
+VARY = "HX-Request, HX-Target, HX-Boosted, HX-History-Restore-Request, Accept-Encoding"
+MIN_GZIP_BYTES = 512
 
 
 @dataclass(frozen=True)
 class CachedPage:
     body: bytes
     status_code: int
-    media_type: str
-    etag: str
     headers: dict[str, str]
-    gzipped: bytes = b""
+    gzipped: bytes | None = None
 
     @classmethod
-    def of(
-        cls, body: bytes, status_code: int, media_type: str, headers: dict[str, str]
-    ) -> "CachedPage":
-        """Compress once when caching; matrix pages shrink about twentyfold."""
-        gzipped = gzip.compress(body, compresslevel=6)
-        return cls(body, status_code, media_type, headers["ETag"], headers, gzipped)
+    def of(cls, response: Response) -> "CachedPage":
+        """Freeze a response: hash it for the ETag and compress it once."""
+        body = bytes(response.body)
+        headers = {k: v for k, v in response.headers.items() if k.lower() != "content-length"}
+        headers["etag"] = f'W/"{hashlib.sha256(body).hexdigest()[:24]}"'
+        headers.setdefault("cache-control", "no-cache")
+        headers["vary"] = VARY
+        gzipped = gzip.compress(body, compresslevel=6) if len(body) >= MIN_GZIP_BYTES else None
+        return cls(body, response.status_code, headers, gzipped)
+
+    @property
+    def size(self) -> int:
+        return len(self.body) + len(self.gzipped or b"") + 200
 
     def respond(self, request_headers: Mapping[str, str]) -> Response:
         """This page as a response: 304 when the client has it, gzip when it accepts it."""
-        if self.etag in request_headers.get("if-none-match", ""):
-            return Response(status_code=304, headers=self.headers)
-        body, encoding = self.for_encoding(request_headers.get("accept-encoding", ""))
-        return Response(body, self.status_code, {**self.headers, **encoding}, self.media_type)
-
-    def for_encoding(self, accept_encoding: str) -> tuple[bytes, dict[str, str]]:
-        if self.gzipped and "gzip" in accept_encoding:
-            return self.gzipped, {"Content-Encoding": "gzip"}
-        return self.body, {}
+        if etag_matches(request_headers.get("if-none-match", ""), self.headers["etag"]):
+            kept = {k: v for k, v in self.headers.items() if k in ("etag", "cache-control", "vary")}
+            return Response(status_code=304, headers=kept)
+        if self.gzipped is not None and accepts_gzip(request_headers.get("accept-encoding", "")):
+            headers = {**self.headers, "content-encoding": "gzip"}
+            return Response(self.gzipped, self.status_code, headers)
+        return Response(self.body, self.status_code, self.headers)
 
 
+def etag_matches(if_none_match: str, etag: str) -> bool:
+    """RFC 9110 weak comparison against an If-None-Match list (or `*`)."""
+    if if_none_match.strip() == "*":
+        return True
+    wanted = etag.removeprefix("W/")
+    return any(tag.strip().removeprefix("W/") == wanted for tag in if_none_match.split(","))
+
+
+def accepts_gzip(accept_encoding: str) -> bool:
+    """Whether gzip is acceptable: named with q > 0, or covered by `*` with q > 0."""
+    weights: dict[str, float] = {}
+    for item in accept_encoding.lower().split(","):
+        name, _, params = item.strip().partition(";")
+        weights[name.strip()] = _quality(params)
+    if "gzip" in weights:
+        return weights["gzip"] > 0
+    return weights.get("*", 0) > 0
+
+
+def _quality(params: str) -> float:
+    for param in params.split(";"):
+        key, _, value = param.strip().partition("=")
+        if key.strip() == "q":
+            try:
+                return float(value)
+            except ValueError:
+                return 0.0
+    return 1.0
+
+
+@dataclass
 class RenderCache:
-    """A small LRU of rendered responses; entries for older data versions simply age out."""
+    """An LRU of responses bounded by bytes; entries of older data versions age out."""
 
-    def __init__(self, max_entries: int = 1024) -> None:
-        self._entries: OrderedDict[tuple[object, ...], CachedPage] = OrderedDict()
-        self._max = max_entries
-        self._lock = Lock()
+    max_bytes: int = 64 * 1024 * 1024
+    max_entry_bytes: int = 4 * 1024 * 1024
+    _entries: OrderedDict[tuple[object, ...], CachedPage] = field(default_factory=OrderedDict)
+    _bytes: int = 0
+    _lock: Lock = field(default_factory=Lock)
+    _building: dict[tuple[object, ...], asyncio.Future[CachedPage]] = field(default_factory=dict)
 
     def get(self, key: tuple[object, ...]) -> CachedPage | None:
         with self._lock:
@@ -61,39 +102,75 @@ class RenderCache:
             return page
 
     def put(self, key: tuple[object, ...], page: CachedPage) -> None:
+        if page.size > self.max_entry_bytes:
+            return
         with self._lock:
+            old = self._entries.pop(key, None)
+            self._bytes += page.size - (old.size if old else 0)
             self._entries[key] = page
-            self._entries.move_to_end(key)
-            while len(self._entries) > self._max:
-                self._entries.popitem(last=False)
+            while self._bytes > self.max_bytes and self._entries:
+                _, dropped = self._entries.popitem(last=False)
+                self._bytes -= dropped.size
+
+    @property
+    def bytes_used(self) -> int:
+        return self._bytes
 
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
+            self._bytes = 0
+
+    async def shared(
+        self, key: tuple[object, ...], build: Callable[[], Awaitable[CachedPage]]
+    ) -> CachedPage:
+        """Build once for everyone asking for `key` at the same time."""
+        pending = self._building.get(key)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        future: asyncio.Future[CachedPage] = asyncio.get_running_loop().create_future()
+        self._building[key] = future
+        try:
+            page = await build()
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # the waiters, if any, re-raise it; nobody else must
+            raise
+        finally:
+            del self._building[key]
+        future.set_result(page)
+        return page
 
 
-class DataVersion:
-    """The data version, re-read at most once a second (a seed in another process shows up fast)."""
+class VersionWatcher:
+    """The data version as this process last saw it: read in the background, never per request.
 
-    def __init__(self, engine: Engine, ttl: float = 1.0) -> None:
-        self._engine = engine
-        self._ttl = ttl
-        self._value = ""
-        self._read_at = float("-inf")
+    A write in this process sets it at once; a seed run by another process shows up
+    within `interval` seconds, or as soon as any request's own read sees the new version.
+    """
 
-    def current(self) -> str:
-        now = time.monotonic()
-        if now - self._read_at > self._ttl:
-            with Session(self._engine) as session:
-                self._value = data_version(session)
-            self._read_at = now
-        return self._value
+    def __init__(self, read: Callable[[], str], interval: float = 1.0) -> None:
+        self._read = read
+        self.interval = interval
+        self.value = ""
+        self.read_at = float("-inf")
 
-    def expire(self) -> None:
-        """Forget the cached value, after a write in this process."""
-        self._read_at = float("-inf")
+    def refresh(self) -> str:
+        """Read the version now (blocking: call it from a thread)."""
+        self.value = self._read()
+        self.read_at = time.monotonic()
+        return self.value
 
+    def observe(self, version: str) -> None:
+        """A request read `version` inside its own transaction: take it as current."""
+        self.value = version
 
-def etag_for(key: tuple[object, ...]) -> str:
-    digest = hashlib.sha256(repr(key).encode()).hexdigest()[:20]
-    return f'W/"{digest}"'
+    async def watch(self) -> None:
+        """Poll forever; cancelled when the app stops."""
+        while True:
+            await asyncio.sleep(self.interval)
+            try:
+                await asyncio.to_thread(self.refresh)
+            except Exception:
+                # A locked or restarting database must not kill the watcher; try again.
+                continue

@@ -1,17 +1,25 @@
 """create_app(settings) -> FastAPI: the engine, first-start seeding, static files, routers."""
 
+import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+from anyio import to_thread
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
+from sqlmodel import Session
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 
-from app.cache import DataVersion, RenderCache
-from app.db import create_tables, make_engine
+from app.cache import RenderCache, VersionWatcher
+from app.db import make_engine, reader
 from app.errors import install_error_handlers
-from app.routes import api, benchmarks, compare, decide, matrix, pages
-from app.seeding.service import seed_if_empty
+from app.http import HttpBasics
+from app.queries.catalogue import data_version
+from app.routes import api, benchmarks, compare, decide, docs, matrix, pages
+from app.seeding.service import prepare_database
 from app.settings import PROJECT_ROOT, Settings
+from app.web import build_slots
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -20,13 +28,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        engine = make_engine(settings.database_url)
-        create_tables(engine)
-        seed_if_empty(engine, settings.seed_dir)
+        # Every blocking call (database, rendering) runs on these threads; the pool matches.
+        to_thread.current_default_thread_limiter().total_tokens = settings.threads
+        engine = make_engine(settings.database_url, pool_size=settings.threads)
+        await to_thread.run_sync(prepare_database, engine, settings.seed_dir)
         app.state.engine = engine
-        app.state.data_version = DataVersion(engine)
-        app.state.render_cache = RenderCache()
+        app.state.versions = VersionWatcher(lambda: _read_version(engine))
+        await to_thread.run_sync(app.state.versions.refresh)
+        app.state.render_cache = RenderCache(max_bytes=settings.render_cache_mb * 1024 * 1024)
+        app.state.build_slots = build_slots(settings.threads)
+        watcher = asyncio.create_task(app.state.versions.watch())
         yield
+        watcher.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await watcher
         engine.dispose()
 
     app = FastAPI(
@@ -34,16 +49,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         summary="Sourced features, hardware support and benchmarks of LLM inference servers.",
         version="0.1.0",
         lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        openapi_url=None,
     )
     app.state.settings = settings
+    # Our middleware answers `/path/` itself with a relative Location.
+    app.router.redirect_slashes = False
     app.mount("/static", StaticFiles(directory=PROJECT_ROOT / "static"), name="static")
-    app.include_router(api.router)
-    app.include_router(matrix.router)
-    app.include_router(benchmarks.router)
-    app.include_router(compare.router)
-    app.include_router(decide.router)
-    app.include_router(pages.router)
+    for module in (api, matrix, benchmarks, compare, decide, pages, docs):
+        app.include_router(module.router)
     install_error_handlers(app)
+    app.add_middleware(HttpBasics, max_query_bytes=settings.max_query_bytes)
+    app.add_middleware(
+        TrustedHostMiddleware, allowed_hosts=settings.trusted_host_list(), www_redirect=False
+    )
 
     @app.get("/healthz", include_in_schema=False)
     async def healthz() -> dict[str, str]:
@@ -51,3 +71,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {"status": "ok"}
 
     return app
+
+
+def _read_version(engine: object) -> str:
+    with Session(reader(engine)) as session:  # type: ignore[arg-type]
+        return data_version(session)

@@ -5,11 +5,6 @@ from typing import Any
 from sqlalchemy import JSON, Column, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-LEVELS = ("yes", "partial", "experimental", "via", "no", "unknown")
-SYSTEM_KINDS = ("engine", "wrapper", "desktop-app", "orchestration", "proxy", "library")
-STATUSES = ("active", "maintenance", "archived", "unknown")
-SOURCE_KINDS = ("article", "paper", "vendor-docs", "benchmark-report", "team-measurement")
-
 
 class Source(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)

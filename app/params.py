@@ -1,24 +1,51 @@
-"""Query-string models shared by HTML views and their JSON twins, with errors that name values."""
+"""Query-string models: one per view, shared by the HTML page, its JSON twin and OpenAPI.
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import Literal
-from urllib.parse import parse_qsl, urlencode
+Each model declares its parameters once (names, types, allowed values, limits). `read_query`
+reads a query string leniently against it: a bad value is dropped and reported by name, an
+unknown parameter is ignored (and listed), a tracking parameter vanishes silently. Values
+whose vocabulary lives in the database (systems, capabilities, …) carry a `Vocabulary`
+marker and are checked against the current data in the same pass.
+"""
 
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Annotated, Any, Generic, Literal, TypeVar, get_args, get_origin
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model
 from starlette.datastructures import QueryParams
 
-from app.decision.questions import QUESTIONS, QUESTIONS_BY_ID
+from app.decision.questions import QUESTIONS
+from app.vocabulary import LICENCE_FAMILIES, STATUSES, SYSTEM_KINDS
+
+MAX_VALUES = 50
+"""Values one list parameter may carry; more is a problem, not work."""
 
 MIN_LEVELS = ("any", "partial", "yes")
-LICENCE_FAMILIES = ("permissive", "copyleft", "proprietary", "unknown")
-SYSTEM_KINDS = ("engine", "wrapper", "desktop-app", "orchestration", "proxy", "library")
-STATUSES = ("active", "maintenance", "archived", "unknown")
 MATRIX_SORTS = ("name", "matches", "coverage")
 
+# Parameters that chat apps, newsletters and ad networks append to shared links.
+TRACKING_PARAMETERS = re.compile(
+    r"(utm_\w*|fbclid|gclid|gclsrc|dclid|gbraid|wbraid|msclkid|twclid|ttclid|li_fat_id|igshid"
+    r"|mc_cid|mc_eid|yclid|_ga|_gl|_hsenc|_hsmi|mkt_tok|ref|ref_src|ref_url|referrer|spm"
+    r"|s_cid|oly_anon_id|oly_enc_id|vero_id|wickedid|rb_clickid|si)",
+    re.IGNORECASE,
+)
 
-def is_untidy(query: str, canonical: str) -> bool:
-    """Whether a query string says more than its canonical form (empty fields, defaults)."""
-    return parse_qsl(query, keep_blank_values=True) != parse_qsl(canonical, keep_blank_values=True)
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """Marks a parameter whose allowed values come from the data (a vocabulary's name)."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class CommaSeparated:
+    """Marks a list parameter that also accepts `a,b` in one value."""
+
+
+SPLIT = CommaSeparated()
 
 
 @dataclass(frozen=True)
@@ -39,51 +66,271 @@ class ParamProblem:
 class ParamError(Exception):
     def __init__(self, problems: list[ParamProblem]) -> None:
         self.problems = problems
-        super().__init__("; ".join(p.message for p in problems))
+        super().__init__("; ".join(p.message for p in problems[:5]))
+
+
+@dataclass(frozen=True)
+class ProblemGroup:
+    """The problems of one parameter, for display: the bad values once, the allowed values once."""
+
+    field: str
+    values: tuple[str, ...]
+    allowed: tuple[str, ...]
+    reasons: tuple[str, ...]
+
+
+def group_problems(problems: Sequence[ParamProblem], limit: int = 5) -> list[ProblemGroup]:
+    """At most `limit` bad values per parameter; however many came, the page stays small."""
+    by_field: dict[str, list[ParamProblem]] = {}
+    for problem in problems:
+        by_field.setdefault(problem.field, []).append(problem)
+    return [
+        ProblemGroup(
+            field=field,
+            values=tuple(dict.fromkeys(p.value for p in group)),
+            allowed=group[0].allowed,
+            reasons=tuple(dict.fromkeys(p.reason for p in group if p.reason)),
+        )
+        for field, group in by_field.items()
+    ]
+
+
+P = TypeVar("P", bound=BaseModel)
+
+
+@dataclass(frozen=True)
+class Reading(Generic[P]):
+    """What a query string said: the parameters, the problems, the names that were ignored."""
+
+    params: P
+    problems: list[ParamProblem]
+    ignored: list[str]
+
+
+def is_untidy(query: str, canonical: str) -> bool:
+    """Whether a query string says more than its canonical form (empty fields, defaults)."""
+    from urllib.parse import parse_qsl
+
+    return parse_qsl(query, keep_blank_values=True) != parse_qsl(canonical, keep_blank_values=True)
+
+
+def read_query(
+    model: type[P], query: QueryParams, vocabularies: Mapping[str, Sequence[str]] | None = None
+) -> Reading[P]:
+    """Read `query` against `model`; bad values are dropped and reported, never raised."""
+    problems: list[ParamProblem] = []
+    ignored = [
+        name
+        for name in dict.fromkeys(query.keys())
+        if name not in model.model_fields and not TRACKING_PARAMETERS.fullmatch(name)
+    ]
+    values: dict[str, Any] = {}
+    for name, field in model.model_fields.items():
+        raw = [v.strip() for v in query.getlist(name)]
+        raw = [v for v in raw if v]
+        if not raw:
+            continue
+        marks = field.metadata
+        vocabulary = _vocabulary(marks, vocabularies or {})
+        if get_origin(field.annotation) is tuple:
+            values[name] = _read_list(name, field.annotation, marks, vocabulary, raw, problems)
+        else:
+            value = _read_one(name, field.annotation, vocabulary, raw, problems)
+            if value is not None:
+                values[name] = value
+    return Reading(_validated(model, values, problems), problems, ignored)
+
+
+def _validated(model: type[P], values: dict[str, Any], problems: list[ParamProblem]) -> P:
+    """The model; a field that breaks a whole-field rule (a count) is reported and left out."""
+    try:
+        return model.model_validate(values)
+    except ValidationError as exc:
+        for error in exc.errors():
+            name = str(error["loc"][0])
+            value = values.pop(name, "")
+            shown = ",".join(map(str, value)) if isinstance(value, tuple) else str(value)
+            problems.append(ParamProblem(name, shown[:200], (), error["msg"]))
+        return model.model_validate(values)
+
+
+def _vocabulary(
+    marks: list[Any], vocabularies: Mapping[str, Sequence[str]]
+) -> Sequence[str] | None:
+    for mark in marks:
+        if isinstance(mark, Vocabulary):
+            return vocabularies.get(mark.name, ())
+    return None
+
+
+def _read_list(
+    name: str,
+    annotation: Any,
+    marks: list[Any],
+    vocabulary: Sequence[str] | None,
+    raw: list[str],
+    problems: list[ParamProblem],
+) -> tuple[Any, ...]:
+    if SPLIT in marks:
+        raw = [part.strip() for value in raw for part in value.split(",") if part.strip()]
+    distinct = list(dict.fromkeys(raw))
+    if len(distinct) > MAX_VALUES:
+        reason = f"{len(distinct)} values given; at most {MAX_VALUES} are read"
+        problems.append(ParamProblem(name, f"{distinct[0]},…", (), reason))
+        distinct = distinct[:MAX_VALUES]
+    item_type = get_args(annotation)[0]
+    out = []
+    for value in distinct:
+        checked = _check(name, item_type, vocabulary, value, problems)
+        if checked is not None:
+            out.append(checked)
+    return tuple(out)
+
+
+def _read_one(
+    name: str,
+    annotation: Any,
+    vocabulary: Sequence[str] | None,
+    raw: list[str],
+    problems: list[ParamProblem],
+) -> Any:
+    distinct = list(dict.fromkeys(raw))
+    if len(distinct) > 1:
+        reason = f"takes one value; got {len(distinct)} ({', '.join(distinct[:5])})"
+        problems.append(ParamProblem(name, ",".join(distinct[:5]), (), reason))
+    return _check(name, annotation, vocabulary, distinct[0], problems)
+
+
+def _check(
+    name: str,
+    annotation: Any,
+    vocabulary: Sequence[str] | None,
+    value: str,
+    problems: list[ParamProblem],
+) -> Any:
+    if vocabulary is not None:
+        if value in vocabulary:
+            return value
+        problems.append(ParamProblem(name, value[:100], tuple(vocabulary)))
+        return None
+    try:
+        return _adapter(annotation).validate_python(value)
+    except ValidationError as exc:
+        allowed = _allowed(annotation)
+        reason = "" if allowed else exc.errors()[0]["msg"]
+        problems.append(ParamProblem(name, value[:100], allowed, reason))
+        return None
+
+
+_adapters: dict[Any, TypeAdapter[Any]] = {}
+
+
+def _adapter(annotation: Any) -> TypeAdapter[Any]:
+    adapter = _adapters.get(annotation)
+    if adapter is None:
+        adapter = _adapters[annotation] = TypeAdapter(annotation)
+    return adapter
+
+
+def _allowed(annotation: Any) -> tuple[str, ...]:
+    """The values a Literal allows (also inside Optional), else nothing to list."""
+    for candidate in (annotation, *get_args(annotation)):
+        if get_origin(candidate) is Literal:
+            return tuple(str(a) for a in get_args(candidate))
+    return ()
+
+
+class QueryModel(BaseModel):
+    """Base of the query models: frozen, and unknown names are simply not fields."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+    def replace(self, **changes: Any) -> Any:
+        return self.model_copy(update=changes)
+
+
+def _encode(pairs: list[tuple[str, str]]) -> str:
+    from urllib.parse import urlencode
+
+    return urlencode(pairs, safe=":,")
+
+
+# --- /matrix, /hardware, /api/v1/matrix -------------------------------------------------
+
+NeedLevel = Literal["any", "partial", "yes"]
 
 
 @dataclass(frozen=True)
 class Need:
     capability: str
-    level: Literal["any", "partial", "yes"] = "any"
+    level: NeedLevel = "any"
 
     def token(self) -> str:
         return self.capability if self.level == "any" else f"{self.capability}:{self.level}"
 
+    @classmethod
+    def parse(cls, token: str) -> "Need":
+        capability, _, level = token.partition(":")
+        return cls(capability, level or "any")  # type: ignore[arg-type]
 
-@dataclass(frozen=True)
-class MatrixParams:
+
+LicenceFamily = Literal["permissive", "copyleft", "proprietary", "unknown"]
+SystemKind = Literal["engine", "wrapper", "desktop-app", "orchestration", "proxy", "library"]
+Status = Literal["active", "maintenance", "archived", "unknown"]
+assert get_args(LicenceFamily) == LICENCE_FAMILIES
+assert get_args(SystemKind) == SYSTEM_KINDS and get_args(Status) == STATUSES
+
+
+class MatrixParams(QueryModel):
     """Everything the matrix pages and /api/v1/matrix accept."""
 
-    need: tuple[Need, ...] = ()
-    hw: tuple[str, ...] = ()
-    licence: tuple[str, ...] = ()
-    kind: tuple[str, ...] = ()
-    status: tuple[str, ...] = ()
-    q: str = ""
-    sort: str = "name"
-    diff: bool = False
-    group: tuple[str, ...] = ()
+    need: Annotated[
+        tuple[str, ...],
+        Field(description="capability a row must have, optionally `capability:partial|yes`",
+              max_length=MAX_VALUES),
+        Vocabulary("need"), SPLIT,
+    ] = ()  # fmt: skip
+    hw: Annotated[
+        tuple[str, ...],
+        Field(description="hardware targets every row supports", max_length=MAX_VALUES),
+        Vocabulary("hardware-target"), SPLIT,
+    ] = ()  # fmt: skip
+    licence: Annotated[tuple[LicenceFamily, ...], Field(description="licence families"), SPLIT] = ()
+    kind: Annotated[tuple[SystemKind, ...], Field(description="kinds of system"), SPLIT] = ()
+    status: Annotated[tuple[Status, ...], Field(description="maintenance status"), SPLIT] = ()
+    q: Annotated[str, Field(description="text search in names and summaries", max_length=200)] = ""
+    sort: Annotated[Literal["name", "matches", "coverage"], Field(description="row order")] = "name"
+    diff: Annotated[bool, Field(description="show only columns where the rows differ")] = False
+    group: Annotated[
+        tuple[str, ...],
+        Field(description="capability categories to show", max_length=MAX_VALUES),
+        Vocabulary("group"), SPLIT,
+    ] = ()  # fmt: skip
+
+    @property
+    def needs(self) -> tuple[Need, ...]:
+        """The must-haves, one per capability (the last level asked for wins)."""
+        by_capability = {n.capability: n for n in map(Need.parse, self.need)}
+        return tuple(by_capability.values())
 
     def query_string(self, **changes: object) -> str:
         """The canonical query string (stable order, no defaults), with optional changes."""
-        values = {**self.__dict__, **changes}
-        pairs: list[tuple[str, str]] = []
-        pairs += [("need", n.token()) for n in values["need"]]  # type: ignore[attr-defined]
+        p = self.replace(**changes) if changes else self
+        pairs: list[tuple[str, str]] = [("need", n.token()) for n in p.needs]
         for name in ("hw", "licence", "kind", "status"):
-            pairs += [(name, v) for v in values[name]]  # type: ignore[attr-defined]
-        if values["q"]:
-            pairs.append(("q", str(values["q"])))
-        if values["sort"] != "name":
-            pairs.append(("sort", str(values["sort"])))
-        if values["diff"]:
+            pairs += [(name, v) for v in getattr(p, name)]
+        if p.q:
+            pairs.append(("q", p.q))
+        if p.sort != "name":
+            pairs.append(("sort", p.sort))
+        if p.diff:
             pairs.append(("diff", "1"))
-        pairs += [("group", g) for g in values["group"]]  # type: ignore[attr-defined]
-        return urlencode(pairs, safe=":,")
+        pairs += [("group", g) for g in p.group]
+        return _encode(pairs)
 
     def active_filters(self) -> list[tuple[str, str]]:
         """(field, value) of every filter that narrows the rows, for "relax this" hints."""
-        out = [("need", n.token()) for n in self.need]
+        out = [("need", n.token()) for n in self.needs]
         for name in ("hw", "licence", "kind", "status"):
             out += [(name, v) for v in getattr(self, name)]
         if self.q:
@@ -93,127 +340,57 @@ class MatrixParams:
     def without(self, name: str, value: str) -> "MatrixParams":
         """These parameters with one filter value removed."""
         if name == "q":
-            return _replace(self, q="")
+            return self.replace(q="")
         if name == "need":
-            return _replace(self, need=tuple(n for n in self.need if n.token() != value))
-        return _replace(self, **{name: tuple(v for v in getattr(self, name) if v != value)})
+            return self.replace(need=tuple(n.token() for n in self.needs if n.token() != value))
+        return self.replace(**{name: tuple(v for v in getattr(self, name) if v != value)})
 
 
-def _replace(params: MatrixParams, **changes: object) -> MatrixParams:
-    return MatrixParams(**{**params.__dict__, **changes})  # type: ignore[arg-type]
+class MatrixApiParams(MatrixParams):
+    view: Annotated[Literal["features", "hardware"], Field(description="which matrix")] = "features"
 
 
-@dataclass
-class _Reader:
-    query: QueryParams
-    problems: list[ParamProblem] = field(default_factory=list)
-
-    def many(self, name: str, allowed: Sequence[str]) -> tuple[str, ...]:
-        values = []
-        for raw in self.query.getlist(name):
-            for value in filter(None, (v.strip() for v in raw.split(","))):
-                if value in allowed:
-                    values.append(value)
-                else:
-                    self.problems.append(ParamProblem(name, value, tuple(allowed)))
-        return tuple(dict.fromkeys(values))
-
-    def one(self, name: str, allowed: Sequence[str], default: str) -> str:
-        value = self.query.get(name, default).strip() or default
-        if value not in allowed:
-            self.problems.append(ParamProblem(name, value, tuple(allowed)))
-            return default
-        return value
-
-    def needs(self, capabilities: Sequence[str]) -> tuple[Need, ...]:
-        needs: dict[str, Need] = {}
-        for raw in self.query.getlist("need"):
-            for token in filter(None, (v.strip() for v in raw.split(","))):
-                capability, _, level = token.partition(":")
-                if capability not in capabilities:
-                    self.problems.append(ParamProblem("need", capability, tuple(capabilities)))
-                elif level and level not in MIN_LEVELS:
-                    allowed = tuple(f"{capability}:{lv}" for lv in MIN_LEVELS)
-                    self.problems.append(ParamProblem("need", token, allowed))
-                else:
-                    needs[capability] = Need(capability, level or "any")  # type: ignore[arg-type]
-        return tuple(needs.values())
-
-    def exact_many(self, name: str, allowed: Sequence[str]) -> tuple[str, ...]:
-        """Values that may contain commas (hardware names): no splitting."""
-        values = []
-        for value in (v.strip() for v in self.query.getlist(name)):
-            if not value:
-                continue
-            if value in allowed:
-                values.append(value)
-            else:
-                self.problems.append(ParamProblem(name, value, tuple(allowed)))
-        return tuple(dict.fromkeys(values))
-
-    def integer(self, name: str) -> int | None:
-        raw = self.query.get(name, "").strip()
-        if not raw:
-            return None
-        if raw.isdigit():
-            return int(raw)
-        self.problems.append(ParamProblem(name, raw, ("a whole number, e.g. 10",)))
-        return None
-
-    def unknown_names(self, known: Iterable[str]) -> None:
-        known = set(known)
-        for name in self.query:
-            if name not in known:
-                self.problems.append(ParamProblem("parameter", name, tuple(sorted(known))))
+def need_vocabulary(capabilities: Sequence[str]) -> list[str]:
+    """Every `need` token: a capability alone or with a minimum level."""
+    return [f"{c}:{level}" if level != "any" else c for c in capabilities for level in MIN_LEVELS]
 
 
-MATRIX_PARAM_NAMES = ("need", "hw", "licence", "kind", "status", "q", "sort", "diff", "group")
-
-
-def parse_matrix_params(
-    query: QueryParams,
-    capabilities: Sequence[str],
-    hardware: Sequence[str],
-    groups: Sequence[str],
-    extra_names: Sequence[str] = (),
-) -> tuple[MatrixParams, list[ParamProblem]]:
-    """Parse and check the matrix query string; bad values are dropped and reported."""
-    reader = _Reader(query)
-    reader.unknown_names((*MATRIX_PARAM_NAMES, *extra_names))
-    params = MatrixParams(
-        need=reader.needs(capabilities),
-        hw=reader.many("hw", hardware),
-        licence=reader.many("licence", LICENCE_FAMILIES),
-        kind=reader.many("kind", SYSTEM_KINDS),
-        status=reader.many("status", STATUSES),
-        q=query.get("q", "").strip()[:200],
-        sort=reader.one("sort", MATRIX_SORTS, "name"),
-        diff=reader.one("diff", ("", "0", "1", "on", "true"), "") in ("1", "on", "true"),
-        group=reader.many("group", groups),
-    )
-    return params, reader.problems
-
+# --- /benchmarks, /api/v1/benchmarks -----------------------------------------------------
 
 BENCHMARK_SORTS = ("system", "metric", "value", "hardware", "model", "precision", "concurrency",
                    "workload", "run_by", "source", "date")  # fmt: skip
-BENCHMARK_PARAM_NAMES = ("system", "metric", "hardware", "model", "precision", "source", "origin",
-                         "cmin", "cmax", "sort")  # fmt: skip
+BenchmarkSort = Literal[
+    "system", "metric", "value", "hardware", "model", "precision", "concurrency", "workload",
+    "run_by", "source", "date", "-system", "-metric", "-value", "-hardware", "-model",
+    "-precision", "-concurrency", "-workload", "-run_by", "-source", "-date",
+]  # fmt: skip
+Concurrency = Annotated[int, Field(ge=0, le=1_000_000)]
 
 
-@dataclass(frozen=True)
-class BenchmarkParams:
+def _data_list(name: str, description: str) -> Any:
+    # Hardware and model names may contain commas, so these lists are never split.
+    return Annotated[
+        tuple[str, ...], Field(description=description, max_length=MAX_VALUES), Vocabulary(name)
+    ]
+
+
+class BenchmarkParams(QueryModel):
     """Everything /benchmarks and /api/v1/benchmarks accept."""
 
-    system: tuple[str, ...] = ()
-    metric: tuple[str, ...] = ()
-    hardware: tuple[str, ...] = ()
-    model: tuple[str, ...] = ()
-    precision: tuple[str, ...] = ()
-    source: tuple[str, ...] = ()
-    origin: str = ""
-    cmin: int | None = None
-    cmax: int | None = None
-    sort: str = ""
+    system: _data_list("system", "systems (slugs)") = ()
+    metric: _data_list("metric", "metrics (slugs)") = ()
+    hardware: _data_list("hardware", "hardware, as the figures name it") = ()
+    model: _data_list("model", "models, as the figures name them") = ()
+    precision: _data_list("precision", "weight precisions") = ()
+    source: _data_list("source", "sources (slugs)") = ()
+    origin: Annotated[
+        Literal["", "published", "team"], Field(description="published or team figures")
+    ] = ""
+    cmin: Annotated[Concurrency | None, Field(description="lowest concurrency")] = None
+    cmax: Annotated[Concurrency | None, Field(description="highest concurrency")] = None
+    sort: Annotated[
+        BenchmarkSort | Literal[""], Field(description="a column, `-` in front for descending")
+    ] = ""
 
     def query_string(self) -> str:
         pairs: list[tuple[str, str]] = []
@@ -223,75 +400,80 @@ class BenchmarkParams:
             value = getattr(self, name)
             if value not in ("", None):
                 pairs.append((name, str(value)))
-        return urlencode(pairs, safe=":,")
+        return _encode(pairs)
 
     def sorted_by(self, column: str) -> str:
         """The query string for sorting by `column`, flipping direction when already sorted."""
         flipped = f"-{column}" if self.sort == column else column
-        return _with(self, sort=flipped).query_string()
+        return self.replace(sort=flipped).query_string()
 
 
-def _with(params: BenchmarkParams, **changes: object) -> BenchmarkParams:
-    return BenchmarkParams(**{**params.__dict__, **changes})  # type: ignore[arg-type]
+# --- /compare, /api/v1/compare -----------------------------------------------------------
 
 
-def parse_benchmark_params(
-    query: QueryParams, vocabulary: dict[str, Sequence[str]], extra_names: Sequence[str] = ()
-) -> tuple[BenchmarkParams, list[ParamProblem]]:
-    """Parse /benchmarks filters; `vocabulary` gives the allowed values per list field."""
-    reader = _Reader(query)
-    reader.unknown_names((*BENCHMARK_PARAM_NAMES, *extra_names))
-    names = ("system", "metric", "hardware", "model", "precision", "source")
-    lists = {name: reader.exact_many(name, vocabulary[name]) for name in names}
-    sorts = (*BENCHMARK_SORTS, *(f"-{s}" for s in BENCHMARK_SORTS))
-    params = BenchmarkParams(
-        **lists,
-        origin=reader.one("origin", ("", "published", "team"), ""),
-        cmin=reader.integer("cmin"),
-        cmax=reader.integer("cmax"),
-        sort=reader.one("sort", ("", *sorts), ""),
-    )
-    return params, reader.problems
-
-
-@dataclass(frozen=True)
-class CompareParams:
-    s: tuple[str, ...] = ()
-    diff: bool = False
-    q: str = ""
+class CompareParams(QueryModel):
+    s: Annotated[
+        tuple[str, ...],
+        Field(description="two to four system slugs, in display order", max_length=MAX_VALUES),
+        Vocabulary("system"), SPLIT,
+    ] = ()  # fmt: skip
+    diff: Annotated[bool, Field(description="show only the rows where the systems differ")] = False
+    q: Annotated[str, Field(description="find a system to add", max_length=100)] = ""
 
     def query_string(self, **changes: object) -> str:
-        values = {**self.__dict__, **changes}
-        pairs = [("s", slug) for slug in values["s"]]  # type: ignore[attr-defined]
-        if values["diff"]:
+        p = self.replace(**changes) if changes else self
+        pairs = [("s", slug) for slug in p.s]
+        if p.diff:
             pairs.append(("diff", "1"))
-        if values["q"]:
-            pairs.append(("q", str(values["q"])))
-        return urlencode(pairs)
+        if p.q:
+            pairs.append(("q", p.q))
+        return _encode(pairs)
 
 
-def parse_compare_params(
-    query: QueryParams, systems: Sequence[str], extra_names: Sequence[str] = ()
-) -> tuple[CompareParams, list[ParamProblem]]:
-    """Two to four known systems, each once, in the user's order."""
-    reader = _Reader(query)
-    reader.unknown_names(("s", "diff", "q", *extra_names))
-    chosen: list[str] = []
-    for raw in query.getlist("s"):
-        for slug in filter(None, (v.strip() for v in raw.split(","))):
-            if slug not in systems:
-                reader.problems.append(ParamProblem("s", slug, tuple(systems)))
-            elif slug in chosen:
-                reader.problems.append(ParamProblem("s", slug, (), "is listed twice; each system "
-                                                    "can appear once"))  # fmt: skip
-            else:
-                chosen.append(slug)
-    if len(chosen) > 4:
-        reason = f"{len(chosen)} systems given; compare at most four at a time"
-        reader.problems.append(ParamProblem("s", ",".join(chosen), (), reason))
-        chosen = chosen[:4]
-    diff = reader.one("diff", ("", "0", "1", "on", "true"), "") in ("1", "on", "true")
-    return CompareParams(tuple(chosen), diff, query.get("q", "").strip()[:100]), reader.problems
+class CompareApiParams(QueryModel):
+    s: Annotated[
+        tuple[str, ...],
+        Field(description="two to four system slugs, in display order", min_length=2,
+              max_length=4, json_schema_extra={"uniqueItems": True}),
+        Vocabulary("system"), SPLIT,
+    ] = ()  # fmt: skip
+    diff: Annotated[bool, Field(description="only the rows where the systems differ")] = False
+
+
+def compare_problems(query: QueryParams) -> list[ParamProblem]:
+    """Systems listed twice: each may appear once."""
+    given = [v.strip() for raw in query.getlist("s") for v in raw.split(",") if v.strip()]
+    return [
+        ParamProblem("s", slug, (), "is listed twice; each system can appear once")
+        for slug in dict.fromkeys(x for x in given if given.count(x) > 1)
+    ][:MAX_VALUES]
+
+
+# --- /decide, /api/v1/recommend ----------------------------------------------------------
+
+
+def _answer_field(question: Any) -> tuple[Any, Any]:
+    options = Literal[question.option_ids()]  # type: ignore[valid-type]
+    described = ", ".join(f"`{o.id}` ({o.label})" for o in question.options)
+    if question.multiple:
+        field = Field(description=f"{question.prompt} Several allowed: {described}",
+                      max_length=len(question.options))  # fmt: skip
+        return Annotated[tuple[options, ...], field, SPLIT], ()
+    return Annotated[
+        options | None, Field(description=f"{question.prompt} One of: {described}")
+    ], None
+
+
+AnswerParams: type[QueryModel] = create_model(  # type: ignore[call-overload]
+    "AnswerParams", __base__=QueryModel, **{q.id: _answer_field(q) for q in QUESTIONS}
+)
+QuestionId = Literal[tuple(q.id for q in QUESTIONS)]  # type: ignore[valid-type]
+FlowParams: type[QueryModel] = create_model(  # type: ignore[call-overload]
+    "FlowParams",
+    __base__=AnswerParams,
+    skip=(Annotated[tuple[QuestionId, ...], Field(description="questions skipped"), SPLIT], ()),
+    step=(Annotated[QuestionId | None, Field(description="the question being changed")], None),
+)
 
 
 @dataclass(frozen=True)
@@ -302,10 +484,25 @@ class DecideParams:
     skip: tuple[str, ...] = ()
     step: str = ""
 
+    @classmethod
+    def of(cls, model: BaseModel) -> "DecideParams":
+        answers = []
+        for question in QUESTIONS:
+            value = getattr(model, question.id)
+            chosen = value if isinstance(value, tuple) else (value,) if value else ()
+            if chosen:
+                order = question.option_ids()
+                answers.append((question.id, tuple(sorted(chosen, key=order.index))))
+        answered = {q for q, _ in answers}
+        skip = tuple(s for s in getattr(model, "skip", ()) if s not in answered)
+        return cls(tuple(answers), skip, getattr(model, "step", None) or "")
+
     def as_dict(self) -> dict[str, tuple[str, ...]]:
         return dict(self.answers)
 
     def query_string(self, **changes: object) -> str:
+        from urllib.parse import urlencode
+
         values = {**self.__dict__, **changes}
         pairs = [(q, o) for q, options in values["answers"] for o in options]  # type: ignore[attr-defined]
         pairs += [("skip", s) for s in values["skip"]]  # type: ignore[attr-defined]
@@ -321,25 +518,3 @@ class DecideParams:
     def without(self, question: str) -> "DecideParams":
         answers = tuple((q, o) for q, o in self.answers if q != question)
         return DecideParams(answers, tuple(s for s in self.skip if s != question), "")
-
-
-def parse_decide_params(
-    query: QueryParams, extra_names: Sequence[str] = ()
-) -> tuple[DecideParams, list[ParamProblem]]:
-    """Answers keyed by question id; unknown questions or options are reported by name."""
-    reader = _Reader(query)
-    reader.unknown_names((*QUESTIONS_BY_ID, "skip", "step", *extra_names))
-    answers = []
-    for question in QUESTIONS:
-        chosen = reader.many(question.id, question.option_ids())
-        if len(chosen) > 1 and not question.multiple:
-            reason = f"'{question.id}' takes one answer; got {len(chosen)}"
-            reader.problems.append(ParamProblem(question.id, ",".join(chosen), (), reason))
-            chosen = chosen[:1]
-        if chosen:
-            order = question.option_ids()
-            answers.append((question.id, tuple(sorted(chosen, key=order.index))))
-    ids = tuple(QUESTIONS_BY_ID)
-    skip = tuple(s for s in reader.many("skip", ids) if s not in dict(answers))
-    step = reader.one("step", ("", *ids), "")
-    return DecideParams(tuple(answers), skip, step), reader.problems

@@ -14,3 +14,13 @@ class Settings(BaseSettings):
     seed_dir: Path = PROJECT_ROOT / "seed"
     site_name: str = "Inference Atlas"
     access_log: bool = True
+    # Host names this instance answers to (comma-separated; `*` for any). Links and
+    # redirects are built from the Host header, so an unchecked one would be reflected.
+    trusted_hosts: str = "localhost,127.0.0.1,::1"
+    # Worker threads for database work and rendering; the connection pool matches it.
+    threads: int = 16
+    render_cache_mb: int = 64
+    max_query_bytes: int = 8192
+
+    def trusted_host_list(self) -> list[str]:
+        return [h.strip() for h in self.trusted_hosts.split(",") if h.strip()]

@@ -1,25 +1,30 @@
-"""The template environment and render(): the only code that reads HX-* headers."""
+"""The template environment, render() and serve(): the only code that reads HX-* headers.
 
-from collections.abc import Iterable
+A route hands serve() a build function. serve() answers from the render cache when it can;
+otherwise it runs the build in a worker thread, inside the request's one read transaction,
+and caches the result under the data version that transaction saw.
+"""
+
+from collections.abc import Callable, Iterable
 from typing import Any
+from urllib.parse import urlsplit
 
+from anyio import CapacityLimiter
 from fastapi import Request
-from fastapi.responses import Response
+from fastapi.responses import RedirectResponse, Response
 from jinja2_fragments.fastapi import Jinja2Blocks
 from sqlmodel import Session
+from starlette.concurrency import run_in_threadpool
 
 from app import formatting
-from app.queries.catalogue import freshness
+from app.cache import VARY, CachedPage, RenderCache, VersionWatcher
+from app.params import group_problems, is_untidy
+from app.queries.catalogue import data_version, site_facts
 from app.settings import PROJECT_ROOT
 
+HX_HEADERS = ("hx-request", "hx-target", "hx-boosted", "hx-history-restore-request")
 
-def _site_context(request: Request) -> dict[str, Any]:
-    """What every page's footer shows: how much data there is and how fresh."""
-    with Session(request.app.state.engine) as session:
-        return {"freshness": freshness(session)}
-
-
-templates = Jinja2Blocks(directory=PROJECT_ROOT / "templates", context_processors=[_site_context])
+templates = Jinja2Blocks(directory=PROJECT_ROOT / "templates")
 templates.env.filters.update(
     level_label=formatting.level_label,
     level_icon=formatting.level_icon,
@@ -33,12 +38,17 @@ templates.env.filters.update(
 templates.env.globals["ui"] = templates.env.get_template("macros/ui.html").module
 templates.env.globals["charts_ui"] = templates.env.get_template("macros/charts.html").module
 templates.env.globals["fmt"] = formatting
+templates.env.globals["group_problems"] = group_problems
+
+
+def is_htmx(request: Request) -> bool:
+    return request.headers.get("HX-Request") == "true"
 
 
 def fragment_target(request: Request, fragments: Iterable[str]) -> str | None:
     """The block to render alone, if this is an HTMX request aimed at one of `fragments`."""
     headers = request.headers
-    if headers.get("HX-Request") != "true":
+    if not is_htmx(request):
         return None
     # Boosted navigation and history restores need the whole page.
     if headers.get("HX-Boosted") == "true" or headers.get("HX-History-Restore-Request") == "true":
@@ -52,13 +62,70 @@ def render(
     template: str,
     context: dict[str, Any],
     *,
+    session: Session | None = None,
     fragments: Iterable[str] = (),
+    canonical: str | None = None,
     status_code: int = 200,
 ) -> Response:
-    """Render the full page, or one block when HTMX asks for a declared fragment."""
+    """The full page, or one block when HTMX asks for a declared fragment.
+
+    `canonical` is the page's tidy URL: HTMX requests get it pushed into the address bar.
+    With `session`, the footer's figures come from the same transaction as the page.
+    """
+    if session is not None:
+        context.setdefault("freshness", site_facts(session))
     block = fragment_target(request, fragments)
     response = templates.TemplateResponse(
         request, template, context, status_code=status_code, block_name=block
     )
-    response.headers["Vary"] = "HX-Request, HX-Target"
+    response.headers["Vary"] = VARY
+    if canonical is not None and is_htmx(request) and status_code < 400:
+        response.headers["HX-Push-Url"] = canonical
     return response
+
+
+def tidy_redirect(request: Request, canonical: str) -> Response | None:
+    """A 303 to `canonical` when a plain request's query says more (empty fields, defaults,
+    tracking parameters); None when it is already tidy or comes from HTMX."""
+    if is_htmx(request):
+        return None
+    if is_untidy(request.url.query, urlsplit(canonical).query):
+        return RedirectResponse(canonical, 303)
+    return None
+
+
+Build = Callable[[Session], Response]
+
+
+async def serve(request: Request, session: Session, build: Build) -> Response:
+    """Answer from the render cache, or build in a thread and cache what is worth keeping."""
+    state = request.app.state
+    cache: RenderCache = state.render_cache
+    versions: VersionWatcher = state.versions
+    request_key = (request.url.path, request.url.query, *map(request.headers.get, HX_HEADERS))
+    key = (versions.value, *request_key)
+    page = cache.get(key)
+    if page is None:
+
+        async def build_page() -> CachedPage:
+            async with state.build_slots:
+                version, response = await run_in_threadpool(_in_one_transaction, session, build)
+            page = CachedPage.of(response)
+            if response.status_code < 400:
+                cache.put((version, *request_key), page)
+            versions.observe(version)
+            return page
+
+        page = await cache.shared(key, build_page)
+    return page.respond(request.headers)
+
+
+def _in_one_transaction(session: Session, build: Build) -> tuple[str, Response]:
+    # The version is the transaction's first read, so the page and its cache key agree.
+    version = data_version(session)
+    return version, build(session)
+
+
+def build_slots(threads: int) -> CapacityLimiter:
+    """Builds waiting for a thread queue here, leaving a thread or two for everything else."""
+    return CapacityLimiter(max(1, threads - 2))

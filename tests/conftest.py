@@ -1,5 +1,6 @@
 """Shared fixtures: one seeded database per test session, copies of seed/ to break."""
 
+import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,6 +15,8 @@ from app.seeding.service import seed
 from app.settings import PROJECT_ROOT, Settings
 
 SEED_DIR = PROJECT_ROOT / "seed"
+# The test client calls itself "testserver"; every app a test builds must answer to it.
+os.environ["TRUSTED_HOSTS"] = "testserver,localhost,127.0.0.1"
 
 
 @pytest.fixture(scope="session")

@@ -39,7 +39,7 @@ def test_new_data_version_renders_afresh(seed_copy: Path, tmp_path: Path) -> Non
         rules = seed_copy / "rules.yaml"  # the only other mention of litellm
         rules.write_text(rules.read_text().replace("    - litellm\n", ""))
         seed(app.state.engine, seed_copy)
-        app.state.data_version.expire()
+        app.state.versions.refresh()  # what the background watcher does every second
         after = client.get("/matrix", headers={"If-None-Match": before.headers["etag"]})
         assert after.status_code == 200
         assert (

@@ -60,6 +60,20 @@ def freshness(session: Session) -> Freshness:
 
 
 def data_version(session: Session) -> str:
-    """Changes whenever the data does; part of every cache key and ETag."""
-    row = session.get(Meta, "data_version")
-    return row.value if row else "0"
+    """Changes whenever the data does (unique per database); part of every cache key."""
+    value = session.exec(select(Meta.value).where(Meta.key == "data_version")).first()
+    return value or "0"
+
+
+_facts: dict[str, Freshness] = {}
+
+
+def site_facts(session: Session) -> Freshness:
+    """The footer's figures, computed once per data version inside the caller's transaction."""
+    version = data_version(session)
+    facts = _facts.get(version)
+    if facts is None:
+        facts = freshness(session)
+        _facts.clear()  # only the newest version is asked for again
+        _facts[version] = facts
+    return facts

@@ -5,7 +5,6 @@ from dataclasses import dataclass
 from threading import Lock
 
 from pydantic import BaseModel
-from sqlalchemy import Engine
 from sqlmodel import Session, col, select
 
 from app.models import Claim, System
@@ -88,25 +87,19 @@ class MatrixBase:
         return self.cells.get((system, capability))
 
 
-_cache: dict[tuple[int, str], MatrixBase] = {}
+_cache: dict[str, MatrixBase] = {}
 _lock = Lock()
 
 
 def matrix_base(session: Session) -> MatrixBase:
-    """The cached base for the current data version (rebuilt after every seed)."""
-    return base_for_version(session.get_bind(), data_version(session))  # type: ignore[arg-type]
-
-
-def base_for_version(engine: Engine, version: str) -> MatrixBase:
-    """The base for `version`, loading it once; older versions are dropped."""
-    key = (id(engine), version)
+    """The base for the data version this session sees, loaded once per version."""
+    version = data_version(session)
     with _lock:
-        base = _cache.get(key)
+        base = _cache.get(version)
         if base is None:
-            with Session(engine) as session:
-                base = _load_base(session)
+            base = _load_base(session)
             _cache.clear()  # only the newest version is ever asked for again
-            _cache[key] = base
+            _cache[version] = base
     return base
 
 
@@ -174,7 +167,7 @@ def build_matrix(session: Session, view: str, params: MatrixParams) -> MatrixRes
         view=view,
         query=params.query_string(),
         groups=groups,
-        rows=_sorted([_row(base, s, shown_columns, params.need) for s in rows], params.sort),
+        rows=_sorted([_row(base, s, shown_columns, params.needs) for s in rows], params.sort),
         total_systems=len(base.systems),
         hidden_columns=all_columns - len(shown_columns),
         relax=relax,
@@ -194,7 +187,7 @@ def _keeps(base: MatrixBase, system: SystemSummary, params: MatrixParams) -> boo
         return False
     if params.q and not _text_matches(system, params.q):
         return False
-    needs = [*params.need, *(Need(hw) for hw in params.hw)]
+    needs = [*params.needs, *(Need(hw) for hw in params.hw)]
     return all(_level(base, system.slug, n.capability) in ACCEPTED_LEVELS[n.level] for n in needs)
 
 

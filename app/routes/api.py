@@ -1,138 +1,183 @@
-"""The JSON API (/api/v1): the same read models the HTML pages render."""
+"""The JSON API (/api/v1): the same read models the HTML pages render.
 
-from typing import Annotated
+Every handler reads its parameters with the page's own query model (documented in OpenAPI
+through `openapi_extra`), answers 422 naming any bad value, and lists the parameters it
+ignored in `ignored_parameters` (objects) or an `X-Ignored-Parameters` header (lists).
+"""
 
-from fastapi import APIRouter, Query, Request
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel
+from sqlmodel import Session
 
 from app.db import SessionDep
 from app.decision.engine import Recommendation
 from app.errors import NotFoundError
-from app.params import ParamError, ParamProblem
+from app.openapi import query_parameters
+from app.params import (
+    AnswerParams,
+    BenchmarkParams,
+    CompareApiParams,
+    DecideParams,
+    MatrixApiParams,
+    ParamError,
+    ParamProblem,
+    QueryModel,
+    compare_problems,
+    read_query,
+)
 from app.queries.benchmark_page import BenchmarkPage
 from app.queries.catalogue import list_capabilities, list_sources
 from app.queries.compare import Comparison, build_comparison
 from app.queries.decide import recommendation
 from app.queries.matrix import MatrixResult, build_matrix
 from app.queries.systems import get_system, list_systems, system_slugs
+from app.queries.vocabularies import system_vocabularies
+from app.routes.benchmarks import read_benchmarks
+from app.routes.matrix import read_matrix
 from app.schemas import CapabilityView, SourceDetail, SystemDetail, SystemSummary
+from app.web import serve
 
 router = APIRouter(prefix="/api/v1", tags=["api"])
+BAD_VALUE = {422: {"description": "A parameter value that is not allowed; the reply names it"}}
 
 
-@router.get("/systems")
-def systems(session: SessionDep) -> list[SystemSummary]:
+class Ignoring(BaseModel):
+    ignored_parameters: list[str] = []
+
+
+class MatrixResponse(MatrixResult, Ignoring): ...
+
+
+class BenchmarksResponse(BenchmarkPage, Ignoring): ...
+
+
+class CompareResponse(Comparison, Ignoring): ...
+
+
+class RecommendResponse(Recommendation, Ignoring): ...
+
+
+def _json(data: BaseModel | list[Any], ignored: list[str]) -> Response:
+    if isinstance(data, BaseModel):
+        return JSONResponse({**data.model_dump(mode="json"), "ignored_parameters": ignored})
+    headers = {"X-Ignored-Parameters": ", ".join(ignored)} if ignored else None
+    return JSONResponse([item.model_dump(mode="json") for item in data], headers=headers)
+
+
+def _ignored(request: Request) -> list[str]:
+    return read_query(QueryModel, request.query_params).ignored
+
+
+def _checked(problems: list[ParamProblem]) -> None:
+    if problems:
+        raise ParamError(problems)
+
+
+@router.get("/systems", response_model=list[SystemSummary])
+async def systems(request: Request, session: SessionDep) -> Response:
     """Every system with its kind, licence and status."""
-    return list_systems(session)
+    return await serve(request, session, lambda s: _json(list_systems(s), _ignored(request)))
 
 
-@router.get("/systems/{slug}", responses={404: {"description": "Unknown system slug"}})
-def system(slug: str, session: SessionDep) -> SystemDetail:
-    """One system: claims per capability, facts, benchmarks and sources."""
+def _system(request: Request, session: Session, slug: str) -> Response:
     detail = get_system(session, slug)
     if detail is None:
         raise NotFoundError("system", slug, system_slugs(session))
-    return detail
-
-
-@router.get("/capabilities")
-def capabilities(session: SessionDep) -> list[CapabilityView]:
-    """Every feature and hardware target, grouped by category."""
-    return list_capabilities(session)
-
-
-@router.get("/sources")
-def sources(session: SessionDep) -> list[SourceDetail]:
-    """Every source and what it contributed."""
-    return list_sources(session)
-
-
-MultiQuery = Annotated[list[str], Query()]
-
-
-@router.get("/matrix", responses={422: {"description": "An unknown filter value"}})
-def matrix(
-    request: Request,
-    session: SessionDep,
-    view: str = "features",
-    need: Annotated[list[str], Query(description="capability or capability:any|partial|yes")] = [],  # noqa: B006
-    hw: Annotated[list[str], Query(description="hardware targets all rows support")] = [],  # noqa: B006
-    licence: Annotated[list[str], Query(description="permissive, copyleft, proprietary")] = [],  # noqa: B006
-    kind: MultiQuery = [],  # noqa: B006
-    status: MultiQuery = [],  # noqa: B006
-    q: str = "",
-    sort: str = "name",
-    diff: str = "",
-    group: Annotated[list[str], Query(description="capability categories to show")] = [],  # noqa: B006
-) -> MatrixResult:
-    """The matrix exactly as /matrix (view=features) or /hardware (view=hardware) shows it."""
-    from app.routes.matrix import read_params
-
-    if view not in ("features", "hardware"):
-        raise ParamError([ParamProblem("view", view, ("features", "hardware"))])
-    params, problems = read_params(session, request, view, extra_names=("view",))
-    if problems:
-        raise ParamError(problems)
-    return build_matrix(session, view, params)
-
-
-@router.get("/benchmarks", responses={422: {"description": "An unknown filter value"}})
-def benchmarks(
-    request: Request,
-    session: SessionDep,
-    system: MultiQuery = [],  # noqa: B006
-    metric: MultiQuery = [],  # noqa: B006
-    hardware: MultiQuery = [],  # noqa: B006
-    model: MultiQuery = [],  # noqa: B006
-    precision: MultiQuery = [],  # noqa: B006
-    source: MultiQuery = [],  # noqa: B006
-    origin: Annotated[str, Query(description="published or team")] = "",
-    cmin: Annotated[str, Query(description="lowest concurrency")] = "",
-    cmax: Annotated[str, Query(description="highest concurrency")] = "",
-    sort: Annotated[str, Query(description="a column, '-' in front for descending")] = "",
-) -> BenchmarkPage:
-    """Every result with its context as /benchmarks shows it, grouped into comparable contexts."""
-    from app.routes.benchmarks import read_benchmark_params
-
-    _, problems, page = read_benchmark_params(session, request)
-    if problems:
-        raise ParamError(problems)
-    return page
+    return _json(detail, _ignored(request))
 
 
 @router.get(
-    "/compare", responses={422: {"description": "Unknown, duplicate or too few/many systems"}}
+    "/systems/{slug}",
+    response_model=SystemDetail,
+    responses={404: {"description": "Unknown system slug; the reply lists the known ones"}},
 )
-def compare(
-    request: Request,
-    session: SessionDep,
-    s: Annotated[list[str], Query(description="two to four system slugs, in display order")] = [],  # noqa: B006
-    diff: str = "",
-) -> Comparison:
+async def system(slug: str, request: Request, session: SessionDep) -> Response:
+    """One system: claims per capability, facts, benchmarks and sources."""
+    return await serve(request, session, lambda s: _system(request, s, slug))
+
+
+@router.get("/capabilities", response_model=list[CapabilityView])
+async def capabilities(request: Request, session: SessionDep) -> Response:
+    """Every feature and hardware target, grouped by category."""
+    return await serve(request, session, lambda s: _json(list_capabilities(s), _ignored(request)))
+
+
+@router.get("/sources", response_model=list[SourceDetail])
+async def sources(request: Request, session: SessionDep) -> Response:
+    """Every source and what it contributed."""
+    return await serve(request, session, lambda s: _json(list_sources(s), _ignored(request)))
+
+
+def _matrix(request: Request, session: Session) -> Response:
+    view = request.query_params.get("view", "features")
+    view = view if view in ("features", "hardware") else "features"
+    reading = read_matrix(session, request, view, MatrixApiParams)
+    _checked(reading.problems)
+    return _json(build_matrix(session, reading.params.view, reading.params), reading.ignored)
+
+
+@router.get(
+    "/matrix",
+    response_model=MatrixResponse,
+    responses=BAD_VALUE,
+    openapi_extra=query_parameters(MatrixApiParams),
+)
+async def matrix(request: Request, session: SessionDep) -> Response:
+    """The matrix exactly as /matrix (view=features) or /hardware (view=hardware) shows it."""
+    return await serve(request, session, lambda s: _matrix(request, s))
+
+
+def _benchmarks(request: Request, session: Session) -> Response:
+    reading, page = read_benchmarks(session, request)
+    _checked(reading.problems)
+    return _json(page, reading.ignored)
+
+
+@router.get(
+    "/benchmarks",
+    response_model=BenchmarksResponse,
+    responses=BAD_VALUE,
+    openapi_extra=query_parameters(BenchmarkParams),
+)
+async def benchmarks(request: Request, session: SessionDep) -> Response:
+    """Every result with its context as /benchmarks shows it, grouped into comparable contexts."""
+    return await serve(request, session, lambda s: _benchmarks(request, s))
+
+
+def _compare(request: Request, session: Session) -> Response:
+    reading = read_query(CompareApiParams, request.query_params, system_vocabularies(session))
+    _checked(reading.problems + compare_problems(request.query_params))
+    comparison = build_comparison(session, list(reading.params.s), reading.params.diff)
+    return _json(comparison, reading.ignored)
+
+
+@router.get(
+    "/compare",
+    response_model=CompareResponse,
+    responses=BAD_VALUE,
+    openapi_extra=query_parameters(CompareApiParams),
+)
+async def compare(request: Request, session: SessionDep) -> Response:
     """The same comparison /compare shows: overview, features, hardware, shared benchmarks."""
-    from app.routes.compare import read_compare
-
-    params, problems, _ = read_compare(session, request)
-    if problems:
-        raise ParamError(problems)
-    return build_comparison(session, list(params.s), params.diff)
+    return await serve(request, session, lambda s: _compare(request, s))
 
 
-@router.get("/recommend", responses={422: {"description": "An unknown question or option"}})
-def recommend(
-    request: Request,
-    session: SessionDep,
-    hardware: str = "",
-    scale: str = "",
-    workload: str = "",
-    quantization: str = "",
-    priority: str = "",
-    interface: str = "",
-    needs: MultiQuery = [],  # noqa: B006
-) -> Recommendation:
+def _recommend(request: Request, session: Session) -> Response:
+    reading = read_query(AnswerParams, request.query_params)
+    _checked(reading.problems)
+    answers = DecideParams.of(reading.params).as_dict()
+    return _json(recommendation(session, answers), reading.ignored)
+
+
+@router.get(
+    "/recommend",
+    response_model=RecommendResponse,
+    responses=BAD_VALUE,
+    openapi_extra=query_parameters(AnswerParams),
+)
+async def recommend(request: Request, session: SessionDep) -> Response:
     """Ranked systems with sourced reasons, and the systems ruled out, for these answers."""
-    from app.params import parse_decide_params
-
-    params, problems = parse_decide_params(request.query_params)
-    if problems:
-        raise ParamError(problems)
-    return recommendation(session, params.as_dict())
+    return await serve(request, session, lambda s: _recommend(request, s))

@@ -5,46 +5,43 @@ import datetime as dt
 import io
 
 from fastapi import APIRouter, Request
-from fastapi.responses import RedirectResponse, Response
+from fastapi.responses import Response
 from sqlmodel import Session
 
 from app.db import SessionDep
-from app.params import BenchmarkParams, ParamProblem, is_untidy, parse_benchmark_params
+from app.params import BenchmarkParams, Reading, read_query
 from app.queries.benchmark_page import BenchmarkPage, all_results, build_benchmark_page, vocabulary
 from app.queries.contexts import context_chart, describe_ratio, throughput_vs_ttft
+from app.queries.vocabularies import benchmark_vocabularies
 from app.schemas import BenchmarkView
-from app.web import render
+from app.web import render, serve, tidy_redirect
 
 router = APIRouter(include_in_schema=False)
 
 
-def read_benchmark_params(
-    session: Session,
-    request: Request,
-    extra_names: tuple[str, ...] = (),
-    results: list[BenchmarkView] | None = None,
-) -> tuple[BenchmarkParams, list[ParamProblem], BenchmarkPage]:
+def read_benchmarks(
+    session: Session, request: Request, results: list[BenchmarkView] | None = None
+) -> tuple[Reading[BenchmarkParams], BenchmarkPage]:
     """Parse the filters against the data's own values and build the page's data."""
     if results is None:
         results = all_results(session, dt.date.today())
-    params, problems = parse_benchmark_params(
-        request.query_params, vocabulary(results), extra_names
-    )
-    return params, problems, build_benchmark_page(session, params, results)
+    reading = read_query(BenchmarkParams, request.query_params, benchmark_vocabularies(session))
+    return reading, build_benchmark_page(session, reading.params, results)
 
 
-@router.get("/benchmarks")
-def benchmarks_page(request: Request, session: SessionDep) -> Response:
+def _benchmarks_page(request: Request, session: Session) -> Response:
     results = all_results(session, dt.date.today())
-    params, problems, page = read_benchmark_params(session, request, results=results)
-    is_htmx = request.headers.get("HX-Request") == "true"
-    if not problems and not is_htmx and is_untidy(request.url.query, page.query):
-        return RedirectResponse(f"/benchmarks?{page.query}" if page.query else "/benchmarks", 303)
+    reading, page = read_benchmarks(session, request, results)
+    params, problems = reading.params, reading.problems
     query = f"?{page.query}" if page.query else ""
+    canonical = f"/benchmarks{query}"
+    if not problems and (redirect := tidy_redirect(request, canonical)):
+        return redirect
     context = {
         "params": params,
         "page": page,
         "problems": problems,
+        "ignored_parameters": reading.ignored,
         "options": labelled_options(results),
         "charts": {c.key: context_chart(c) for c in page.ranked},
         "scatters": throughput_vs_ttft(page.contexts),
@@ -54,11 +51,14 @@ def benchmarks_page(request: Request, session: SessionDep) -> Response:
         "csv_url": f"/benchmarks.csv{query}",
         "active": "benchmarks",
     }
-    response = render(request, "pages/benchmarks.html", context, fragments=("benchmark_results",),
-                      status_code=422 if problems else 200)  # fmt: skip
-    if is_htmx and not problems:
-        response.headers["HX-Push-Url"] = f"/benchmarks{query}"
-    return response
+    return render(request, "pages/benchmarks.html", context, session=session,
+                  fragments=("benchmark_results",), canonical=canonical,
+                  status_code=422 if problems else 200)  # fmt: skip
+
+
+@router.get("/benchmarks")
+async def benchmarks_page(request: Request, session: SessionDep) -> Response:
+    return await serve(request, session, lambda s: _benchmarks_page(request, s))
 
 
 def labelled_options(results: list[BenchmarkView]) -> dict[str, list[tuple[str, str]]]:
@@ -95,11 +95,11 @@ CSV_COLUMNS = ("id", "system", "metric", "value", "low", "high", "qualifier", "u
                "run_by", "date", "age_days", "stale", "source")  # fmt: skip
 
 
-@router.get("/benchmarks.csv")
-def benchmarks_csv(request: Request, session: SessionDep) -> Response:
-    _, problems, page = read_benchmark_params(session, request)
-    if problems:
-        return Response("\n".join(p.message for p in problems) + "\n", 422, media_type="text/plain")
+def _benchmarks_csv(request: Request, session: Session) -> Response:
+    reading, page = read_benchmarks(session, request)
+    if reading.problems:
+        text = "\n".join(p.message for p in reading.problems[:10]) + "\n"
+        return Response(text, 422, media_type="text/plain")
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
@@ -112,3 +112,8 @@ def benchmarks_csv(request: Request, session: SessionDep) -> Response:
         media_type="text/csv; charset=utf-8",
         headers={"Content-Disposition": 'attachment; filename="inference-atlas-benchmarks.csv"'},
     )
+
+
+@router.get("/benchmarks.csv")
+async def benchmarks_csv(request: Request, session: SessionDep) -> Response:
+    return await serve(request, session, lambda s: _benchmarks_csv(request, s))

@@ -1,33 +1,36 @@
 """/compare: two to four systems side by side; /api/v1/compare lives in api.py."""
 
 from fastapi import APIRouter, Request
-from fastapi.responses import RedirectResponse, Response
+from fastapi.responses import Response
 from sqlmodel import Session
 
 from app.db import SessionDep
-from app.params import CompareParams, ParamProblem, is_untidy, parse_compare_params
+from app.params import CompareParams, ParamProblem, Reading, compare_problems, read_query
 from app.queries.compare import Comparison, build_comparison
 from app.queries.contexts import context_chart, describe_ratio
 from app.queries.decide import rules_favouring
 from app.queries.systems import list_systems
+from app.queries.vocabularies import system_vocabularies
 from app.schemas import SystemSummary
-from app.web import render
+from app.web import render, serve, tidy_redirect
 
 router = APIRouter(include_in_schema=False)
 FRAGMENTS = ("suggestions",)
 
 
-def read_compare(
-    session: Session, request: Request, extra_names: tuple[str, ...] = ()
-) -> tuple[CompareParams, list[ParamProblem], list[SystemSummary]]:
-    systems = list_systems(session)
-    params, problems = parse_compare_params(
-        request.query_params, [s.slug for s in systems], extra_names
-    )
-    if len(params.s) < 2 and not problems and (params.s or not params.q):
+def read_compare(session: Session, request: Request) -> Reading[CompareParams]:
+    """The systems to compare, in the user's order, with every problem named."""
+    reading = read_query(CompareParams, request.query_params, system_vocabularies(session))
+    params, problems = reading.params, reading.problems
+    problems += compare_problems(request.query_params)
+    if len(params.s) > 4:
+        reason = f"{len(params.s)} systems given; compare at most four at a time"
+        problems.append(ParamProblem("s", ",".join(params.s), (), reason))
+        reading = Reading(params.replace(s=params.s[:4]), problems, reading.ignored)
+    elif len(params.s) < 2 and not problems and (params.s or not params.q):
         reason = "choose at least two systems to compare" if params.s else "no systems chosen"
         problems.append(ParamProblem("s", ",".join(params.s), (), reason))
-    return params, problems, systems
+    return reading
 
 
 def suggestions(systems: list[SystemSummary], params: CompareParams) -> list[SystemSummary]:
@@ -46,23 +49,24 @@ def suggestions(systems: list[SystemSummary], params: CompareParams) -> list[Sys
     return (by_name + by_summary)[:8]
 
 
-@router.get("/compare")
-def compare_page(request: Request, session: SessionDep) -> Response:
-    params, problems, systems = read_compare(session, request)
-    canonical = params.query_string()
-    is_htmx = request.headers.get("HX-Request") == "true"
-    if not problems and not is_htmx and is_untidy(request.url.query, canonical):
-        return RedirectResponse(f"/compare?{canonical}", 303)
+def _compare_page(request: Request, session: Session) -> Response:
+    reading = read_compare(session, request)
+    params, problems = reading.params, reading.problems
+    canonical = f"/compare?{params.query_string()}"
+    if not problems and (redirect := tidy_redirect(request, canonical)):
+        return redirect
+    systems = list_systems(session)
     comparison: Comparison | None = None
     if len(params.s) >= 2:
         comparison = build_comparison(session, list(params.s), params.diff)
-    names = {s.slug: s.name for s in systems}
+    # The Host header was checked against the trusted hosts, so this link is ours.
     share_url = f"{str(request.base_url).rstrip('/')}/compare?{params.query_string(q='')}"
     context = {
         "params": params,
         "problems": problems,
+        "ignored_parameters": reading.ignored,
         "comparison": comparison,
-        "names": names,
+        "names": {s.slug: s.name for s in systems},
         "suggestions": suggestions(systems, params),
         "charts": {c.key: context_chart(c) for c in comparison.shared_contexts}
         if comparison
@@ -74,4 +78,10 @@ def compare_page(request: Request, session: SessionDep) -> Response:
         "active": "compare",
     }
     status = 422 if problems and params.s else 200
-    return render(request, "pages/compare.html", context, fragments=FRAGMENTS, status_code=status)
+    return render(request, "pages/compare.html", context, session=session, fragments=FRAGMENTS,
+                  canonical=canonical, status_code=status)  # fmt: skip
+
+
+@router.get("/compare")
+async def compare_page(request: Request, session: SessionDep) -> Response:
+    return await serve(request, session, lambda s: _compare_page(request, s))

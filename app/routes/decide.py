@@ -1,13 +1,14 @@
 """/decide: the guided flow, one question at a time; /api/v1/recommend lives in api.py."""
 
 from fastapi import APIRouter, Request
-from fastapi.responses import RedirectResponse, Response
+from fastapi.responses import Response
+from sqlmodel import Session
 
 from app.db import SessionDep
 from app.decision.questions import QUESTIONS, QUESTIONS_BY_ID, Question
-from app.params import DecideParams, is_untidy, parse_decide_params
+from app.params import DecideParams, FlowParams, read_query
 from app.queries.decide import recommendation
-from app.web import render
+from app.web import render, serve, tidy_redirect
 
 router = APIRouter(include_in_schema=False)
 
@@ -20,29 +21,33 @@ def current_question(params: DecideParams) -> Question | None:
     return next((q for q in QUESTIONS if q.id not in done), None)
 
 
-@router.get("/decide")
-def decide_page(request: Request, session: SessionDep) -> Response:
-    params, problems = parse_decide_params(request.query_params)
-    canonical = params.query_string()
-    is_htmx = request.headers.get("HX-Request") == "true"
-    if not problems and not is_htmx and is_untidy(request.url.query, canonical):
-        return RedirectResponse(f"/decide?{canonical}" if canonical else "/decide", 303)
+def _decide_page(request: Request, session: Session) -> Response:
+    reading = read_query(FlowParams, request.query_params)
+    params, problems = DecideParams.of(reading.params), reading.problems
+    query = params.query_string()
+    canonical = f"/decide?{query}" if query else "/decide"
+    if not problems and (redirect := tidy_redirect(request, canonical)):
+        return redirect
     answers = params.as_dict()
     result = recommendation(session, answers) if answers else None
     top = [p.slug for p in result.ranked[:3]] if result else []
     context = {
         "params": params,
         "problems": problems,
+        "ignored_parameters": reading.ignored,
         "question": current_question(params),
         "questions": QUESTIONS,
         "answers": answers,
         "result": result,
         "compare_url": "/compare?" + "&".join(f"s={s}" for s in top) if len(top) >= 2 else "",
-        "json_url": f"/api/v1/recommend?{canonical}",
+        "json_url": f"/api/v1/recommend?{DecideParams(params.answers).query_string()}",
         "active": "decide",
     }
-    response = render(request, "pages/decide.html", context, fragments=("decide_flow",),
-                      status_code=422 if problems else 200)  # fmt: skip
-    if is_htmx and not problems:
-        response.headers["HX-Push-Url"] = f"/decide?{canonical}" if canonical else "/decide"
-    return response
+    return render(request, "pages/decide.html", context, session=session,
+                  fragments=("decide_flow",), canonical=canonical,
+                  status_code=422 if problems else 200)  # fmt: skip
+
+
+@router.get("/decide")
+async def decide_page(request: Request, session: SessionDep) -> Response:
+    return await serve(request, session, lambda s: _decide_page(request, s))

@@ -2,25 +2,18 @@
 
 import csv
 import io
+from typing import TypeVar
 
 from fastapi import APIRouter, Request
-from fastapi.responses import RedirectResponse, Response
+from fastapi.responses import Response
 from sqlmodel import Session
-from starlette.concurrency import run_in_threadpool
 
-from app.cache import CachedPage, etag_for
 from app.db import SessionDep
 from app.errors import NotFoundError
-from app.params import MatrixParams, ParamProblem, is_untidy, parse_matrix_params
-from app.queries.matrix import (
-    MatrixBase,
-    MatrixResult,
-    base_for_version,
-    build_matrix,
-    cell_claims,
-    matrix_base,
-)
-from app.web import fragment_target, render
+from app.params import MatrixParams, QueryModel, Reading, read_query
+from app.queries.matrix import MatrixResult, build_matrix, cell_claims, matrix_base
+from app.queries.vocabularies import matrix_vocabularies
+from app.web import render, serve, tidy_redirect
 
 router = APIRouter(include_in_schema=False)
 
@@ -28,119 +21,68 @@ PAGES = {"features": "/matrix", "hardware": "/hardware"}
 FRAGMENTS = ("matrix_results", "cell_detail")
 
 
-def read_params(
-    session: Session, request: Request, view: str, extra_names: tuple[str, ...] = ()
-) -> tuple[MatrixParams, list[ParamProblem]]:
-    """The matrix parameters for `view`, checked against the current vocabulary."""
-    return parse_with_base(matrix_base(session), request, view, extra_names)
+M = TypeVar("M", bound=QueryModel)
 
 
-def parse_with_base(
-    base: MatrixBase, request: Request, view: str, extra_names: tuple[str, ...] = ()
-) -> tuple[MatrixParams, list[ParamProblem]]:
-    all_caps = [c.slug for groups in base.groups.values() for g in groups for c in g.columns]
-    hardware = [c.slug for g in base.groups["hardware"] for c in g.columns]
-    groups = [g.slug for g in base.groups[view]]
-    return parse_matrix_params(request.query_params, all_caps, hardware, groups, extra_names)
-
-
-async def _matrix_page(request: Request, view: str) -> Response:
-    """Serve from the render cache when this (data version, view, query, fragment) was seen."""
-    version = request.app.state.data_version.current()
-    target = fragment_target(request, FRAGMENTS)
-    is_htmx = request.headers.get("HX-Request") == "true"
-    cache = request.app.state.render_cache
-    # The exact query string seen before: skip parsing altogether.
-    raw_key = ("raw", version, view, is_htmx, target, request.url.query)
-    page = cache.get(raw_key)
-    if page is None:
-        base = base_for_version(request.app.state.engine, version)
-        params, problems = parse_with_base(base, request, view)
-        canonical = params.query_string()
-        if not problems and not is_htmx and is_untidy(request.url.query, canonical):
-            # Plain form submissions carry every empty select; send them to the tidy URL.
-            return RedirectResponse(_page_url(view, canonical), 303)
-        key = (version, view, canonical, target, tuple(p.message for p in problems))
-        page = cache.get(key)
-        if page is None:
-            headers = _headers(view, canonical, key, push=is_htmx and not problems)
-            page = await run_in_threadpool(_render_page, request, view, params, problems, headers)
-            cache.put(key, page)
-        cache.put(raw_key, page)
-    return page.respond(request.headers)
-
-
-def _headers(view: str, canonical: str, key: tuple[object, ...], push: bool) -> dict[str, str]:
-    headers = {
-        "ETag": etag_for(key),
-        "Cache-Control": "no-cache",
-        "Vary": "HX-Request, HX-Target, Accept-Encoding",
-    }
-    if push:
-        headers["HX-Push-Url"] = _page_url(view, canonical)
-    return headers
-
-
-def _page_url(view: str, canonical: str) -> str:
-    return f"{PAGES[view]}?{canonical}" if canonical else PAGES[view]
-
-
-def _render_page(
+def read_matrix(
+    session: Session,
     request: Request,
     view: str,
-    params: MatrixParams,
-    problems: list[ParamProblem],
-    headers: dict[str, str],
-) -> CachedPage:
-    with Session(request.app.state.engine) as session:
-        result = build_matrix(session, view, params)
-        context = _context(session, view, params, result, problems)
-        response = render(request, "pages/matrix.html", context, fragments=FRAGMENTS,
-                          status_code=422 if problems else 200)  # fmt: skip
-    return CachedPage.of(bytes(response.body), response.status_code, "text/html", headers)
+    model: type[M] = MatrixParams,  # type: ignore[assignment]
+) -> Reading[M]:
+    """The matrix parameters for `view`, checked against the current vocabulary."""
+    return read_query(model, request.query_params, matrix_vocabularies(session, view))
 
 
-def _context(
-    session: Session,
-    view: str,
-    params: MatrixParams,
-    result: MatrixResult,
-    problems: list[ParamProblem],
-) -> dict[str, object]:
+def page_url(view: str, query: str) -> str:
+    return f"{PAGES[view]}?{query}" if query else PAGES[view]
+
+
+def _matrix_page(request: Request, session: Session, view: str) -> Response:
+    reading = read_matrix(session, request, view)
+    params, problems = reading.params, reading.problems
+    canonical = page_url(view, params.query_string())
+    if not problems and (redirect := tidy_redirect(request, canonical)):
+        return redirect
+    result = build_matrix(session, view, params)
     base = matrix_base(session)
     query = f"?{result.query}" if result.query else ""
-    return {
+    context = {
         "view": view,
         "params": params,
         "result": result,
         "problems": problems,
+        "ignored_parameters": reading.ignored,
         "all_groups": base.groups[view],
         "feature_groups": base.groups["features"],
         "hardware_groups": base.groups["hardware"],
-        "needs": {n.capability: n.level for n in params.need},
+        "needs": {n.capability: n.level for n in params.needs},
         "page_url": PAGES[view],
         "query": query,
         "json_url": f"/api/v1/matrix?view={view}{'&' + result.query if result.query else ''}",
         "csv_url": f"{PAGES[view]}.csv{query}",
         "active": view,
     }
+    return render(request, "pages/matrix.html", context, session=session, fragments=FRAGMENTS,
+                  canonical=canonical, status_code=422 if problems else 200)  # fmt: skip
 
 
 @router.get("/matrix")
-async def feature_matrix(request: Request) -> Response:
-    return await _matrix_page(request, "features")
+async def feature_matrix(request: Request, session: SessionDep) -> Response:
+    return await serve(request, session, lambda s: _matrix_page(request, s, "features"))
 
 
 @router.get("/hardware")
-async def hardware_matrix(request: Request) -> Response:
-    return await _matrix_page(request, "hardware")
+async def hardware_matrix(request: Request, session: SessionDep) -> Response:
+    return await serve(request, session, lambda s: _matrix_page(request, s, "hardware"))
 
 
 def _csv_export(request: Request, session: Session, view: str) -> Response:
-    params, problems = read_params(session, request, view)
-    if problems:
-        return Response("\n".join(p.message for p in problems) + "\n", 422, media_type="text/plain")
-    result = build_matrix(session, view, params)
+    reading = read_matrix(session, request, view)
+    if reading.problems:
+        text = "\n".join(p.message for p in reading.problems[:10]) + "\n"
+        return Response(text, 422, media_type="text/plain")
+    result = build_matrix(session, view, reading.params)
     return Response(
         matrix_csv(result),
         media_type="text/csv; charset=utf-8",
@@ -167,19 +109,16 @@ def matrix_csv(result: MatrixResult) -> str:
 
 
 @router.get("/matrix.csv")
-def feature_matrix_csv(request: Request, session: SessionDep) -> Response:
-    return _csv_export(request, session, "features")
+async def feature_matrix_csv(request: Request, session: SessionDep) -> Response:
+    return await serve(request, session, lambda s: _csv_export(request, s, "features"))
 
 
 @router.get("/hardware.csv")
-def hardware_matrix_csv(request: Request, session: SessionDep) -> Response:
-    return _csv_export(request, session, "hardware")
+async def hardware_matrix_csv(request: Request, session: SessionDep) -> Response:
+    return await serve(request, session, lambda s: _csv_export(request, s, "hardware"))
 
 
-@router.get("/matrix/cell")
-def cell_page(
-    request: Request, session: SessionDep, system: str = "", capability: str = ""
-) -> Response:
+def _cell_page(request: Request, session: Session, system: str, capability: str) -> Response:
     base = matrix_base(session)
     summary = next((s for s in base.systems if s.slug == system), None)
     if summary is None:
@@ -189,4 +128,11 @@ def cell_page(
         raise NotFoundError("capability", capability, list(columns))
     cell = cell_claims(session, system, capability)
     context = {"system": summary, "capability": columns[capability], "cell": cell}
-    return render(request, "pages/cell.html", context, fragments=("cell_detail",))
+    return render(request, "pages/cell.html", context, session=session, fragments=("cell_detail",))
+
+
+@router.get("/matrix/cell")
+async def cell_page(
+    request: Request, session: SessionDep, system: str = "", capability: str = ""
+) -> Response:
+    return await serve(request, session, lambda s: _cell_page(request, s, system, capability))

@@ -2,14 +2,16 @@
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
+from sqlmodel import Session
 
 from app.db import SessionDep
 from app.errors import NotFoundError
+from app.params import QueryModel, read_query
 from app.queries.catalogue import list_sources
 from app.queries.systems import compare_candidates, get_system, list_systems, system_slugs
-from app.web import render
+from app.web import render, serve
 
-router = APIRouter()
+router = APIRouter(include_in_schema=False)
 
 SYSTEM_KIND_HEADINGS = (
     ("engine", "Inference engines"),
@@ -21,14 +23,27 @@ SYSTEM_KIND_HEADINGS = (
 )
 
 
-@router.get("/", include_in_schema=False)
-def overview(request: Request, session: SessionDep) -> Response:
-    context = {"systems": list_systems(session), "kinds": SYSTEM_KIND_HEADINGS, "active": "systems"}
-    return render(request, "pages/overview.html", context)
+def _ignored(request: Request) -> list[str]:
+    """These pages take no parameters: any but tracking ones are noted as ignored."""
+    return read_query(QueryModel, request.query_params).ignored
 
 
-@router.get("/systems/{slug}", include_in_schema=False)
-def system_page(slug: str, request: Request, session: SessionDep) -> Response:
+def _overview(request: Request, session: Session) -> Response:
+    context = {
+        "systems": list_systems(session),
+        "kinds": SYSTEM_KIND_HEADINGS,
+        "active": "systems",
+        "ignored_parameters": _ignored(request),
+    }
+    return render(request, "pages/overview.html", context, session=session)
+
+
+@router.get("/")
+async def overview(request: Request, session: SessionDep) -> Response:
+    return await serve(request, session, lambda s: _overview(request, s))
+
+
+def _system_page(request: Request, session: Session, slug: str) -> Response:
     detail = get_system(session, slug)
     if detail is None:
         raise NotFoundError("system", slug, system_slugs(session))
@@ -36,15 +51,26 @@ def system_page(slug: str, request: Request, session: SessionDep) -> Response:
         "system": detail,
         "compare_with": compare_candidates(session, slug),
         "json_url": f"/api/v1/systems/{slug}",
+        "ignored_parameters": _ignored(request),
     }
-    return render(request, "pages/system.html", context)
+    return render(request, "pages/system.html", context, session=session)
 
 
-@router.get("/sources", include_in_schema=False)
-def sources_page(request: Request, session: SessionDep) -> Response:
+@router.get("/systems/{slug}")
+async def system_page(slug: str, request: Request, session: SessionDep) -> Response:
+    return await serve(request, session, lambda s: _system_page(request, s, slug))
+
+
+def _sources_page(request: Request, session: Session) -> Response:
     context = {
         "sources": list_sources(session),
         "json_url": "/api/v1/sources",
         "active": "sources",
+        "ignored_parameters": _ignored(request),
     }
-    return render(request, "pages/sources.html", context)
+    return render(request, "pages/sources.html", context, session=session)
+
+
+@router.get("/sources")
+async def sources_page(request: Request, session: SessionDep) -> Response:
+    return await serve(request, session, lambda s: _sources_page(request, s))

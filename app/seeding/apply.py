@@ -1,10 +1,12 @@
 """Write validated seed data to the database in one transaction."""
 
+import secrets
 from datetime import UTC, datetime
 
 from sqlalchemy import Engine, delete
 from sqlmodel import Session, SQLModel, select
 
+from app.db import writer
 from app.models import (
     BenchmarkResult,
     Capability,
@@ -29,7 +31,7 @@ _TABLES_IN_DELETE_ORDER: tuple[type[SQLModel], ...] = (
 
 def apply_seed(engine: Engine, data: SeedData) -> None:
     """Replace the seeded data with `data`; all or nothing."""
-    with Session(engine) as session, session.begin():
+    with Session(writer(engine)) as session, session.begin():
         for table in _TABLES_IN_DELETE_ORDER:
             session.exec(delete(table))  # type: ignore[call-overload]
         ids = _Ids()
@@ -161,7 +163,10 @@ def _add_rules(session: Session, data: SeedData, source_ids: dict[str, int]) -> 
 def _bump_version(session: Session) -> None:
     """Record when the data changed; caches key on the version."""
     current = session.exec(select(Meta).where(Meta.key == "data_version")).first()
-    version = int(current.value) + 1 if current else 1
+    count = int(current.value.partition(".")[0]) + 1 if current else 1
+    # The random part makes a version unique across databases, so caches shared by
+    # several databases in one process (tests, a restore) never mix them up.
+    version = f"{count}.{secrets.token_hex(4)}"
     now = datetime.now(UTC).isoformat(timespec="seconds")
-    for key, value in (("data_version", str(version)), ("seeded_at", now)):
+    for key, value in (("data_version", version), ("seeded_at", now)):
         session.merge(Meta(key=key, value=value))

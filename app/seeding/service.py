@@ -5,6 +5,7 @@ from pathlib import Path
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
+from app.db import create_tables, startup_lock
 from app.models import System
 from app.seeding.apply import apply_seed
 from app.seeding.load import SeedData, load_seed
@@ -24,3 +25,10 @@ def seed_if_empty(engine: Engine, seed_dir: Path) -> bool:
             return False
     seed(engine, seed_dir)
     return True
+
+
+def prepare_database(engine: Engine, seed_dir: Path) -> bool:
+    """Create the tables and seed an empty database, once, however many processes start."""
+    with startup_lock(engine):
+        create_tables(engine)
+        return seed_if_empty(engine, seed_dir)

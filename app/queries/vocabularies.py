@@ -1,0 +1,56 @@
+"""The values each query parameter accepts that come from the data, in one place.
+
+Pages, their JSON twins and /openapi.json all check parameters against these, so an
+allowed value is allowed everywhere and documented as such.
+"""
+
+import datetime as dt
+from collections.abc import Callable
+
+from sqlmodel import Session, col, select
+
+from app.models import System
+from app.params import need_vocabulary
+from app.queries.benchmark_page import all_results, vocabulary
+from app.queries.catalogue import data_version
+from app.queries.matrix import matrix_base
+
+Vocabularies = dict[str, list[str]]
+_cache: dict[tuple[str, str], Vocabularies] = {}
+
+
+def _cached(session: Session, name: str, load: Callable[[Session], Vocabularies]) -> Vocabularies:
+    key = (data_version(session), name)
+    found = _cache.get(key)
+    if found is None:
+        if len(_cache) > 16:
+            _cache.clear()
+        found = _cache[key] = load(session)
+    return found
+
+
+def matrix_vocabularies(session: Session, view: str) -> Vocabularies:
+    """need tokens, hardware targets and the view's column groups."""
+
+    def load(session: Session) -> Vocabularies:
+        base = matrix_base(session)
+        capabilities = [c.slug for gs in base.groups.values() for g in gs for c in g.columns]
+        return {
+            "need": need_vocabulary(capabilities),
+            "hardware-target": [c.slug for g in base.groups["hardware"] for c in g.columns],
+            "group": [g.slug for g in base.groups[view]],
+        }
+
+    return _cached(session, f"matrix-{view}", load)
+
+
+def benchmark_vocabularies(session: Session) -> Vocabularies:
+    """The systems, metrics, hardware, models, precisions and sources the figures use."""
+    return _cached(session, "benchmarks", lambda s: vocabulary(all_results(s, dt.date.today())))
+
+
+def system_vocabularies(session: Session) -> Vocabularies:
+    def load(session: Session) -> Vocabularies:
+        return {"system": list(session.exec(select(System.slug).order_by(col(System.slug))))}
+
+    return _cached(session, "systems", load)

@@ -1,0 +1,63 @@
+"""/openapi.json with the current allowed values, and /docs from pinned local assets."""
+
+import copy
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.openapi.utils import get_openapi
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from sqlmodel import Session
+
+from app.db import SessionDep
+from app.openapi import fill_vocabularies
+from app.queries.vocabularies import (
+    benchmark_vocabularies,
+    matrix_vocabularies,
+    system_vocabularies,
+)
+from app.web import serve
+
+router = APIRouter(include_in_schema=False)
+
+
+def _base_schema(request: Request) -> dict[str, Any]:
+    app = request.app
+    if app.openapi_schema is None:
+        app.openapi_schema = get_openapi(
+            title=app.title, version=app.version, summary=app.summary, routes=app.routes
+        )
+    return copy.deepcopy(app.openapi_schema)
+
+
+def _openapi(request: Request, session: Session) -> Response:
+    schema = _base_schema(request)
+    features, hardware = (
+        matrix_vocabularies(session, "features"),
+        matrix_vocabularies(session, "hardware"),
+    )
+    fill_vocabularies(
+        schema,
+        {
+            "/api/v1/matrix": {**features, "group": features["group"] + hardware["group"]},
+            "/api/v1/benchmarks": benchmark_vocabularies(session),
+            "/api/v1/compare": system_vocabularies(session),
+        },
+    )
+    return JSONResponse(schema)
+
+
+@router.get("/openapi.json")
+async def openapi(request: Request, session: SessionDep) -> Response:
+    return await serve(request, session, lambda s: _openapi(request, s))
+
+
+@router.get("/docs")
+async def docs() -> HTMLResponse:
+    return get_swagger_ui_html(
+        openapi_url="/openapi.json",
+        title="Inference Atlas API",
+        swagger_js_url="/static/vendor/swagger-ui/swagger-ui-bundle.js",
+        swagger_css_url="/static/vendor/swagger-ui/swagger-ui.css",
+        swagger_favicon_url="/static/favicon.svg",
+    )
