@@ -3,11 +3,20 @@
 - HEAD is answered as GET without the body (uptime checkers and link previews use it).
 - A query string past the limit gets a 414 that says so, before any work is done.
 - `/path/` redirects to `/path` with a relative Location, so the Host header is never echoed.
+- Static files are gzipped when the client accepts it.
 """
 
+import gzip
 import json
+from pathlib import Path
 
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import Headers
+from starlette.responses import FileResponse, Response
+from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.cache import accepts_gzip
 
 
 class HttpBasics:
@@ -66,3 +75,34 @@ async def _send(send: Send, status: int, body: bytes, headers: list[tuple[bytes,
     headers = [*headers, (b"content-length", str(len(body)).encode())]
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
+
+
+COMPRESSIBLE = ("text/", "application/javascript", "application/json", "image/svg+xml")
+
+
+class CompressedStaticFiles(StaticFiles):
+    """Static files with negotiated gzip; each file is compressed once, in a worker thread."""
+
+    def __init__(self, directory: Path) -> None:
+        super().__init__(directory=directory)
+        self._gzipped: dict[tuple[str, float], bytes] = {}
+
+    async def get_response(self, path: str, scope: Scope) -> Response:
+        response = await super().get_response(path, scope)
+        accept = Headers(scope=scope).get("accept-encoding", "")
+        if not isinstance(response, FileResponse) or not accepts_gzip(accept):
+            return response
+        if not (response.media_type or "").startswith(COMPRESSIBLE):
+            return response
+        mtime = response.stat_result.st_mtime if response.stat_result else 0.0
+        body = await run_in_threadpool(self._compressed, str(response.path), mtime)
+        headers = {k: v for k, v in response.headers.items() if k != "content-length"}
+        headers |= {"content-encoding": "gzip", "vary": "Accept-Encoding"}
+        return Response(body, response.status_code, headers)
+
+    def _compressed(self, path: str, mtime: float) -> bytes:
+        key = (path, mtime)
+        body = self._gzipped.get(key)
+        if body is None:
+            body = self._gzipped[key] = gzip.compress(Path(path).read_bytes(), compresslevel=9)
+        return body

@@ -7,14 +7,13 @@ from contextlib import asynccontextmanager
 
 from anyio import to_thread
 from fastapi import FastAPI
-from fastapi.staticfiles import StaticFiles
 from sqlmodel import Session
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from app.cache import RenderCache, VersionWatcher
 from app.db import make_engine, reader
 from app.errors import install_error_handlers
-from app.http import HttpBasics
+from app.http import CompressedStaticFiles, HttpBasics
 from app.queries.catalogue import data_version
 from app.routes import api, benchmarks, compare, decide, docs, matrix, pages
 from app.seeding.service import prepare_database
@@ -56,7 +55,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     # Our middleware answers `/path/` itself with a relative Location.
     app.router.redirect_slashes = False
-    app.mount("/static", StaticFiles(directory=PROJECT_ROOT / "static"), name="static")
+    app.mount("/static", CompressedStaticFiles(PROJECT_ROOT / "static"), name="static")
     for module in (api, matrix, benchmarks, compare, decide, pages, docs):
         app.include_router(module.router)
     install_error_handlers(app)

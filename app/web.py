@@ -7,7 +7,7 @@ and caches the result under the data version that transaction saw.
 
 from collections.abc import Callable, Iterable
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 from anyio import CapacityLimiter
 from fastapi import Request
@@ -34,11 +34,12 @@ templates.env.filters.update(
     extract=lambda key, mapping: mapping.get(key, key),
     tuple_of=tuple,
 )
+# Macro modules see the globals that exist when they load: helpers first.
+templates.env.globals["group_problems"] = group_problems
 # Blocks rendered alone cannot see a template's own imports, so macros are globals.
 templates.env.globals["ui"] = templates.env.get_template("macros/ui.html").module
 templates.env.globals["charts_ui"] = templates.env.get_template("macros/charts.html").module
 templates.env.globals["fmt"] = formatting
-templates.env.globals["group_problems"] = group_problems
 
 
 def is_htmx(request: Request) -> bool:
@@ -84,12 +85,17 @@ def render(
     return response
 
 
-def tidy_redirect(request: Request, canonical: str) -> Response | None:
+def tidy_redirect(request: Request, canonical: str, ignored: Iterable[str] = ()) -> Response | None:
     """A 303 to `canonical` when a plain request's query says more (empty fields, defaults,
-    tracking parameters); None when it is already tidy or comes from HTMX."""
+    tracking parameters); None when it is already tidy or comes from HTMX.
+
+    Unknown parameters (`ignored`) do not count: the page stays, with a quiet notice.
+    """
     if is_htmx(request):
         return None
-    if is_untidy(request.url.query, urlsplit(canonical).query):
+    skip = set(ignored)
+    query = [(k, v) for k, v in request.query_params.multi_items() if k not in skip]
+    if is_untidy(urlencode(query), urlsplit(canonical).query):
         return RedirectResponse(canonical, 303)
     return None
 

@@ -35,7 +35,7 @@ def _benchmarks_page(request: Request, session: Session) -> Response:
     params, problems = reading.params, reading.problems
     query = f"?{page.query}" if page.query else ""
     canonical = f"/benchmarks{query}"
-    if not problems and (redirect := tidy_redirect(request, canonical)):
+    if not problems and (redirect := tidy_redirect(request, canonical, reading.ignored)):
         return redirect
     context = {
         "params": params,

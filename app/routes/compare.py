@@ -53,7 +53,7 @@ def _compare_page(request: Request, session: Session) -> Response:
     reading = read_compare(session, request)
     params, problems = reading.params, reading.problems
     canonical = f"/compare?{params.query_string()}"
-    if not problems and (redirect := tidy_redirect(request, canonical)):
+    if not problems and (redirect := tidy_redirect(request, canonical, reading.ignored)):
         return redirect
     systems = list_systems(session)
     comparison: Comparison | None = None

@@ -26,7 +26,7 @@ def _decide_page(request: Request, session: Session) -> Response:
     params, problems = DecideParams.of(reading.params), reading.problems
     query = params.query_string()
     canonical = f"/decide?{query}" if query else "/decide"
-    if not problems and (redirect := tidy_redirect(request, canonical)):
+    if not problems and (redirect := tidy_redirect(request, canonical, reading.ignored)):
         return redirect
     answers = params.as_dict()
     result = recommendation(session, answers) if answers else None

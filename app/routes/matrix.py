@@ -42,7 +42,7 @@ def _matrix_page(request: Request, session: Session, view: str) -> Response:
     reading = read_matrix(session, request, view)
     params, problems = reading.params, reading.problems
     canonical = page_url(view, params.query_string())
-    if not problems and (redirect := tidy_redirect(request, canonical)):
+    if not problems and (redirect := tidy_redirect(request, canonical, reading.ignored)):
         return redirect
     result = build_matrix(session, view, params)
     base = matrix_base(session)
