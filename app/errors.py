@@ -45,7 +45,8 @@ def problem_details(problems: list[ParamProblem]) -> dict[str, object]:
     detail, listed = [], set()
     for p in problems[:MAX_PROBLEMS_LISTED]:
         allowed = [] if p.field in listed else list(p.allowed)
-        listed.add(p.field)
+        if allowed:
+            listed.add(p.field)
         message = p.message if allowed or not p.allowed else f"{p.field}={p.value!r} is not allowed"
         detail.append({"field": p.field, "value": p.value, "allowed": allowed, "message": message})
     body: dict[str, object] = {"detail": detail}

@@ -1,5 +1,7 @@
 """HTML pages. Each handler: query, then render; no SQL here."""
 
+from collections.abc import Callable
+
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from sqlmodel import Session
@@ -9,7 +11,7 @@ from app.errors import NotFoundError
 from app.params import QueryModel, read_query
 from app.queries.catalogue import list_sources
 from app.queries.systems import compare_candidates, get_system, list_systems, system_slugs
-from app.web import render, serve
+from app.web import render, serve, tidy_redirect
 
 router = APIRouter(include_in_schema=False)
 
@@ -28,22 +30,30 @@ def _ignored(request: Request) -> list[str]:
     return read_query(QueryModel, request.query_params).ignored
 
 
-def _overview(request: Request, session: Session) -> Response:
+def _plain(request: Request, session: Session, build: Callable[[list[str]], Response]) -> Response:
+    """A page without parameters: tracking ones redirect away, unknown ones are noted."""
+    ignored = _ignored(request)
+    return tidy_redirect(request, request.url.path, ignored) or build(ignored)
+
+
+def _overview(request: Request, session: Session, ignored: list[str]) -> Response:
     context = {
         "systems": list_systems(session),
         "kinds": SYSTEM_KIND_HEADINGS,
         "active": "systems",
-        "ignored_parameters": _ignored(request),
+        "ignored_parameters": ignored,
     }
     return render(request, "pages/overview.html", context, session=session)
 
 
 @router.get("/")
 async def overview(request: Request, session: SessionDep) -> Response:
-    return await serve(request, session, lambda s: _overview(request, s))
+    return await serve(
+        request, session, lambda s: _plain(request, s, lambda i: _overview(request, s, i))
+    )
 
 
-def _system_page(request: Request, session: Session, slug: str) -> Response:
+def _system_page(request: Request, session: Session, slug: str, ignored: list[str]) -> Response:
     detail = get_system(session, slug)
     if detail is None:
         raise NotFoundError("system", slug, system_slugs(session))
@@ -51,26 +61,32 @@ def _system_page(request: Request, session: Session, slug: str) -> Response:
         "system": detail,
         "compare_with": compare_candidates(session, slug),
         "json_url": f"/api/v1/systems/{slug}",
-        "ignored_parameters": _ignored(request),
+        "ignored_parameters": ignored,
     }
     return render(request, "pages/system.html", context, session=session)
 
 
 @router.get("/systems/{slug}")
 async def system_page(slug: str, request: Request, session: SessionDep) -> Response:
-    return await serve(request, session, lambda s: _system_page(request, s, slug))
+    return await serve(
+        request,
+        session,
+        lambda s: _plain(request, s, lambda i: _system_page(request, s, slug, i)),
+    )
 
 
-def _sources_page(request: Request, session: Session) -> Response:
+def _sources_page(request: Request, session: Session, ignored: list[str]) -> Response:
     context = {
         "sources": list_sources(session),
         "json_url": "/api/v1/sources",
         "active": "sources",
-        "ignored_parameters": _ignored(request),
+        "ignored_parameters": ignored,
     }
     return render(request, "pages/sources.html", context, session=session)
 
 
 @router.get("/sources")
 async def sources_page(request: Request, session: SessionDep) -> Response:
-    return await serve(request, session, lambda s: _sources_page(request, s))
+    return await serve(
+        request, session, lambda s: _plain(request, s, lambda i: _sources_page(request, s, i))
+    )

@@ -1,0 +1,131 @@
+"""HTTP as clients expect it: HEAD, 405 with Allow, gzip, ETags, 414, hosts, local API docs."""
+
+import gzip
+
+import pytest
+from fastapi.testclient import TestClient
+
+from app.cache import accepts_gzip, etag_matches
+from app.settings import PROJECT_ROOT
+
+GET_ROUTES = [
+    "/",
+    "/matrix",
+    "/hardware",
+    "/matrix.csv",
+    "/benchmarks",
+    "/benchmarks.csv",
+    "/compare?s=vllm&s=sglang",
+    "/decide?hardware=apple-silicon",
+    "/systems/vllm",
+    "/sources",
+    "/api/v1/systems",
+    "/api/v1/systems/vllm",
+    "/api/v1/matrix",
+    "/api/v1/benchmarks",
+    "/api/v1/compare?s=vllm&s=sglang",
+    "/api/v1/recommend?hardware=apple-silicon",
+    "/openapi.json",
+    "/healthz",
+]
+
+
+@pytest.mark.parametrize("path", GET_ROUTES)
+def test_head_answers_like_get_without_a_body(client: TestClient, path: str) -> None:
+    get = client.get(path)
+    head = client.head(path)
+    assert get.status_code == head.status_code == 200
+    assert head.content == b""
+    assert head.headers["content-type"] == get.headers["content-type"]
+    assert head.headers.get("etag") == get.headers.get("etag")
+
+
+@pytest.mark.parametrize("path", ["/matrix", "/api/v1/systems", "/healthz"])
+def test_405_names_the_allowed_methods(client: TestClient, path: str) -> None:
+    response = client.post(path)
+    assert response.status_code == 405
+    assert "GET" in response.headers["allow"]
+
+
+@pytest.mark.parametrize(
+    "path", ["/benchmarks", "/systems/vllm", "/compare?s=vllm&s=sglang", "/api/v1/benchmarks",
+             "/benchmarks.csv", "/static/vendor/pico.min.css"],
+)  # fmt: skip
+def test_gzip_is_negotiated(client: TestClient, path: str) -> None:
+    plain = client.get(path, headers={"Accept-Encoding": "identity"})
+    assert "content-encoding" not in plain.headers
+    zipped = client.get(path, headers={"Accept-Encoding": "br, gzip"})
+    assert zipped.headers["content-encoding"] == "gzip"
+    assert zipped.content == plain.content  # the client decoded it
+    refused = client.get(path, headers={"Accept-Encoding": "gzip;q=0, identity"})
+    assert "content-encoding" not in refused.headers
+
+
+def test_accept_encoding_parser() -> None:
+    assert accepts_gzip("gzip, deflate")
+    assert accepts_gzip("*")
+    assert accepts_gzip("deflate, gzip;q=0.5")
+    assert not accepts_gzip("gzip;q=0")
+    assert not accepts_gzip("*;q=0")
+    assert not accepts_gzip("gzip;q=0, *")
+    assert not accepts_gzip("deflate")
+    assert not accepts_gzip("")
+
+
+def test_if_none_match_parser() -> None:
+    assert etag_matches('W/"abc"', 'W/"abc"')
+    assert etag_matches('"abc"', 'W/"abc"'), "If-None-Match uses the weak comparison"
+    assert etag_matches('"x", W/"abc" ', 'W/"abc"')
+    assert etag_matches("*", 'W/"abc"')
+    assert not etag_matches('W/"abcd"', 'W/"abc"')
+    assert not etag_matches("", 'W/"abc"')
+
+
+@pytest.mark.parametrize(
+    "path", ["/systems/vllm", "/benchmarks.csv", "/api/v1/recommend?hardware=amd-gpu", "/sources"]
+)
+def test_every_response_has_an_etag_that_gives_304(client: TestClient, path: str) -> None:
+    first = client.get(path)
+    etag = first.headers["etag"]
+    again = client.get(path, headers={"If-None-Match": f'"other", {etag}'})
+    assert again.status_code == 304 and again.content == b""
+    assert again.headers["etag"] == etag
+    assert client.get(path, headers={"If-None-Match": '"other"'}).status_code == 200
+
+
+def test_oversized_query_gets_414_with_a_message(client: TestClient) -> None:
+    page = client.get("/matrix?need=" + "a," * 32_000)
+    assert page.status_code == 414
+    assert "query string" in page.text and "8192" in page.text
+    api = client.get("/api/v1/matrix?need=" + "a," * 32_000)
+    assert api.status_code == 414 and "detail" in api.json()
+
+
+def test_trailing_slash_redirect_never_reflects_the_host(client: TestClient) -> None:
+    response = client.get("/matrix/?kind=engine", follow_redirects=False)
+    assert response.status_code == 308
+    assert response.headers["location"] == "/matrix?kind=engine"
+    sneaky = client.get("http://testserver//evil.example/", follow_redirects=False)
+    assert sneaky.headers["location"] == "/evil.example"
+
+
+def test_untrusted_host_is_refused(client: TestClient) -> None:
+    response = client.get("/compare?s=vllm&s=sglang", headers={"Host": "evil.example"})
+    assert response.status_code == 400
+    assert "evil.example" not in response.text
+
+
+def test_api_docs_load_pinned_local_assets(client: TestClient) -> None:
+    page = client.get("/docs").text
+    assert "/static/vendor/swagger-ui/swagger-ui-bundle.js" in page
+    assert "cdn" not in page.lower()
+    for name in ("swagger-ui-bundle.js", "swagger-ui.css"):
+        assert (PROJECT_ROOT / "static/vendor/swagger-ui" / name).stat().st_size > 1000
+        assert client.get(f"/static/vendor/swagger-ui/{name}").status_code == 200
+
+
+def test_cached_pages_are_stored_compressed_once(client: TestClient) -> None:
+    body = client.get("/benchmarks", headers={"Accept-Encoding": "gzip"})
+    raw = client.get("/benchmarks", headers={"Accept-Encoding": "identity"}).content
+    assert body.headers["content-encoding"] == "gzip"
+    assert len(gzip.compress(raw)) < len(raw) / 3
