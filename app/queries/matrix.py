@@ -204,7 +204,9 @@ def _level(base: MatrixBase, system: str, capability: str) -> str:
 def _visible_groups(
     base: MatrixBase, view: str, params: MatrixParams, rows: list[SystemSummary]
 ) -> list[MatrixGroup]:
-    chosen = [g for g in base.groups[view] if not params.group or g.slug in params.group]
+    # Groups of the other view are accepted (one vocabulary for both) but narrow nothing here.
+    wanted = {g.slug for g in base.groups[view]} & set(params.group)
+    chosen = [g for g in base.groups[view] if not wanted or g.slug in wanted]
     if not params.diff or not rows:
         return chosen
     out = []

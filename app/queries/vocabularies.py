@@ -29,8 +29,8 @@ def _cached(session: Session, name: str, load: Callable[[Session], Vocabularies]
     return found
 
 
-def matrix_vocabularies(session: Session, view: str) -> Vocabularies:
-    """need tokens, hardware targets and the view's column groups."""
+def matrix_vocabularies(session: Session) -> Vocabularies:
+    """need tokens, hardware targets and column groups (of both views)."""
 
     def load(session: Session) -> Vocabularies:
         base = matrix_base(session)
@@ -38,10 +38,11 @@ def matrix_vocabularies(session: Session, view: str) -> Vocabularies:
         return {
             "need": need_vocabulary(capabilities),
             "hardware-target": [c.slug for g in base.groups["hardware"] for c in g.columns],
-            "group": [g.slug for g in base.groups[view]],
+            # One vocabulary for both views: a shared link may switch views and keep its groups.
+            "group": [g.slug for gs in base.groups.values() for g in gs],
         }
 
-    return _cached(session, f"matrix-{view}", load)
+    return _cached(session, "matrix", load)
 
 
 def benchmark_vocabularies(session: Session) -> Vocabularies:

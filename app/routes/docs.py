@@ -32,14 +32,10 @@ def _base_schema(request: Request) -> dict[str, Any]:
 
 def _openapi(request: Request, session: Session) -> Response:
     schema = _base_schema(request)
-    features, hardware = (
-        matrix_vocabularies(session, "features"),
-        matrix_vocabularies(session, "hardware"),
-    )
     fill_vocabularies(
         schema,
         {
-            "/api/v1/matrix": {**features, "group": features["group"] + hardware["group"]},
+            "/api/v1/matrix": matrix_vocabularies(session),
             "/api/v1/benchmarks": benchmark_vocabularies(session),
             "/api/v1/compare": system_vocabularies(session),
         },

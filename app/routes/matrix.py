@@ -31,7 +31,7 @@ def read_matrix(
     model: type[M] = MatrixParams,  # type: ignore[assignment]
 ) -> Reading[M]:
     """The matrix parameters for `view`, checked against the current vocabulary."""
-    return read_query(model, request.query_params, matrix_vocabularies(session, view))
+    return read_query(model, request.query_params, matrix_vocabularies(session))
 
 
 def page_url(view: str, query: str) -> str:

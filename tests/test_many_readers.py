@@ -1,0 +1,161 @@
+"""Many readers at once against a real server process: no failures, no mixed data.
+
+The load figures themselves belong to `make bench`; these tests only pin behaviour.
+"""
+
+import json
+import os
+import re
+import subprocess
+import sys
+import threading
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from bs4 import BeautifulSoup
+
+from app.settings import PROJECT_ROOT
+
+CLI = str(Path(sys.executable).parent / "inference-atlas")
+VIEWS = [
+    "/",
+    "/matrix?kind=engine",
+    "/hardware",
+    "/benchmarks",
+    "/compare?s=vllm&s=sglang",
+    "/decide?hardware=nvidia-datacenter&scale=production",
+    "/systems/vllm",
+    "/sources",
+    "/api/v1/recommend?hardware=apple-silicon",
+    "/api/v1/benchmarks",
+]
+
+
+def fetch(url: str, timeout: float = 20) -> tuple[int, bytes]:
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as response:
+            return response.status, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read()
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[str, str]]]:
+    """A server process on its own database, as `inference-atlas serve` runs it."""
+    folder = tmp_path_factory.mktemp("live")
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{folder / 'live.db'}", "ACCESS_LOG": "false"}
+    port = 8600 + os.getpid() % 300
+    log = (folder / "serve.log").open("w")
+    server = subprocess.Popen(
+        [CLI, "serve", "--port", str(port)], env=env, stdout=log, stderr=subprocess.STDOUT
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(120):
+            try:
+                if fetch(f"{base}/healthz", timeout=1)[0] == 200:
+                    break
+            except OSError:
+                threading.Event().wait(0.25)
+        yield base, env
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+        log.close()
+        traceback = (folder / "serve.log").read_text()
+        assert "Traceback" not in traceback, traceback[-3000:]
+
+
+@pytest.mark.parametrize("view", VIEWS)
+def test_32_concurrent_uncached_requests_all_succeed(
+    live: tuple[str, dict[str, str]], view: str
+) -> None:
+    base, _ = live
+    joiner = "&" if "?" in view else "?"
+    # A distinct unknown parameter per request: every one misses the render cache.
+    urls = [f"{base}{view}{joiner}n{i}=1" for i in range(32)]
+    with ThreadPoolExecutor(32) as pool:
+        results = list(pool.map(fetch, urls))
+    assert [status for status, _ in results] == [200] * 32
+
+
+def test_a_reseed_under_load_never_mixes_versions(live: tuple[str, dict[str, str]]) -> None:
+    base, env = live
+    slugs = ["vllm", "sglang", "llama-cpp", "ollama", "tgi", "lmdeploy"]
+    stop = threading.Event()
+    failures: list[str] = []
+
+    def read_system(slug: str) -> None:
+        while not stop.is_set():
+            status, body = fetch(f"{base}/api/v1/systems/{slug}?fresh={threading.get_ident()}")
+            data = json.loads(body)
+            if status != 200 or data["slug"] != slug:
+                failures.append(f"{slug}: {status} {str(data)[:200]}")
+            elif any(b["system"] != slug for b in data["benchmarks"]):
+                failures.append(f"{slug}: another system's figures")
+
+    def read_overview() -> None:
+        while not stop.is_set():
+            status, body = fetch(f"{base}/?fresh={threading.get_ident()}")
+            soup = BeautifulSoup(body, "html.parser")
+            listed = len({a["href"] for a in soup.select("a[href^='/systems/']")})
+            footer = re.search(r"(\d+) systems", soup.select_one("footer").get_text())
+            if status != 200 or footer is None or int(footer.group(1)) != listed:
+                failures.append(f"overview: {status}, footer {footer}, {listed} listed")
+
+    readers = [threading.Thread(target=read_system, args=(s,)) for s in slugs]
+    readers.append(threading.Thread(target=read_overview))
+    for thread in readers:
+        thread.start()
+    try:
+        for _ in range(2):
+            seed = subprocess.run([CLI, "seed"], env=env, capture_output=True, text=True)
+            assert seed.returncode == 0, seed.stderr
+    finally:
+        stop.set()
+        for thread in readers:
+            thread.join()
+    assert failures == []
+
+
+def test_processes_starting_at_once_on_an_empty_database(tmp_path: Path) -> None:
+    script = (
+        "from app.db import make_engine; from app.seeding.service import prepare_database; "
+        "from app.settings import Settings; import sys; e = make_engine(sys.argv[1]); "
+        "prepare_database(e, Settings().seed_dir)"
+    )
+    url = f"sqlite:///{tmp_path / 'race.db'}"
+    starts = [
+        subprocess.Popen(
+            [sys.executable, "-c", script, url], cwd=PROJECT_ROOT, stderr=subprocess.PIPE, text=True
+        )
+        for _ in range(4)
+    ]
+    errors = [p.communicate()[1] for p in starts]
+    assert [p.returncode for p in starts] == [0] * 4, errors
+    import sqlite3
+
+    with sqlite3.connect(tmp_path / "race.db") as db:
+        [(version,)] = db.execute("SELECT value FROM meta WHERE key = 'data_version'")
+        [(systems,)] = db.execute("SELECT count(*) FROM system")
+    assert version.startswith("1."), "seeded exactly once"
+    assert systems >= 26
+
+
+def test_schema_fuzzer_finds_no_5xx_and_no_valid_request_refused(
+    live: tuple[str, dict[str, str]],
+) -> None:
+    base, _ = live
+    checks = ("not_a_server_error,status_code_conformance,content_type_conformance,"
+              "response_schema_conformance,positive_data_acceptance")  # fmt: skip
+    run = subprocess.run(
+        [str(Path(sys.executable).parent / "schemathesis"), "run", f"{base}/openapi.json",
+         "--checks", checks, "--mode", "positive", "--max-examples", "15",
+         "--phases", "examples,coverage,fuzzing", "--no-color"],
+        capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stdout[-4000:]
