@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import Engine
-from sqlmodel import Session
+from sqlmodel import Session, col, select
 
+from app.models import BenchmarkResult, Metric, Source, System
 from app.queries.systems import get_system
 from app.seeding.errors import SeedError
 from app.seeding.export import export_seed
@@ -86,3 +87,112 @@ def test_a_list_of_readings_needs_two_entries_with_their_own_notes(
 
 def test_the_real_seed_loads() -> None:
     assert load_seed(SEED_DIR).claims[GENAI]["sglang"]["cpu-x86"]
+
+
+# -- figures under the right system, metric and direction -----------------------------
+
+SEG = "serving-engine-guide-18-tools"
+OVERVIEW = "overview-early-2026"
+
+
+def rows(session: Session, **where: str) -> list[tuple[BenchmarkResult, Metric, str, str]]:
+    """Benchmark rows with their metric, system slug and source slug."""
+    statement = (
+        select(BenchmarkResult, Metric, System.slug, Source.slug)
+        .join(Metric, col(Metric.id) == col(BenchmarkResult.metric_id))
+        .join(System, col(System.id) == col(BenchmarkResult.system_id))
+        .join(Source, col(Source.id) == col(BenchmarkResult.source_id))
+    )
+    out = []
+    for row, metric, system, source in session.exec(statement):
+        found = {"system": system, "source": source, "metric": metric.slug, "id": row.slug}
+        if all(found[k] == v for k, v in where.items()):
+            out.append((row, metric, system, source))
+    return out
+
+
+def one(session: Session, slug: str) -> tuple[BenchmarkResult, Metric, str, str]:
+    (found,) = rows(session, id=slug)
+    return found
+
+
+def claim_notes(session: Session, system: str, capability: str, source: str) -> list[str]:
+    found = cell(session, system, capability)
+    assert found is not None, (system, capability)
+    return [c.note or "" for c in found.claims if c.source.slug == source]
+
+
+def test_contiguous_kv_waste_is_not_filed_as_a_vllm_figure(session: Session) -> None:
+    # Overview: one contiguous block per request "wastes 60–80% of capacity"; 18-tool guide
+    # 3.1: pre-reserved regions give "average 60–80% memory waste". A property of the old
+    # layout, not of vLLM: vLLM's own figures are the paged ones (under 4% / under 5%).
+    for source in (OVERVIEW, SEG):
+        waste = rows(session, system="vllm", metric="memory-waste", source=source)
+        assert waste, source
+        assert all((r.value or 0) <= 5 and r.high is None for r, *_ in waste), source
+        assert any("60" in note for note in claim_notes(session, "vllm", "paged-kv-cache", source))
+    assert not [r for r, *_ in rows(session, metric="memory-waste") if (r.high or 0) >= 60]
+
+
+def test_cpu_variance_is_a_spread_not_a_throughput_gain(session: Session) -> None:
+    row, metric, system, _ = one(session, "ov-llamacpp-cpu-variance")
+    assert (system, metric.slug, metric.better) == ("llama-cpp", "host-cpu-spread", "lower")
+    assert (row.value, row.qualifier, row.unit) == (5, "less-than", "%")
+    assert not rows(session, system="llama-cpp", metric="relative-throughput", source=OVERVIEW)
+
+
+def test_tensorrt_llm_utilisation_gain_is_a_gpu_utilisation_figure(session: Session) -> None:
+    row, metric, system, _ = one(session, "gid-trtllm-util-gain")
+    assert (system, metric.slug, metric.better) == (
+        "tensorrt-llm",
+        "gpu-utilisation-gain",
+        "higher",
+    )
+    assert (row.low, row.high, row.unit) == (10, 20, "%")
+
+
+@pytest.mark.parametrize(
+    ("slug", "system", "value", "qualifier"),
+    [
+        ("seg-lmsys-sglang-structured-latency", "sglang", 3.7, "exact"),  # "3.7x lower latency"
+        ("seg-fastgen-latency-vs-vllm", "deepspeed-mii", 2, "up-to"),  # "up to 2x reduction"
+    ],
+)
+def test_latency_reductions_are_higher_is_better_factors(
+    session: Session, slug: str, system: str, value: float, qualifier: str
+) -> None:
+    row, metric, found_system, _ = one(session, slug)
+    assert (found_system, metric.slug, metric.better) == (system, "latency-reduction", "higher")
+    assert (row.value, row.qualifier, row.unit) == (value, qualifier, "x")
+
+
+def test_lower_is_better_ratios_are_latency_ratios_above_one(session: Session) -> None:
+    # vLLM's p99 TTFT "80% larger than competitors" is a true latency ratio (1.8): worse.
+    (only,) = rows(session, metric="relative-latency")
+    row, metric, system, _ = only
+    assert (row.slug, system, row.value, metric.better) == (
+        "bis-vllm-ttft-p99-vs-others",
+        "vllm",
+        1.8,
+        "lower",
+    )
+
+
+def test_other_parties_eagle3_and_kernel_figures_are_not_sglang_figures(session: Session) -> None:
+    # 18-tool guide 4.5: Groq (6x+, Llama-3.1-70B) and SambaNova (2x+, Llama-3.1-405B)
+    # report EAGLE 3 speed-ups on their own stacks; 4.4: FlashInfer's cascade kernel is up to
+    # 31x over basic PagedAttention. None is an SGLang measurement.
+    sglang = rows(session, system="sglang", source=SEG)
+    assert not [r for r, *_ in sglang if r.run_by in ("Groq", "SambaNova")]
+    assert not [r for r, *_ in sglang if r.value == 31 or "FlashInfer" in (r.workload or "")]
+    eagle = " ".join(claim_notes(session, "sglang", "spec-eagle", SEG))
+    assert "Groq" in eagle and "SambaNova" in eagle
+    assert "31x" in " ".join(claim_notes(session, "sglang", "flashinfer", SEG))
+
+
+def test_7b_in_6gb_is_memory_to_run_not_memory_at_rest(session: Session) -> None:
+    row, metric, system, _ = one(session, "osc-llamacpp-7b-4bit-ram")
+    assert (system, metric.slug, metric.better) == ("llama-cpp", "run-memory", "lower")
+    assert (row.value, row.unit, row.precision) == (6, "GB", "4-bit")
+    at_rest = {system for _, _, system, _ in rows(session, metric="memory-footprint")}
+    assert at_rest == {"olla"}  # Olla's ~50 MB idle: the one figure about memory at rest
