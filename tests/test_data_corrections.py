@@ -196,3 +196,47 @@ def test_7b_in_6gb_is_memory_to_run_not_memory_at_rest(session: Session) -> None
     assert (row.value, row.unit, row.precision) == (6, "GB", "4-bit")
     at_rest = {system for _, _, system, _ in rows(session, metric="memory-footprint")}
     assert at_rest == {"olla"}  # Olla's ~50 MB idle: the one figure about memory at rest
+
+
+# -- LMDeploy claims ------------------------------------------------------------------
+
+# The 18-tool guide's LMDeploy drawbacks: "NVIDIA CUDA only". That rules out every other
+# accelerator platform; it says nothing about CPUs, phones or browsers, so no claim there.
+NOT_CUDA = (
+    "amd-rocm",
+    "apple-silicon",
+    "intel-gpu",
+    "intel-gaudi",
+    "aws-neuron",
+    "google-tpu",
+    "ascend-npu",
+    "ibm-spyre",
+    "vulkan",
+)
+
+
+@pytest.mark.parametrize("capability", NOT_CUDA)
+def test_lmdeploy_cuda_only_excludes_the_other_accelerators(session, capability) -> None:
+    found = cell(session, "lmdeploy", capability)
+    assert found is not None
+    assert [c.level for c in found.claims if c.source.slug == SEG] == ["no"]
+
+
+def test_lmdeploy_ascend_cell_is_disputed(session: Session) -> None:
+    # Overview and GenAI list Ascend NPU support; the 18-tool guide says CUDA only.
+    found = cell(session, "lmdeploy", "ascend-npu")
+    assert found is not None and found.disputed
+    assert {c.source.slug for c in found.claims if c.level == "yes"} >= {OVERVIEW, GENAI}
+
+
+def test_lmdeploy_cuda_only_adds_no_cpu_or_edge_claims(session: Session) -> None:
+    for capability in ("cpu-x86", "cpu-arm", "mobile", "browser-webgpu"):
+        found = cell(session, "lmdeploy", capability)
+        assert found is None or SEG not in {c.source.slug for c in found.claims}, capability
+
+
+def test_olla_article_makes_no_quantisation_breadth_claim_for_lmdeploy(session: Session) -> None:
+    # Its text only calls LMDeploy strong "particularly for quantised models"; no formats.
+    found = cell(session, "lmdeploy", "quantization-breadth")
+    sources = {c.source.slug for c in found.claims} if found else set()
+    assert "olla-servers-compared" not in sources
