@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import Engine
 from sqlmodel import Session, col, select
 
-from app.models import BenchmarkResult, Metric, Source, System
+from app.models import BenchmarkResult, Metric, Source, System, SystemFact
 from app.queries.systems import get_system
 from app.seeding.errors import SeedError
 from app.seeding.export import export_seed
@@ -240,3 +240,35 @@ def test_olla_article_makes_no_quantisation_breadth_claim_for_lmdeploy(session: 
     found = cell(session, "lmdeploy", "quantization-breadth")
     sources = {c.source.slug for c in found.claims} if found else set()
     assert "olla-servers-compared" not in sources
+
+
+# -- system attributes only as far as the sources go --------------------------------
+
+
+def system_facts(session: Session, system: str, attribute: str) -> set[tuple[str, str]]:
+    system_id = session.exec(select(System.id).where(System.slug == system)).one()
+    statement = (
+        select(SystemFact.value, Source.slug)
+        .join(Source, col(Source.id) == col(SystemFact.source_id))
+        .where(SystemFact.system_id == system_id, SystemFact.attribute == attribute)
+    )
+    return set(session.exec(statement).all())
+
+
+def test_deepspeed_mii_status_is_not_stated_as_active(session: Session) -> None:
+    # The 18-tool guide gives DeepSpeed-MII no status line, only "decreasing development
+    # activity" among its drawbacks; the 2026 article says nothing about its status.
+    detail = get_system(session, "deepspeed-mii")
+    assert detail is not None and detail.status == "unknown"
+    values = {value for value, _ in system_facts(session, "deepspeed-mii", "status")}
+    assert "active" not in values
+    assert any("declining" in value for value in values)
+
+
+def test_sglang_language_is_the_one_the_sources_give(session: Session) -> None:
+    # 18-tool table 5.1: Python/C++. GenAI only says its load balancer is written in Rust.
+    detail = get_system(session, "sglang")
+    assert detail is not None and detail.language == "Python/C++"
+    assert system_facts(session, "sglang", "language") == {("Python/C++", SEG)}
+    routing = " ".join(claim_notes(session, "sglang", "cache-aware-routing", GENAI))
+    assert "Rust" in routing
