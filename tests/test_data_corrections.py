@@ -272,3 +272,22 @@ def test_sglang_language_is_the_one_the_sources_give(session: Session) -> None:
     assert system_facts(session, "sglang", "language") == {("Python/C++", SEG)}
     routing = " ".join(claim_notes(session, "sglang", "cache-aware-routing", GENAI))
     assert "Rust" in routing
+
+
+# -- our words, not the articles' ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "copied",
+    [
+        "No prefix caching as of early 2026",  # overview, MLC-LLM weaknesses
+        "Internal AI tools for small teams",  # 18-tool guide, Ollama use cases
+        "safest default for new production deployments",  # 2026 article, TL;DR
+        "deployed at AMD itself",  # GenAI, non-NVIDIA scenario
+        "Python overhead at high concurrency",  # GenAI, vLLM limitations
+    ],
+)
+def test_near_verbatim_article_lines_are_reworded(copied: str) -> None:
+    for path in sorted(SEED_DIR.rglob("*")):
+        if path.suffix in {".yaml", ".csv"}:
+            assert copied.lower() not in path.read_text().lower(), path.name
