@@ -198,6 +198,14 @@ def test_7b_in_6gb_is_memory_to_run_not_memory_at_rest(session: Session) -> None
     assert at_rest == {"olla"}  # Olla's ~50 MB idle: the one figure about memory at rest
 
 
+def test_kv_quantisation_halving_is_a_property_of_the_technique(session: Session) -> None:
+    # 18-tool 4.1: KV quantisation is "supported by TensorRT-LLM and LMDeploy"; 8-bit KV
+    # "saves 50% memory". A general figure, not a measurement of either engine.
+    for system in ("tensorrt-llm", "lmdeploy"):
+        assert not rows(session, system=system, metric="memory-savings", source=SEG)
+        assert "halves" in " ".join(claim_notes(session, system, "kv-cache-quantization", SEG))
+
+
 # -- LMDeploy claims ------------------------------------------------------------------
 
 # The 18-tool guide's LMDeploy drawbacks: "NVIDIA CUDA only". That rules out every other
