@@ -135,9 +135,12 @@ def _claims(session: Session, slugs: _Slugs) -> dict[str, dict[str, Any]]:
     for claim in session.exec(select(Claim).order_by(col(Claim.position))):
         by_system = out[slugs.source[claim.source_id]].setdefault(slugs.system[claim.system_id], {})
         entry = _clean({"level": claim.level, "strength": claim.strength, "note": claim.note})
-        by_system[slugs.capability[claim.capability_id]] = (
-            entry["level"] if list(entry) == ["level"] else entry
-        )
+        capability = slugs.capability[claim.capability_id]
+        if capability in by_system:  # a second reading of the same source: a list of claims
+            earlier = by_system[capability]
+            by_system[capability] = [*(earlier if isinstance(earlier, list) else [earlier]), entry]
+        else:
+            by_system[capability] = entry["level"] if list(entry) == ["level"] else entry
     return dict(out)
 
 

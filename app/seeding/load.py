@@ -36,7 +36,9 @@ class SeedData:
     capabilities: dict[str, CapabilityEntry] = field(default_factory=dict)
     metrics: dict[str, MetricEntry] = field(default_factory=dict)
     systems: dict[str, SystemFile] = field(default_factory=dict)
-    claims: dict[str, dict[str, dict[str, ClaimEntry]]] = field(default_factory=dict)
+    claims: dict[str, dict[str, dict[str, ClaimEntry | list[ClaimEntry]]]] = field(
+        default_factory=dict
+    )  # a list when the source gives several readings of one cell
     benchmarks: dict[str, list[BenchmarkRow]] = field(default_factory=dict)
     rules: dict[str, RuleEntry] = field(default_factory=dict)
 
