@@ -16,8 +16,7 @@ def test_page_and_api_show_the_same_comparison(client: TestClient) -> None:
         "SGLang",
         "llama.cpp",
     ]
-    rows = {tr.select_one("th").get_text(strip=True) for tr in soup.select("table.compare tbody tr")
-            if tr.select_one("th[scope=row]")}  # fmt: skip
+    rows = {span.get_text() for span in soup.select("tbody.capabilities th[scope=row] > span[title]")}
     for section in api["features"] + api["hardware"]:
         for row in section["rows"]:
             assert row["name"] in rows
@@ -128,3 +127,41 @@ def test_when_to_choose_which_uses_the_decision_rules(client: TestClient) -> Non
     soup = soup_of(client.get("/compare?s=omlx&s=mlx-lm"))
     lines = [li.get_text(" ", strip=True) for li in soup.select(".when-rules li")]
     assert any("Coding agents" in line and "GenAI in Depth" in line for line in lines)
+
+
+def test_a_missing_claim_is_never_a_win(client: TestClient) -> None:
+    # Ollama wraps llama.cpp: no source speaking about Ollama's FlashAttention is not a "no".
+    body = client.get("/api/v1/compare?s=llama-cpp&s=ollama").json()
+    rows = {r["key"]: r for s in body["features"] for r in s["rows"]}
+    for key in ("flash-attention", "spec-draft-model"):
+        assert rows[key]["covered"] == [True, False]
+        assert rows[key]["gap"] and not rows[key]["differs"] and rows[key]["ahead"] is None
+    soup = soup_of(client.get("/compare?s=llama-cpp&s=ollama"))
+    one_sided = soup.select("tbody.one-sided tr.gap")
+    names = [tr.select_one("th span[title]").get_text() for tr in one_sided]
+    assert "FlashAttention" in " ".join(names)
+    assert not soup.select("tbody.one-sided .ahead")
+    assert all(tr.select_one(".no-claim") for tr in one_sided)
+
+
+def test_differences_count_only_explicit_disagreements(client: TestClient) -> None:
+    body = client.get("/api/v1/compare?s=vllm&s=sglang").json()
+    rows = [r for s in body["features"] + body["hardware"] for r in s["rows"]]
+    assert body["differences"] == sum(r["differs"] for r in rows + body["overview"])
+    assert body["gaps"] == sum(r["gap"] for r in rows + body["overview"]) > 0
+    assert all(not r["differs"] for r in rows if r["covered"].count(True) < 2)
+    # Every project has its own repository and version: shown, never counted.
+    assert not any(r["differs"] for r in body["overview"] if r["name"] == "Repository")
+    soup = soup_of(client.get("/compare?s=vllm&s=sglang"))
+    title = soup.select_one('meta[property="og:title"]')["content"]
+    assert f"{body['differences']} differences, {body['gaps']} rows only one side" in title
+    diff = soup_of(client.get("/compare?s=vllm&s=sglang&diff=1"))
+    assert not diff.select("tr.gap:not(.differs)")
+
+
+def test_the_legend_explains_every_mark(client: TestClient) -> None:
+    soup = soup_of(client.get("/compare?s=vllm&s=sglang"))
+    legend = soup.select_one(".compare-legend").get_text(" ", strip=True)
+    for words in ("Yes", "Partial", "Experimental", "Via another project", "No",
+                  "No source says", "Disputed", "own rating"):  # fmt: skip
+        assert words in legend

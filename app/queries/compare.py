@@ -10,9 +10,12 @@ from app.queries.benchmark_page import all_results
 from app.queries.benchmarks import latest_versions
 from app.queries.contexts import Context, group_contexts
 from app.queries.systems import get_system
-from app.schemas import LEVEL_RANK, Cell, SourceRef, SystemDetail
+from app.schemas import LEVEL_GROUP, Cell, SourceRef, SystemDetail
 
 SUPPORTED = {"yes", "via", "partial", "experimental"}
+# Only explicit claims are weighed, by what they mean for a user: "via llama.cpp" works as
+# well as "yes", so neither is ahead of the other.
+GROUP_RANK = {"supported": 3, "partial": 2, "absent": 1}
 
 
 class CompareRow(BaseModel):
@@ -20,8 +23,10 @@ class CompareRow(BaseModel):
     name: str
     description: str
     cells: list[Cell | None]  # one per system, None when no source speaks
-    differs: bool
-    ahead: int | None  # index of the one system strictly ahead on this row
+    covered: list[bool]  # per system: does a source make an explicit claim?
+    differs: bool  # two explicit claims disagree on what works
+    gap: bool  # some systems have an explicit claim here, others none
+    ahead: int | None  # the one system strictly ahead, only when every system has a claim
 
 
 class CompareSection(BaseModel):
@@ -33,7 +38,8 @@ class CompareSection(BaseModel):
 class OverviewRow(BaseModel):
     name: str
     values: list[str]
-    differs: bool
+    differs: bool  # stated values disagree (a row of per-system identifiers never does)
+    gap: bool  # stated for some systems, not for others
 
 
 class Comparison(BaseModel):
@@ -46,7 +52,21 @@ class Comparison(BaseModel):
     shared_contexts: list[Context]
     other_contexts: list[Context]
     sources: list[SourceRef]
-    differences: int
+    differences: int  # rows where explicit claims or stated values disagree
+    gaps: int  # rows where only some of the systems' sources say anything
+
+    def headline(self) -> str:
+        """'12 differences, 30 rows only one side's sources cover': for titles and previews."""
+        plural = "" if self.differences == 1 else "s"
+        if not self.gaps:
+            return f"{self.differences} difference{plural}"
+        return f"{self.differences} difference{plural}, {self.gaps_sentence()}"
+
+    def gaps_sentence(self) -> str:
+        """How many rows only some of the systems' sources cover, in words."""
+        rows = "1 row" if self.gaps == 1 else f"{self.gaps} rows"
+        who = "one side's" if len(self.systems) == 2 else "some of the systems'"
+        return f"{rows} only {who} sources cover"
 
 
 def build_comparison(
@@ -59,9 +79,8 @@ def build_comparison(
     overview = _overview(details, versions)
     features = _sections(details, "features")
     hardware = _sections(details, "hardware")
-    differences = sum(r.differs for r in overview) + sum(
-        r.differs for section in features + hardware for r in section.rows
-    )
+    rows = [*overview, *(r for section in features + hardware for r in section.rows)]
+    differences, gaps = sum(r.differs for r in rows), sum(r.gap for r in rows)
     shared, other = _benchmark_contexts(session, slugs, today or dt.date.today())
     if diff:
         overview = [r for r in overview if r.differs]
@@ -77,6 +96,7 @@ def build_comparison(
         other_contexts=other,
         sources=_sources(details),
         differences=differences,
+        gaps=gaps,
     )
 
 
@@ -90,10 +110,21 @@ def _overview(details: list[SystemDetail], versions: dict[str, str]) -> list[Ove
         ("Licence", [s.licence if s.licence != "unknown" else "not stated" for s in details]),
         ("Status", [status(s) for s in details]),
         ("Language", [s.language or "not stated" for s in details]),
+    ]
+    # Versions and repositories differ between any two projects: shown, never counted.
+    own = [
         ("Latest version in the sources", [versions.get(s.slug, "not stated") for s in details]),
         ("Repository", [s.repository or "not stated" for s in details]),
     ]
-    return [OverviewRow(name=n, values=v, differs=len(set(v)) > 1) for n, v in rows]
+    return [_overview_row(n, v) for n, v in rows] + [
+        OverviewRow(name=n, values=v, differs=False, gap=False) for n, v in own
+    ]
+
+
+def _overview_row(name: str, values: list[str]) -> OverviewRow:
+    stated = {v for v in values if v != "not stated"}
+    gap = bool(stated) and len(stated) < len(set(values))
+    return OverviewRow(name=name, values=values, differs=len(stated) > 1, gap=gap)
 
 
 def _sections(details: list[SystemDetail], view: str) -> list[CompareSection]:
@@ -115,12 +146,21 @@ def _sections(details: list[SystemDetail], view: str) -> list[CompareSection]:
 
 
 def _row(key: str, name: str, description: str, cells: list[Cell | None]) -> CompareRow:
-    ranks = [LEVEL_RANK.get(c.level, 0) if c else 0 for c in cells]
-    levels = [c.level if c else "none" for c in cells]
-    best = max(ranks)
-    ahead = ranks.index(best) if ranks.count(best) == 1 and best > 0 else None
+    groups = [LEVEL_GROUP.get(c.level) if c else None for c in cells]
+    covered = [g is not None for g in groups]
+    stated = [g for g in groups if g is not None]
     return CompareRow(key=key, name=name, description=description, cells=cells,
-                      differs=len(set(levels)) > 1, ahead=ahead)  # fmt: skip
+                      covered=covered, differs=len(set(stated)) > 1,
+                      gap=0 < len(stated) < len(cells), ahead=_ahead(groups))  # fmt: skip
+
+
+def _ahead(groups: list[str | None]) -> int | None:
+    """The one system strictly ahead of all others; a system without a claim beats no one."""
+    if None in groups:
+        return None
+    ranks = [GROUP_RANK[g] for g in groups if g is not None]
+    best = max(ranks)
+    return ranks.index(best) if ranks.count(best) == 1 else None
 
 
 def _only_differences(sections: list[CompareSection]) -> list[CompareSection]:
