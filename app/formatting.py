@@ -89,3 +89,16 @@ def age(days: int | None) -> str:
         [f"{months} month{'s' if months > 1 else ''}"] if months else []
     )
     return " ".join(parts)
+
+
+CAVEAT_LABELS = {
+    "machine-written": "probably machine-written",
+    "vendor-interest": "written by a vendor with a stake",
+    "estimates": "some figures are estimates",
+    "vague-date": "dated only roughly",
+}
+
+
+def caveat_label(kind: str) -> str:
+    """A caveat's kind in a few words, for marks read out by screen readers and on /sources."""
+    return CAVEAT_LABELS.get(kind, kind.replace("-", " "))

@@ -21,6 +21,18 @@ class Source(SQLModel, table=True):
     position: int = 0
 
 
+class SourceCaveat(SQLModel, table=True):
+    """Something to bear in mind when weighing a source (likely machine-written, a vendor's
+    own interest, estimated figures). A table of its own rather than a column on Source, so a
+    database made before caveats existed gains it from create_all without a migration."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    source_id: int = Field(foreign_key="source.id", index=True)
+    kind: str = Field(max_length=30)
+    text: str
+    position: int = 0
+
+
 class CapabilityCategory(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     slug: str = Field(unique=True, index=True, max_length=100)

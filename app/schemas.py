@@ -29,12 +29,18 @@ def licence_family(licence: str) -> str:
     return "unknown"
 
 
+class Caveat(BaseModel):
+    kind: str  # one of vocabulary.CAVEAT_KINDS
+    text: str
+
+
 class SourceRef(BaseModel):
     slug: str
     short: str
     title: str
     date: str
     kind: str = "article"
+    caveats: list[Caveat] = []
 
 
 class SourcedText(BaseModel):

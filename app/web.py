@@ -31,6 +31,7 @@ templates.env.filters.update(
     level_short=formatting.level_short,
     figure=formatting.figure,
     source_date=formatting.source_date,
+    caveat_label=formatting.caveat_label,
     extract=lambda key, mapping: mapping.get(key, key),
     tuple_of=tuple,
 )

@@ -16,7 +16,8 @@ def test_page_and_api_show_the_same_comparison(client: TestClient) -> None:
         "SGLang",
         "llama.cpp",
     ]
-    rows = {span.get_text() for span in soup.select("tbody.capabilities th[scope=row] > span[title]")}
+    names = soup.select("tbody.capabilities th[scope=row] > span[title]")
+    rows = {span.get_text() for span in names}
     for section in api["features"] + api["hardware"]:
         for row in section["rows"]:
             assert row["name"] in rows

@@ -6,7 +6,7 @@ from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 from app.models import BenchmarkResult, Claim, Meta, Source, System, SystemFact, SystemNote
-from app.queries.common import capabilities_in_order, system_names
+from app.queries.common import capabilities_in_order, source_caveats, system_names
 from app.schemas import CapabilityView, Freshness, SourceDetail
 
 
@@ -22,6 +22,7 @@ def list_capabilities(session: Session) -> list[CapabilityView]:
 def list_sources(session: Session) -> list[SourceDetail]:
     """Every source, newest first, with what it contributed."""
     names = system_names(session)
+    caveats = source_caveats(session)
     claims = Counter(session.exec(select(Claim.source_id)).all())
     benchmarks = Counter(session.exec(select(BenchmarkResult.source_id)).all())
     facts = Counter(session.exec(select(SystemFact.source_id)).all())
@@ -33,6 +34,7 @@ def list_sources(session: Session) -> list[SourceDetail]:
     return [
         SourceDetail(
             **s.model_dump(exclude={"id", "position"}),
+            caveats=caveats.get(s.id, []),  # type: ignore[arg-type]
             claim_count=claims[s.id],
             benchmark_count=benchmarks[s.id],
             fact_count=facts[s.id],

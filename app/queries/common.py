@@ -1,18 +1,31 @@
 """Lookups shared by the query modules."""
 
+from collections import defaultdict
+
 from sqlmodel import Session, col, select
 
-from app.models import Capability, CapabilityCategory, Metric, Source, System
-from app.schemas import SourceRef
+from app.models import Capability, CapabilityCategory, Metric, Source, SourceCaveat, System
+from app.schemas import Caveat, SourceRef
 
 
 def source_refs(session: Session) -> dict[int, SourceRef]:
-    """Every source as a reference, by database id."""
+    """Every source as a reference, with its caveats, by database id."""
+    caveats = source_caveats(session)
     columns = (Source.id, Source.slug, Source.short, Source.title, Source.date, Source.kind)
     return {
-        sid: SourceRef(slug=slug, short=short, title=title, date=date, kind=kind)
+        sid: SourceRef(slug=slug, short=short, title=title, date=date, kind=kind,
+                       caveats=caveats.get(sid, []))
         for sid, slug, short, title, date, kind in session.exec(select(*columns))
-    }
+    }  # fmt: skip
+
+
+def source_caveats(session: Session) -> dict[int, list[Caveat]]:
+    """Each source's caveats, in seed order, by source id."""
+    out: dict[int, list[Caveat]] = defaultdict(list)
+    rows = session.exec(select(SourceCaveat).order_by(col(SourceCaveat.position)))
+    for row in rows:
+        out[row.source_id].append(Caveat(kind=row.kind, text=row.text))
+    return out
 
 
 def system_names(session: Session) -> dict[int, tuple[str, str]]:

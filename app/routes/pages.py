@@ -78,6 +78,7 @@ async def system_page(slug: str, request: Request, session: SessionDep) -> Respo
 def _sources_page(request: Request, session: Session, ignored: list[str]) -> Response:
     context = {
         "sources": list_sources(session),
+        "names": {s.slug: s.name for s in list_systems(session)},
         "json_url": "/api/v1/sources",
         "active": "sources",
         "ignored_parameters": ignored,

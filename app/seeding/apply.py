@@ -16,6 +16,7 @@ from app.models import (
     Metric,
     Rule,
     Source,
+    SourceCaveat,
     System,
     SystemFact,
     SystemNote,
@@ -25,7 +26,7 @@ from app.seeding.load import SeedData
 # Children first, so foreign keys never dangle while the old data is removed.
 _TABLES_IN_DELETE_ORDER: tuple[type[SQLModel], ...] = (
     Rule, BenchmarkResult, Claim, SystemFact, SystemNote, System, Metric,
-    Capability, CapabilityCategory, Source,
+    Capability, CapabilityCategory, SourceCaveat, Source,
 )  # fmt: skip
 
 
@@ -60,10 +61,16 @@ def _flush_ids(session: Session, rows: dict[str, SQLModel]) -> dict[str, int]:
 
 def _add_sources(session: Session, data: SeedData) -> dict[str, int]:
     rows = {
-        slug: Source(slug=slug, position=i, **entry.model_dump())
+        slug: Source(slug=slug, position=i, **entry.model_dump(exclude={"caveats"}))
         for i, (slug, entry) in enumerate(data.sources.items())
     }
-    return _flush_ids(session, rows)
+    ids = _flush_ids(session, rows)
+    for slug, entry in data.sources.items():
+        session.add_all(
+            SourceCaveat(source_id=ids[slug], position=i, **caveat.model_dump())
+            for i, caveat in enumerate(entry.caveats)
+        )
+    return ids
 
 
 def _add_capabilities(session: Session, data: SeedData) -> dict[str, int]:

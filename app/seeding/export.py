@@ -18,6 +18,7 @@ from app.models import (
     Metric,
     Rule,
     Source,
+    SourceCaveat,
     System,
     SystemFact,
     SystemNote,
@@ -78,8 +79,14 @@ def _clean(values: dict[str, Any], schema: type[BaseModel] | None = None) -> dic
 
 
 def _sources(session: Session) -> dict[str, Any]:
+    caveats: dict[int, list[dict[str, str]]] = {}
+    for c in session.exec(select(SourceCaveat).order_by(col(SourceCaveat.position))):
+        caveats.setdefault(c.source_id, []).append({"kind": c.kind, "text": c.text})
     rows = session.exec(select(Source).order_by(col(Source.position)))
-    return {s.slug: _clean(s.model_dump(), SourceEntry) for s in rows}
+    return {
+        s.slug: _clean({**s.model_dump(), "caveats": caveats.get(s.id, [])}, SourceEntry)  # type: ignore[arg-type]
+        for s in rows
+    }
 
 
 def _capabilities(session: Session) -> dict[str, Any]:

@@ -5,6 +5,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
 
+from app.vocabulary import CAVEAT_KINDS
+
 SLUG_PATTERN = r"^[a-z0-9]+(?:[-.][a-z0-9]+)*$"
 DATE_PATTERN = r"^\d{4}(?:-\d{2}(?:-\d{2})?)?$"
 UNITS = ("tok/s", "ms", "s", "min", "%", "x", "req/s", "GB", "MB", "requests", "score")
@@ -46,6 +48,11 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=False)
 
 
+class CaveatEntry(Strict):
+    kind: Literal[CAVEAT_KINDS]  # type: ignore[valid-type]
+    text: Text
+
+
 class SourceEntry(Strict):
     short: Text
     title: Text
@@ -56,6 +63,7 @@ class SourceEntry(Strict):
     kind: Literal["article", "paper", "vendor-docs", "benchmark-report", "team-measurement"]
     url: Text | None = None
     note: Text | None = None
+    caveats: list[CaveatEntry] = []
 
 
 class CategoryEntry(Strict):
