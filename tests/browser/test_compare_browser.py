@@ -83,3 +83,41 @@ def test_screenshots_desktop_phone_and_print(browser, live_url, artifacts: Path)
     assert page.locator(".print-only").is_visible()
     page.screenshot(path=artifacts / "compare-print.png", full_page=True)
     page.context.close()
+
+
+STICKY_PAGE = "/compare?s=llama-cpp&s=ollama&s=lm-studio"
+
+
+def header_after_scrolling(page) -> dict:
+    """Where the row of system names sits once the features are scrolled into view."""
+    page.locator("tbody.capabilities").first.scroll_into_view_if_needed()
+    page.evaluate("window.scrollBy(0, 600)")
+    return page.evaluate(
+        """() => {
+        const cells = [...document.querySelectorAll('table.compare thead th')];
+        const boxed = [];
+        const table = document.querySelector('table.compare');
+        for (let el = table.parentElement; el; el = el.parentElement) {
+            const o = getComputedStyle(el).overflowY;
+            if (o === 'auto' || o === 'scroll') boxed.push(el.tagName);
+        }
+        return {tops: cells.map(c => Math.round(c.getBoundingClientRect().top)),
+                lefts: cells.map(c => Math.round(c.getBoundingClientRect().left)),
+                scrollY: window.scrollY, boxed: boxed,
+                width: document.documentElement.scrollWidth};
+    }"""
+    )
+
+
+@pytest.mark.parametrize("width", [1440, 390])
+def test_one_page_scroll_with_the_names_stuck_on_top(browser, live_url, width) -> None:
+    page = browser.new_context(viewport={"width": width, "height": 800}).new_page()
+    page.goto(f"{live_url}{STICKY_PAGE}")
+    where = header_after_scrolling(page)
+    assert where["boxed"] == []  # no scroll box of its own: the page scrolls
+    assert where["scrollY"] > 1000
+    assert all(0 <= top <= 2 for top in where["tops"]), where
+    # Side by side on a phone too, and nothing wider than the screen.
+    assert where["lefts"] == sorted(where["lefts"]) and len(set(where["lefts"])) == 3
+    assert where["width"] <= width
+    page.context.close()
