@@ -6,6 +6,7 @@ from sqlmodel import Session
 
 from app.db import SessionDep
 from app.params import CompareParams, ParamProblem, Reading, compare_problems, read_query
+from app.preview import preview_png
 from app.queries.compare import Comparison, build_comparison
 from app.queries.contexts import context_chart, describe_ratio
 from app.queries.decide import rules_favouring
@@ -59,8 +60,10 @@ def _compare_page(request: Request, session: Session) -> Response:
     comparison: Comparison | None = None
     if len(params.s) >= 2:
         comparison = build_comparison(session, list(params.s), params.diff)
-    # The Host header was checked against the trusted hosts, so this link is ours.
-    share_url = f"{str(request.base_url).rstrip('/')}/compare?{params.query_string(q='')}"
+    # The Host header was checked against the trusted hosts, so these links are ours.
+    base = str(request.base_url).rstrip("/")
+    share_url = f"{base}/compare?{params.query_string(q='')}"
+    preview_url = f"{base}/compare/preview.png?{params.query_string(q='', diff=False)}"
     context = {
         "params": params,
         "problems": problems,
@@ -74,6 +77,7 @@ def _compare_page(request: Request, session: Session) -> Response:
         "describe_ratio": describe_ratio,
         "favouring": rules_favouring(session, list(params.s)) if comparison else {},
         "share_url": share_url,
+        "preview_url": preview_url,
         "json_url": f"/api/v1/compare?{params.query_string(q='')}",
         "active": "compare",
     }
@@ -85,3 +89,21 @@ def _compare_page(request: Request, session: Session) -> Response:
 @router.get("/compare")
 async def compare_page(request: Request, session: SessionDep) -> Response:
     return await serve(request, session, lambda s: _compare_page(request, s))
+
+
+def _preview(request: Request, session: Session) -> Response:
+    reading = read_compare(session, request)
+    if reading.problems:
+        # Only link unfurlers ask for this; they need a status, not a page.
+        reasons = "; ".join(p.message for p in reading.problems)
+        return Response(f"No preview: {reasons}", 422, media_type="text/plain")
+    comparison = build_comparison(session, list(reading.params.s), diff=False)
+    names = [s.name for s in comparison.systems]
+    png = preview_png(comparison, names, request.url.hostname or "")
+    return Response(png, media_type="image/png")
+
+
+@router.get("/compare/preview.png")
+async def compare_preview(request: Request, session: SessionDep) -> Response:
+    """The picture a shared comparison link unfurls with, cached like every page."""
+    return await serve(request, session, lambda s: _preview(request, s))
