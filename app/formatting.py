@@ -102,3 +102,11 @@ CAVEAT_LABELS = {
 def caveat_label(kind: str) -> str:
     """A caveat's kind in a few words, for marks read out by screen readers and on /sources."""
     return CAVEAT_LABELS.get(kind, kind.replace("-", " "))
+
+
+FACT_LABELS = {"github-stars": "GitHub stars", "based-on": "Based on", "model-support": "Models"}
+
+
+def fact_label(attribute: str) -> str:
+    """A fact's attribute as a heading: 'github-stars' -> 'GitHub stars'."""
+    return FACT_LABELS.get(attribute, attribute.replace("-", " ").capitalize())

@@ -135,6 +135,30 @@ class SystemDetail(SystemSummary):
     disputed_count: int
 
 
+class FactValue(BaseModel):
+    """One value of an attribute and every source that gives it."""
+
+    value: str
+    facts: list[Fact]
+
+
+class FactGroup(BaseModel):
+    """One attribute (Version, Licence, ...) with all its values, so each shows once."""
+
+    attribute: str
+    values: list[FactValue]
+
+
+class Glance(BaseModel):
+    """What a system page says first: the few things a reader scans for."""
+
+    latest_version: str | None
+    strengths: list[SourcedText]
+    hardware: list[Cell]  # targets some source says it runs on, best supported first
+    figures: list[BenchmarkView]  # a few figures measured in a full context
+    feature_count: int  # features some source says it has
+
+
 class CapabilityView(BaseModel):
     slug: str
     name: str

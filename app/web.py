@@ -32,6 +32,7 @@ templates.env.filters.update(
     figure=formatting.figure,
     source_date=formatting.source_date,
     caveat_label=formatting.caveat_label,
+    fact_label=formatting.fact_label,
     extract=lambda key, mapping: mapping.get(key, key),
     tuple_of=tuple,
 )

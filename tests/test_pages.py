@@ -92,3 +92,37 @@ def test_overview_offers_every_view(client: TestClient) -> None:
     assert targets == {"/decide", "/matrix", "/hardware", "/compare", "/benchmarks"}
     for href in (a["href"] for a in soup.select(".entry-points a")):
         assert client.get(href).status_code == 200
+
+
+def test_system_page_opens_with_a_summary_at_a_glance(client: TestClient) -> None:
+    api = client.get("/api/v1/systems/vllm").json()
+    soup = page(client, "/systems/vllm")
+    glance = soup.select_one(".system-header .glance")
+    terms = [dt.get_text(strip=True) for dt in glance.select("dt")]
+    assert terms == ["Kind", "Licence", "Status", "Latest version in the sources", "Language",
+                     "Repository"]  # fmt: skip
+    versions = [f["value"] for f in api["facts"] if f["attribute"] == "version"]
+    assert glance.select("dd")[3].get_text(strip=True) in versions
+    assert glance.select_one("dd a")["href"] == api["repository"]
+    strengths = [li.contents[0].strip() for li in glance.select(".sourced-list li")]
+    assert strengths == [line["text"] for line in api["best_for"][:3]]
+    chips = [a["href"] for a in glance.select(".hardware-chips a")]
+    assert "#cap-nvidia-cuda" in chips and all(soup.select_one(h) for h in chips)
+    figures = glance.select(".key-figures li")
+    assert 0 < len(figures) <= 3 and all(li.select_one("a.cite") for li in figures)
+
+
+def test_facts_show_each_attribute_once_with_all_its_sources(client: TestClient) -> None:
+    api = client.get("/api/v1/systems/vllm").json()
+    soup = page(client, "/systems/vllm")
+    rows = soup.select("table.facts tbody tr")
+    attributes = list(dict.fromkeys(f["attribute"] for f in api["facts"]))
+    assert [tr["id"] for tr in rows] == [f"fact-{a}" for a in attributes]
+    version = soup.select_one("#fact-version")
+    values = [v.get_text(strip=True) for v in version.select(".fact-value")]
+    expected = list(dict.fromkeys(f["value"] for f in api["facts"] if f["attribute"] == "version"))
+    assert values == expected
+    cited = len(soup.select("table.facts .fact-source a.cite"))
+    assert cited == len(api["facts"])
+    repository = soup.select_one("#fact-repository .fact-value a")
+    assert repository["href"] == api["repository"]

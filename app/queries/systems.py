@@ -11,10 +11,14 @@ from app.queries.cells import headline_level, is_disputed, newest_first
 from app.queries.common import capabilities_in_order, source_refs
 from app.queries.contexts import context_key
 from app.schemas import (
+    BenchmarkView,
     CategoryCells,
     Cell,
     ClaimView,
     Fact,
+    FactGroup,
+    FactValue,
+    Glance,
     SourcedText,
     SourceRef,
     SystemDetail,
@@ -150,3 +154,46 @@ def compare_candidates(session: Session, slug: str, limit: int = 4) -> list[Syst
     scored = [pair for pair in scored if pair[0] > 0]
     scored.sort(key=lambda pair: (-pair[0], pair[1].name.lower()))
     return [s for _, s in scored[:limit]]
+
+
+GLANCE_STRENGTHS = 3
+GLANCE_FIGURES = 3
+SUPPORTED_FIRST = {"yes": 0, "via": 1, "partial": 2, "experimental": 3}
+
+
+def system_glance(system: SystemDetail, latest_version: str | None) -> Glance:
+    """The summary a system page opens with, drawn from data already on the page."""
+    hardware = [c for g in system.hardware for c in g.cells if c.level in SUPPORTED_FIRST]
+    hardware.sort(key=lambda c: SUPPORTED_FIRST[c.level])  # stable: seed order within a level
+    features = sum(c.level in SUPPORTED_FIRST for g in system.features for c in g.cells)
+    return Glance(
+        latest_version=latest_version,
+        strengths=system.best_for[:GLANCE_STRENGTHS],
+        hardware=hardware,
+        figures=key_figures(system.benchmarks),
+        feature_count=features,
+    )
+
+
+def key_figures(results: list[BenchmarkView]) -> list[BenchmarkView]:
+    """One figure per metric, only those measured on named hardware with a named model."""
+    seen: set[str] = set()
+    chosen = []
+    for result in results:
+        full_context = result.hardware and result.model and result.value is not None
+        if full_context and result.metric not in seen:
+            seen.add(result.metric)
+            chosen.append(result)
+    return chosen[:GLANCE_FIGURES]
+
+
+def group_facts(facts: list[Fact]) -> list[FactGroup]:
+    """One group per attribute, and within it one entry per distinct value, in seed order."""
+    groups: dict[str, dict[str, list[Fact]]] = {}
+    for fact in facts:
+        groups.setdefault(fact.attribute, {}).setdefault(fact.value, []).append(fact)
+    return [
+        FactGroup(attribute=attribute,
+                  values=[FactValue(value=v, facts=f) for v, f in values.items()])
+        for attribute, values in groups.items()
+    ]  # fmt: skip

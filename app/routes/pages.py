@@ -9,8 +9,16 @@ from sqlmodel import Session
 from app.db import SessionDep
 from app.errors import NotFoundError
 from app.params import QueryModel, read_query
+from app.queries.benchmarks import latest_versions
 from app.queries.catalogue import list_sources
-from app.queries.systems import compare_candidates, get_system, list_systems, system_slugs
+from app.queries.systems import (
+    compare_candidates,
+    get_system,
+    group_facts,
+    list_systems,
+    system_glance,
+    system_slugs,
+)
 from app.web import render, serve, tidy_redirect
 
 router = APIRouter(include_in_schema=False)
@@ -59,6 +67,8 @@ def _system_page(request: Request, session: Session, slug: str, ignored: list[st
         raise NotFoundError("system", slug, system_slugs(session))
     context = {
         "system": detail,
+        "glance": system_glance(detail, latest_versions(session).get(slug)),
+        "fact_groups": group_facts(detail.facts),
         "compare_with": compare_candidates(session, slug),
         "json_url": f"/api/v1/systems/{slug}",
         "ignored_parameters": ignored,

@@ -66,3 +66,27 @@ def test_phone_sized_system_page(browser, live_url, artifacts: Path) -> None:
     page.screenshot(path=artifacts / "system-llama-cpp-phone.png", full_page=False)
     assert errors == []
     page.context.close()
+
+
+def test_phone_sees_the_summary_first_and_facts_fit(browser, live_url) -> None:
+    page, _ = open_page(browser, f"{live_url}/systems/vllm", width=390)
+    glance_top = page.locator(".glance").bounding_box()["y"]
+    assert glance_top < 500, "the summary at a glance opens the page"
+    for table in ("table.facts", "table.claims"):
+        fits = page.evaluate(
+            f"[...document.querySelectorAll('{table}')]"
+            ".every(t => t.scrollWidth <= t.parentElement.clientWidth + 1)"
+        )
+        assert fits, f"{table} is wider than a phone"
+    page.context.close()
+
+
+def test_a_caveat_shows_its_text_on_keyboard_focus(browser, live_url) -> None:
+    page, _ = open_page(browser, f"{live_url}/systems/llama-cpp")
+    mark = page.locator("a.caveat").first
+    mark.focus()
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Tab")  # focus arrives from the keyboard, so :focus-visible applies
+    shown = page.evaluate("getComputedStyle(document.activeElement, '::after').content")
+    assert "chat-assistant" in shown or "vendor" in shown or "estimate" in shown, shown
+    page.context.close()
