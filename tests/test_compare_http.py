@@ -103,9 +103,9 @@ def test_search_as_you_type_suggests_systems_not_yet_chosen(client: TestClient) 
 
 def test_errors_name_what_was_wrong(client: TestClient) -> None:
     cases = {
-        "s=vllm": "choose at least two systems",
+        "s=vllm": "Choose at least two systems",
         "s=vllm&s=vllm": "listed twice",
-        "s=vllm&s=nope": "s=nope",
+        "s=vllm&s=nope": "no system called “nope”",
         "s=vllm&s=sglang&s=tgi&s=lmdeploy&s=ollama": "at most four",
     }
     for query, text in cases.items():
@@ -116,6 +116,10 @@ def test_errors_name_what_was_wrong(client: TestClient) -> None:
         assert api.status_code == 422, query
         assert api.json()["detail"][0]["field"] == "s"
     assert "vllm" in client.get("/api/v1/compare?s=vllm&s=nope").json()["detail"][0]["allowed"]
+    banner = soup_of(client.get("/compare?s=vllm&s=nope")).select_one(".problem-banner")
+    assert "s=" not in banner.get_text()  # told in words, not parameter syntax
+    assert "/systems/llama-cpp" in {a["href"] for a in banner.select("a")}
+    assert "vLLM is listed twice" in soup_of(client.get("/compare?s=vllm&s=vllm")).get_text()
 
 
 def test_system_page_offers_comparisons(client: TestClient) -> None:

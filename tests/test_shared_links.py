@@ -64,7 +64,7 @@ def test_unknown_values_are_still_named(client: TestClient) -> None:
     page = client.get("/compare?s=vllm&s=warp-drive")
     assert page.status_code == 422
     banner = BeautifulSoup(page.text, "html.parser").select_one(".problem-banner").get_text()
-    assert "s=warp-drive" in banner and "vllm" in banner
+    assert "“warp-drive”" in banner and "vLLM" in banner
     api = client.get("/api/v1/benchmarks?metric=speed")
     assert api.status_code == 422
     [problem] = api.json()["detail"]
