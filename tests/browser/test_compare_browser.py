@@ -60,7 +60,12 @@ def test_keyboard_only(browser, live_url) -> None:
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_no_accessibility_violations(browser, live_url, scheme) -> None:
-    for path in ("/compare?s=vllm&s=sglang&s=llama-cpp", "/compare", "/compare?s=vllm&s=vllm"):
+    for path in (
+        "/compare?s=vllm&s=sglang&s=llama-cpp",
+        "/compare",
+        "/compare?s=vllm&s=vllm",
+        "/compare?s=llama-cpp&s=ollama&s=lm-studio&diff=1",
+    ):
         page = browser.new_context(color_scheme=scheme).new_page()
         page.goto(f"{live_url}{path}")
         results = Axe().run(page)
