@@ -72,7 +72,7 @@ def test_phone_sees_the_summary_first_and_facts_fit(browser, live_url) -> None:
     page, _ = open_page(browser, f"{live_url}/systems/vllm", width=390)
     glance_top = page.locator(".glance").bounding_box()["y"]
     assert glance_top < 500, "the summary at a glance opens the page"
-    for table in ("table.facts", "table.claims"):
+    for table in ("table.facts", "table.claims", "table.benchmarks"):
         fits = page.evaluate(
             f"[...document.querySelectorAll('{table}')]"
             ".every(t => t.scrollWidth <= t.parentElement.clientWidth + 1)"
