@@ -79,7 +79,8 @@ def build_comparison(
     overview = _overview(details, versions)
     features = _sections(details, "features")
     hardware = _sections(details, "hardware")
-    rows = [*overview, *(r for section in features + hardware for r in section.rows)]
+    rows: list[OverviewRow | CompareRow] = [*overview]
+    rows += [r for section in features + hardware for r in section.rows]
     differences, gaps = sum(r.differs for r in rows), sum(r.gap for r in rows)
     shared, other = _benchmark_contexts(session, slugs, today or dt.date.today())
     if diff:
