@@ -124,22 +124,30 @@ def _level_row(draw: ImageDraw.ImageDraw, row: CompareRow, xs: list[int], column
         if cell is None:
             draw.text((x, y + 11), "no source says", font=font(20), fill=MUTED)
             continue
-        words = _level_words(draw, cell.level, row.ahead == index, column - 12)
-        _pill(draw, x, y + 6, words, *LEVEL_COLOURS.get(cell.level, LEVEL_COLOURS["unknown"]))
+        ahead = row.ahead == index
+        words = _level_words(draw, cell.level, ahead, column - 12)
+        ink, fill = LEVEL_COLOURS.get(cell.level, LEVEL_COLOURS["unknown"])
+        _pill(draw, x, y + 6, words, ink, fill, ahead)
     return y + ROW_HEIGHT
 
 
 def _level_words(draw: ImageDraw.ImageDraw, level: str, ahead: bool, width: int) -> str:
-    """'Experimental  ▲', or 'Exp.  ▲' when the column is too narrow for the long word."""
-    mark = "  ▲" if ahead else ""
-    words = LEVEL_WORDS.get(level, level) + mark
-    if draw.textlength(words, font=font(21, True)) + 22 > width:
-        words = SHORT_WORDS.get(level, LEVEL_WORDS.get(level, level)) + mark
+    """'Experimental', or 'Exp.' when the column is too narrow for the long word (and mark)."""
+    words = LEVEL_WORDS.get(level, level)
+    if draw.textlength(words, font=font(21, True)) + 22 + (AHEAD_MARK if ahead else 0) > width:
+        words = SHORT_WORDS.get(level, words)
     return words
 
 
-def _pill(draw: ImageDraw.ImageDraw, x: int, y: int, text: str, ink: str, fill: str) -> None:
+AHEAD_MARK = 22  # room for the ▲, drawn as a shape: not every font has the glyph
+
+
+def _pill(draw: ImageDraw.ImageDraw, x: int, y: int, text: str, ink: str, fill: str,
+          ahead: bool = False) -> None:  # fmt: skip
     face = font(21, True)
-    width = int(draw.textlength(text, font=face))
+    width = int(draw.textlength(text, font=face)) + (AHEAD_MARK if ahead else 0)
     draw.rounded_rectangle((x, y, x + width + 22, y + 33), radius=8, fill=fill)
     draw.text((x + 11, y + 4), text, font=face, fill=ink)
+    if ahead:
+        left = x + width + 11 - 14
+        draw.polygon([(left, y + 24), (left + 14, y + 24), (left + 7, y + 11)], fill=ink)

@@ -44,3 +44,18 @@ def test_the_preview_shows_only_real_differences(engine: Engine) -> None:
     rows = key_rows(comparison)
     assert rows and all(r.differs and not r.gap for r in rows)
     assert "flash-attention" not in {r.key for r in rows}
+
+
+def test_the_preview_draws_without_system_fonts(engine: Engine, monkeypatch) -> None:
+    # A slim container may have no fonts at all: Pillow's own font must do.
+    import app.preview as preview
+
+    monkeypatch.setattr(preview, "FONT_DIRS", ())
+    preview.font.cache_clear()
+    try:
+        with Session(engine) as session:
+            comparison = build_comparison(session, ["vllm", "sglang"], diff=False)
+        png = preview.preview_png(comparison, ["vLLM", "SGLang"], "atlas.example")
+        assert Image.open(io.BytesIO(png)).size == (1200, 630)
+    finally:
+        preview.font.cache_clear()
