@@ -80,3 +80,11 @@ def test_caveats_are_optional(seed_copy: Path) -> None:
     ]
     path.write_text("\n".join(kept) + "\n")
     assert all(not s.caveats for s in load_seed(seed_copy).sources.values())
+
+
+def test_the_guided_flow_marks_its_reasons_sources_too(client: TestClient) -> None:
+    soup = soup_of(client, "/decide?hardware=apple-silicon&scale=single-user")
+    marks = soup.select("a.cite + a.caveat")
+    marked = {mark.find_previous_sibling("a")["href"] for mark in marks}
+    assert "/sources#genai-in-depth-serving-frameworks" in marked
+    assert "/sources#best-inference-servers-2026" not in marked

@@ -7,6 +7,7 @@ from sqlmodel import Session
 from app.db import SessionDep
 from app.decision.questions import QUESTIONS, QUESTIONS_BY_ID, Question
 from app.params import DecideParams, FlowParams, read_query
+from app.queries.common import source_refs
 from app.queries.decide import recommendation
 from app.web import render, serve, tidy_redirect
 
@@ -39,6 +40,8 @@ def _decide_page(request: Request, session: Session) -> Response:
         "questions": QUESTIONS,
         "answers": answers,
         "result": result,
+        # Reasons name their source by slug; the page marks the ones with caveats.
+        "sources_by_slug": {r.slug: r for r in source_refs(session).values()} if result else {},
         "compare_url": "/compare?" + "&".join(f"s={s}" for s in top) if len(top) >= 2 else "",
         "json_url": f"/api/v1/recommend?{DecideParams(params.answers).query_string()}",
         "active": "decide",
