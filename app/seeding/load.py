@@ -1,5 +1,6 @@
 """Read and validate every seed file; nothing here touches the database."""
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -269,7 +270,7 @@ class _Reader:
 
     def check_ref(self, path: Path, line: int | None, where: str, kind: str, slug: str) -> bool:
         """Check a reference to a system, capability or metric by slug."""
-        table: dict[str, Any] = {
+        table: Collection[str] = {
             "system": self.system_slugs(),
             "capability": self.data.capabilities,
             "metric": self.data.metrics,

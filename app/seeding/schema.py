@@ -19,10 +19,10 @@ from pydantic import (
 
 SLUG_PATTERN = r"^[a-z0-9]+(?:[-.][a-z0-9]+)*$"
 SLUG_MAX = 100  # the database's slug columns
-SLUG_RULE = f"lower-case letters, digits and dashes, {SLUG_MAX} characters at most"
+SLUG_RULE = f"lower-case letters, digits, dashes and dots, {SLUG_MAX} characters at most"
 TEXT_MAX = 2000  # a long paragraph; the longest text today (a summary) is under 600
 SHORT_MAX = 60  # sources.short, the database column: it labels citations inline
-FIGURE_MAX = 1e15  # beyond any real figure in these units; chart arithmetic stays exact
+FIGURE_MAX = 1e15  # beyond any real figure in these units, far below float overflow in charts
 INT_MAX = 2**31 - 1  # the largest integer every SQL database stores in an integer column
 DATE_PATTERN = r"^\d{4}(?:-\d{2}(?:-\d{2})?)?$"
 UNITS = ("tok/s", "ms", "s", "min", "%", "x", "req/s", "GB", "MB", "requests", "score")
