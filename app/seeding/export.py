@@ -52,9 +52,8 @@ def _render_all(session: Session) -> dict[str, str]:
         files[f"claims/{source_slug}.yaml"] = dump_yaml(claims)
     for source_slug, rows in _benchmarks(session, slugs).items():
         files[f"benchmarks/{source_slug}.csv"] = _csv(rows)
-    rules = _rules(session, slugs)
-    if rules:
-        files["rules.yaml"] = dump_yaml(rules)
+    # Always written: an empty rules.yaml is an error, and no rules is written `{}`.
+    files["rules.yaml"] = dump_yaml(_rules(session, slugs))
     return files
 
 
