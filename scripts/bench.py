@@ -19,6 +19,7 @@ import argparse
 import os
 import platform
 import shutil
+import signal
 import sys
 import tempfile
 from datetime import UTC, datetime
@@ -114,6 +115,8 @@ def targets(misses: list[str]) -> str:
 
 
 def main() -> None:
+    # SIGTERM (a timeout, a CI runner) unwinds like Ctrl-C, so the server is always stopped.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     args = parse_args()
     if not shutil.which("wrk"):
         sys.exit("wrk is not installed: apt-get install wrk")

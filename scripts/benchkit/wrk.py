@@ -117,12 +117,13 @@ def _collect(
         try:
             if work is not None:
                 work()
-        finally:
-            if work is not None:
                 finished.set()
             if threads_to_finish or work is not None:
                 _interrupt_when(finished, process)
             reader.join()
+        except BaseException:
+            process.kill()  # Ctrl-C, SIGTERM or a failed work(): nothing left to report
+            raise
     summary = next((line for line in lines if line.startswith("ATLAS {")), None)
     if process.returncode != 0 or summary is None:
         raise RuntimeError(f"wrk failed ({process.returncode}): {' '.join(args)}\n{''.join(lines)}")
