@@ -21,6 +21,7 @@ RESEED_CONNECTIONS = 64
 HOSTILE_WORKERS = 8
 DISTINCT_CAP_S = 120  # a healthy server answers the whole list in seconds
 RESEEDS = 3
+SEED_LIMIT_S = 300  # one seed of the x10 data takes well under a minute when nothing blocks it
 
 
 def progress(message: str) -> None:
@@ -136,7 +137,11 @@ def measure_reseed(server: Server, folder: Path) -> SpecialRun:
 def _seed(server: Server) -> list[str]:
     """Run `inference-atlas seed` against the server's database; a failure as one line."""
     command = [str(BIN / "inference-atlas"), "seed"]
-    done = subprocess.run(command, env=server.env, capture_output=True, text=True, check=False)
+    try:
+        done = subprocess.run(command, env=server.env, capture_output=True, text=True,
+                              check=False, timeout=SEED_LIMIT_S)  # fmt: skip
+    except subprocess.TimeoutExpired:
+        return [f"seed still running after {SEED_LIMIT_S} s (stopped)"]
     if done.returncode == 0:
         return []
     last = (done.stderr.strip().splitlines() or ["no output"])[-1]
