@@ -48,7 +48,7 @@ def test_distinct_urls_are_answered_not_redirected(client: TestClient, urls: lis
 def test_hostile_requests_number_a_few_hundred_of_every_kind() -> None:
     kinds = Counter(kind for kind, _ in hostile_requests())
     assert kinds.total() >= 300
-    assert {"oversized (64 KB)", "tracking parameters", "odd characters"} <= set(kinds)
+    assert {"oversized (60 KB)", "tracking parameters", "odd characters"} <= set(kinds)
 
 
 def test_wrk_summary_counts_every_status_outside_2xx_as_non_2xx() -> None:
