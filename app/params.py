@@ -306,6 +306,11 @@ class MatrixParams(QueryModel):
         Field(description="capability categories to show", max_length=MAX_VALUES),
         Vocabulary("group"), SPLIT,
     ] = ()  # fmt: skip
+    min_coverage: Annotated[
+        int,
+        Field(description="hide systems that sources speak to on fewer than this percentage of"
+                          " the view's capabilities", ge=0, le=100),
+    ] = 0  # fmt: skip
 
     @property
     def needs(self) -> tuple[Need, ...]:
@@ -326,6 +331,8 @@ class MatrixParams(QueryModel):
         if p.diff:
             pairs.append(("diff", "1"))
         pairs += [("group", g) for g in p.group]
+        if p.min_coverage:
+            pairs.append(("min_coverage", str(p.min_coverage)))
         return _encode(pairs)
 
     def active_filters(self) -> list[tuple[str, str]]:
@@ -335,12 +342,16 @@ class MatrixParams(QueryModel):
             out += [(name, v) for v in getattr(self, name)]
         if self.q:
             out.append(("q", self.q))
+        if self.min_coverage:
+            out.append(("min_coverage", str(self.min_coverage)))
         return out
 
     def without(self, name: str, value: str) -> "MatrixParams":
         """These parameters with one filter value removed."""
         if name == "q":
             return self.replace(q="")
+        if name == "min_coverage":
+            return self.replace(min_coverage=0)
         if name == "need":
             return self.replace(need=tuple(n.token() for n in self.needs if n.token() != value))
         return self.replace(**{name: tuple(v for v in getattr(self, name) if v != value)})

@@ -82,9 +82,9 @@ def test_csv_export_equals_the_screen(client: TestClient) -> None:
     level_columns = header[2::2]
     assert len(level_columns) == len(columns)
     assert [[r[0], *(v.removesuffix(" (disputed)") for v in r[2::2])] for r in body] == [
-        [r[0], *(lv.replace("none", "none") for lv in r[1:])] for r in rows
+        [r[0], *(lv.replace("no-claim", "no claim") for lv in r[1:])] for r in rows
     ]
-    assert all(r[3] for r in body if r[2] != "none"), "every claimed cell lists its sources"
+    assert all(r[3] for r in body if r[2] != "no claim"), "every claimed cell lists its sources"
 
 
 def test_json_export_equals_the_screen(client: TestClient) -> None:

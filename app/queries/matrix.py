@@ -21,6 +21,8 @@ ACCEPTED_LEVELS = {
     "any": {"yes", "partial", "experimental", "via"},
 }
 VIEWS = {"features": "feature", "hardware": "hardware"}
+NO_CLAIM = "no-claim"
+"""The level of a cell no source speaks to; spelled out so exports never read it as "no"."""
 
 
 class MatrixColumn(BaseModel):
@@ -38,7 +40,7 @@ class MatrixGroup(BaseModel):
 
 class MatrixCell(BaseModel):
     capability: str
-    level: str  # "none" when no source speaks to this cell
+    level: str  # NO_CLAIM when no source speaks to this cell: unknown, never "no"
     disputed: bool
     strength: int | None
     sources: list[str]
@@ -49,6 +51,8 @@ class MatrixRow(BaseModel):
     cells: list[MatrixCell]
     matches: int
     coverage: float
+    claimed: int  # capabilities of this view that at least one source speaks to
+    claimable: int  # capabilities in this view
 
 
 class Relaxation(BaseModel):
@@ -158,24 +162,42 @@ def _load_cells(
 def build_matrix(session: Session, view: str, params: MatrixParams) -> MatrixResult:
     """The rows and columns the page shows for `params`."""
     base = matrix_base(session)
-    rows = _filter_rows(base, params)
+    rows = _filter_rows(base, view, params)
     groups = _visible_groups(base, view, params, rows)
-    relax = _relaxation(base, params) if not rows else None
+    relax = _relaxation(base, view, params) if not rows else None
     shown_columns = [c for g in groups for c in g.columns]
     all_columns = sum(len(g.columns) for g in base.groups[view])
     return MatrixResult(
         view=view,
         query=params.query_string(),
         groups=groups,
-        rows=_sorted([_row(base, s, shown_columns, params.needs) for s in rows], params.sort),
+        rows=_sorted([_row(base, view, s, shown_columns, params.needs) for s in rows], params.sort),
         total_systems=len(base.systems),
         hidden_columns=all_columns - len(shown_columns),
         relax=relax,
     )
 
 
-def _filter_rows(base: MatrixBase, params: MatrixParams) -> list[SystemSummary]:
-    return [s for s in base.systems if _keeps(base, s, params)]
+def _filter_rows(base: MatrixBase, view: str, params: MatrixParams) -> list[SystemSummary]:
+    return [
+        s
+        for s in base.systems
+        if _keeps(base, s, params) and _covered(base, view, s.slug, params.min_coverage)
+    ]
+
+
+def claim_count(base: MatrixBase, view: str, system: str) -> tuple[int, int]:
+    """(capabilities of `view` some source speaks to for `system`, capabilities in `view`)."""
+    slugs = [c.slug for g in base.groups[view] for c in g.columns]
+    return sum(1 for c in slugs if base.cell(system, c) is not None), len(slugs)
+
+
+def _covered(base: MatrixBase, view: str, system: str, min_coverage: int) -> bool:
+    # Sparse rows are mostly "no source says"; hiding them is the reader's choice, in percent.
+    if not min_coverage:
+        return True
+    claimed, claimable = claim_count(base, view, system)
+    return claimed * 100 >= min_coverage * claimable
 
 
 def _keeps(base: MatrixBase, system: SystemSummary, params: MatrixParams) -> bool:
@@ -198,7 +220,7 @@ def _text_matches(system: SystemSummary, text: str) -> bool:
 
 def _level(base: MatrixBase, system: str, capability: str) -> str:
     cell = base.cell(system, capability)
-    return cell.level if cell else "none"
+    return cell.level if cell else NO_CLAIM
 
 
 def _visible_groups(
@@ -220,12 +242,18 @@ def _visible_groups(
 
 
 def _row(
-    base: MatrixBase, system: SystemSummary, columns: list[MatrixColumn], needs: tuple[Need, ...]
+    base: MatrixBase,
+    view: str,
+    system: SystemSummary,
+    columns: list[MatrixColumn],
+    needs: tuple[Need, ...],
 ) -> MatrixRow:
     cells = [_cell(base, system.slug, c.slug) for c in columns]
     matches = sum(LEVEL_RANK.get(_level(base, system.slug, n.capability), 0) for n in needs)
     coverage = sum(_coverage_weight(c.level) for c in cells)
-    return MatrixRow(system=system, cells=cells, matches=matches, coverage=coverage)
+    claimed, claimable = claim_count(base, view, system.slug)
+    return MatrixRow(system=system, cells=cells, matches=matches, coverage=coverage,
+                     claimed=claimed, claimable=claimable)  # fmt: skip
 
 
 def _coverage_weight(level: str) -> float:
@@ -236,7 +264,7 @@ def _coverage_weight(level: str) -> float:
 def _cell(base: MatrixBase, system: str, capability: str) -> MatrixCell:
     cell = base.cell(system, capability)
     if cell is None:
-        return MatrixCell(capability=capability, level="none", disputed=False, strength=None,
+        return MatrixCell(capability=capability, level=NO_CLAIM, disputed=False, strength=None,
                           sources=[])  # fmt: skip
     headline = next((c for c in cell.claims if c.level == cell.level), None)
     return MatrixCell(
@@ -256,12 +284,12 @@ def _sorted(rows: list[MatrixRow], sort: str) -> list[MatrixRow]:
     return sorted(rows, key=lambda r: r.system.name.lower())
 
 
-def _relaxation(base: MatrixBase, params: MatrixParams) -> Relaxation | None:
+def _relaxation(base: MatrixBase, view: str, params: MatrixParams) -> Relaxation | None:
     """The one filter whose removal brings back the most systems."""
     best: Relaxation | None = None
     for name, value in params.active_filters():
         relaxed = params.without(name, value)
-        count = len(_filter_rows(base, relaxed))
+        count = len(_filter_rows(base, view, relaxed))
         if count and (best is None or count > best.would_show):
             best = Relaxation(field=name, value=value, would_show=count,
                               query=relaxed.query_string())  # fmt: skip

@@ -11,7 +11,7 @@ from sqlmodel import Session
 from app.db import SessionDep
 from app.errors import NotFoundError
 from app.params import MatrixParams, QueryModel, Reading, read_query
-from app.queries.matrix import MatrixResult, build_matrix, cell_claims, matrix_base
+from app.queries.matrix import NO_CLAIM, MatrixResult, build_matrix, cell_claims, matrix_base
 from app.queries.vocabularies import matrix_vocabularies
 from app.web import render, serve, tidy_redirect
 
@@ -102,7 +102,8 @@ def matrix_csv(result: MatrixResult) -> str:
     for row in result.rows:
         line = [row.system.slug, row.system.name]
         for cell in row.cells:
-            level = f"{cell.level} (disputed)" if cell.disputed else cell.level
+            level = "no claim" if cell.level == NO_CLAIM else cell.level
+            level = f"{level} (disputed)" if cell.disputed else level
             line += [level, " ".join(cell.sources)]
         writer.writerow(line)
     return buffer.getvalue()
