@@ -107,6 +107,11 @@ def matrix_base(session: Session) -> MatrixBase:
     return base
 
 
+def system_name_map(session: Session) -> dict[str, str]:
+    """slug -> name of every system (for suggestions and labels)."""
+    return {s.slug: s.name for s in matrix_base(session).systems}
+
+
 def _load_base(session: Session) -> MatrixBase:
     systems = session.exec(select(System).order_by(col(System.name))).all()
     summaries = [

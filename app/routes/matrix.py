@@ -11,6 +11,7 @@ from sqlmodel import Session
 from app.db import SessionDep
 from app.errors import NotFoundError
 from app.params import MatrixParams, QueryModel, Reading, read_query
+from app.queries.features import capability_names, feature_page
 from app.queries.matrix import NO_CLAIM, MatrixResult, build_matrix, cell_claims, matrix_base
 from app.queries.vocabularies import matrix_vocabularies
 from app.web import render, serve, tidy_redirect
@@ -123,13 +124,39 @@ def _cell_page(request: Request, session: Session, system: str, capability: str)
     base = matrix_base(session)
     summary = next((s for s in base.systems if s.slug == system), None)
     if summary is None:
-        raise NotFoundError("system", system, [s.slug for s in base.systems])
+        names = {s.slug: s.name for s in base.systems}
+        raise NotFoundError("system", system, list(names), names)
     columns = {c.slug: c for groups in base.groups.values() for g in groups for c in g.columns}
     if capability not in columns:
-        raise NotFoundError("capability", capability, list(columns))
+        names = {slug: c.name for slug, c in columns.items()}
+        raise NotFoundError("capability", capability, list(names), names)
     cell = cell_claims(session, system, capability)
     context = {"system": summary, "capability": columns[capability], "cell": cell}
     return render(request, "pages/cell.html", context, session=session, fragments=("cell_detail",))
+
+
+def _feature_page(request: Request, session: Session, slug: str) -> Response:
+    ignored = read_query(QueryModel, request.query_params).ignored
+    if redirect := tidy_redirect(request, request.url.path, ignored):
+        return redirect
+    page = feature_page(session, slug)
+    if page is None:
+        names = capability_names(session)
+        raise NotFoundError("capability", slug, list(names), names)
+    view = "features" if page.capability.kind == "feature" else "hardware"
+    context = {
+        "page": page,
+        "json_url": f"/api/v1/capabilities/{slug}",
+        "matrix_url": f"{PAGES[view]}?need={slug}",
+        "active": view,
+        "ignored_parameters": ignored,
+    }
+    return render(request, "pages/feature.html", context, session=session)
+
+
+@router.get("/features/{slug}")
+async def feature(slug: str, request: Request, session: SessionDep) -> Response:
+    return await serve(request, session, lambda s: _feature_page(request, s, slug))
 
 
 @router.get("/matrix/cell")
