@@ -60,6 +60,25 @@ class Relaxation(BaseModel):
     value: str
     would_show: int
     query: str
+    action: str = ""  # what to do, in words: "Clear the search “tool calling”"
+
+
+class ActiveFilter(BaseModel):
+    """One filter in force, in words, with the query string that drops it."""
+
+    field: str
+    value: str
+    label: str
+    remove_query: str
+
+
+class CapabilityMatch(BaseModel):
+    """A feature or hardware target whose name matches the search, with a one-click filter."""
+
+    slug: str
+    name: str
+    kind: str  # feature or hardware
+    filter_query: str  # these parameters with the search swapped for "must have this"
 
 
 class MatrixResult(BaseModel):
@@ -70,6 +89,8 @@ class MatrixResult(BaseModel):
     total_systems: int
     hidden_columns: int
     relax: Relaxation | None
+    capabilities: list[CapabilityMatch] = []
+    filters: list[ActiveFilter] = []
 
 
 @dataclass(frozen=True)
@@ -180,7 +201,72 @@ def build_matrix(session: Session, view: str, params: MatrixParams) -> MatrixRes
         total_systems=len(base.systems),
         hidden_columns=all_columns - len(shown_columns),
         relax=relax,
+        capabilities=_capability_matches(base, params),
+        filters=[
+            ActiveFilter(
+                field=name,
+                value=value,
+                label=filter_label(base, name, value),
+                remove_query=params.without(name, value).query_string(),
+            )
+            for name, value in params.active_filters()
+        ],
     )
+
+
+NEED_LEVEL_WORDS = {"any": "", "partial": " (at least partial)", "yes": " (yes)"}
+
+
+def filter_label(base: MatrixBase, name: str, value: str) -> str:
+    """A filter as a person would say it: "Must have Tool calling (yes)", not need=…:yes."""
+    names = {c.slug: c.name for gs in base.groups.values() for g in gs for c in g.columns}
+    if name == "need":
+        need = Need.parse(value)
+        return f"Must have {names.get(need.capability, need.capability)}" + NEED_LEVEL_WORDS.get(
+            need.level, ""
+        )
+    labels = {
+        "hw": lambda: f"Runs on {names.get(value, value)}",
+        "licence": lambda: f"{value.capitalize()} licence",
+        "kind": lambda: f"Kind: {value.replace('-', ' ')}",
+        "status": lambda: f"Status: {value}",
+        "q": lambda: f"Search “{value}”",
+        "min_coverage": lambda: f"Claims on at least {value}%",
+    }
+    return labels[name]() if name in labels else f"{name}: {value}"
+
+
+def relax_action(base: MatrixBase, name: str, value: str) -> str:
+    if name == "q":
+        return f"Clear the search “{value}”"
+    return f"Remove the filter “{filter_label(base, name, value)}”"
+
+
+def _capability_matches(base: MatrixBase, params: MatrixParams) -> list[CapabilityMatch]:
+    """Features and hardware targets named like the search: people type "tool calling" too."""
+    if not params.q.strip():
+        return []
+    out = []
+    for view, groups in base.groups.items():
+        for column in (c for g in groups for c in g.columns):
+            if not _words_in(params.q, f"{column.name} {column.slug.replace('-', ' ')}"):
+                continue
+            if view == "hardware":
+                hw = tuple(dict.fromkeys((*params.hw, column.slug)))
+                query = params.query_string(q="", hw=hw)
+            else:
+                have = {n.capability for n in params.needs}
+                extra = () if column.slug in have else (column.slug,)
+                need = (*(n.token() for n in params.needs), *extra)
+                query = params.query_string(q="", need=need, add="")
+            kind = "feature" if view == "features" else "hardware"
+            out.append(CapabilityMatch(slug=column.slug, name=column.name, kind=kind,
+                                       filter_query=query))  # fmt: skip
+    return out[:8]
+
+
+def _words_in(text: str, haystack: str) -> bool:
+    return all(word in haystack.lower() for word in text.lower().split())
 
 
 def _filter_rows(base: MatrixBase, view: str, params: MatrixParams) -> list[SystemSummary]:
@@ -219,8 +305,7 @@ def _keeps(base: MatrixBase, system: SystemSummary, params: MatrixParams) -> boo
 
 
 def _text_matches(system: SystemSummary, text: str) -> bool:
-    haystack = f"{system.name} {system.slug} {system.summary}".lower()
-    return all(word in haystack for word in text.lower().split())
+    return _words_in(text, f"{system.name} {system.slug} {system.summary}")
 
 
 def _level(base: MatrixBase, system: str, capability: str) -> str:
@@ -297,7 +382,8 @@ def _relaxation(base: MatrixBase, view: str, params: MatrixParams) -> Relaxation
         count = len(_filter_rows(base, view, relaxed))
         if count and (best is None or count > best.would_show):
             best = Relaxation(field=name, value=value, would_show=count,
-                              query=relaxed.query_string())  # fmt: skip
+                              query=relaxed.query_string(),
+                              action=relax_action(base, name, value))  # fmt: skip
     return best
 
 

@@ -10,11 +10,11 @@ from sqlmodel import Session
 
 from app.db import SessionDep
 from app.errors import NotFoundError
-from app.params import MatrixParams, QueryModel, Reading, read_query
+from app.params import MatrixParams, ParamProblem, QueryModel, Reading, read_query
 from app.queries.features import capability_names, feature_page
 from app.queries.matrix import NO_CLAIM, MatrixResult, build_matrix, cell_claims, matrix_base
 from app.queries.vocabularies import matrix_vocabularies
-from app.web import render, serve, tidy_redirect
+from app.web import is_htmx, render, serve, tidy_redirect
 
 router = APIRouter(include_in_schema=False)
 
@@ -39,10 +39,34 @@ def page_url(view: str, query: str) -> str:
     return f"{PAGES[view]}?{query}" if query else PAGES[view]
 
 
+def _open_cell(session: Session, view: str, params: MatrixParams) -> dict[str, object] | None:
+    """The cell named by `cell=system:capability`, to show beside the matrix; None if none."""
+    if not params.cell:
+        return None
+    base = matrix_base(session)
+    system_slug, _, capability_slug = params.cell.partition(":")
+    system = next((s for s in base.systems if s.slug == system_slug), None)
+    columns = {c.slug: c for groups in base.groups.values() for g in groups for c in g.columns}
+    if system is None or capability_slug not in columns:
+        return None
+    return {
+        "system": system,
+        "capability": columns[capability_slug],
+        "cell": cell_claims(session, system_slug, capability_slug),
+        "close_url": page_url(view, params.query_string()),
+    }
+
+
 def _matrix_page(request: Request, session: Session, view: str) -> Response:
     reading = read_matrix(session, request, view)
     params, problems = reading.params, reading.problems
-    canonical = page_url(view, params.query_string())
+    open_cell = _open_cell(session, view, params)
+    if params.cell and open_cell is None:
+        problems = [
+            *problems,
+            ParamProblem("cell", params.cell, (), "names no system and capability"),
+        ]
+    canonical = page_url(view, params.query_string(with_cell=open_cell is not None))
     if not problems and (redirect := tidy_redirect(request, canonical, reading.ignored)):
         return redirect
     result = build_matrix(session, view, params)
@@ -63,6 +87,7 @@ def _matrix_page(request: Request, session: Session, view: str) -> Response:
         "json_url": f"/api/v1/matrix?view={view}{'&' + result.query if result.query else ''}",
         "csv_url": f"{PAGES[view]}.csv{query}",
         "active": view,
+        "open_cell": open_cell,
     }
     return render(request, "pages/matrix.html", context, session=session, fragments=FRAGMENTS,
                   canonical=canonical, status_code=422 if problems else 200)  # fmt: skip
@@ -131,7 +156,8 @@ def _cell_page(request: Request, session: Session, system: str, capability: str)
         names = {slug: c.name for slug, c in columns.items()}
         raise NotFoundError("capability", capability, list(names), names)
     cell = cell_claims(session, system, capability)
-    context = {"system": summary, "capability": columns[capability], "cell": cell}
+    context = {"system": summary, "capability": columns[capability], "cell": cell,
+               "as_panel": is_htmx(request)}  # fmt: skip
     return render(request, "pages/cell.html", context, session=session, fragments=("cell_detail",))
 
 
