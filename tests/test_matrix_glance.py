@@ -126,3 +126,14 @@ def test_a_cell_that_names_nothing_is_reported(client: TestClient) -> None:
     response = client.get("/matrix?cell=vllm:warp-drive")
     assert response.status_code == 422
     assert "cell=vllm:warp-drive" in soup_of(response).select_one(".problem-banner").get_text()
+
+
+def test_shortened_summaries_end_at_a_word_boundary(client: TestClient) -> None:
+    api = {s["name"]: s["summary"] for s in client.get("/api/v1/systems").json()}
+    cards = soup_of(client.get("/")).select(".card-summary")
+    cut = [c.get_text() for c in cards if c.get_text().endswith("…")]
+    assert cut, "some summaries are long enough to be shortened"
+    for text in cut:
+        kept = text.removesuffix("…").rstrip()
+        full = next(s for s in api.values() if s.startswith(kept))
+        assert full[len(kept)] in " ,.;:", (kept, full)
