@@ -144,7 +144,7 @@ def context_chart(context: Context) -> tuple[BarChart, BarChart]:
     ]
     title = f"{context.metric_name} ({context.unit}) — {context.label()}"
     return bar_chart(title, context.unit, items), bar_chart(
-        title, context.unit, items, width=340, stacked=True
+        title, context.unit, items, width=300, stacked=True
     )
 
 
