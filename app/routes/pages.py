@@ -10,6 +10,7 @@ from app.db import SessionDep
 from app.errors import NotFoundError
 from app.params import QueryModel, read_query
 from app.queries.catalogue import list_sources
+from app.queries.matrix import system_name_map
 from app.queries.systems import compare_candidates, get_system, list_systems, system_slugs
 from app.web import render, serve, tidy_redirect
 
@@ -56,7 +57,7 @@ async def overview(request: Request, session: SessionDep) -> Response:
 def _system_page(request: Request, session: Session, slug: str, ignored: list[str]) -> Response:
     detail = get_system(session, slug)
     if detail is None:
-        raise NotFoundError("system", slug, system_slugs(session))
+        raise NotFoundError("system", slug, system_slugs(session), system_name_map(session))
     context = {
         "system": detail,
         "compare_with": compare_candidates(session, slug),
