@@ -127,7 +127,8 @@ def measure_reseed(server: Server, folder: Path, reseeds: int) -> SpecialRun:
     offset = server.log_size()
     result = wrk.run_during(server.base, paths, RESEED_CONNECTIONS, reseed, cap_seconds=900)
     settle(server)
-    label = f"{', '.join(urlsplit(p).path for p in RESEED_VIEWS)} during {reseeds} reseeds"
+    views = ", ".join(urlsplit(p).path for p in RESEED_VIEWS)
+    label = f"{views} during {reseeds} reseed{'s' if reseeds != 1 else ''}"
     return SpecialRun(
         label, RESEED_CONNECTIONS, result, server.exceptions_since(offset), failures=failures
     )
