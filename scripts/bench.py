@@ -1,7 +1,8 @@
 """Load-test every main view with wrk, on the real data and a synthetic larger copy.
 
     python scripts/bench.py [--scale 1 --scale 10] [--duration 2] [--rounds 2]
-                            [--connections 16 --connections 64] [--check] [--markdown FILE]
+                            [--connections 16 --connections 64] [--reseeds 2]
+                            [--check] [--markdown FILE]
 
 Per scale, one uvicorn worker on a throwaway SQLite database is measured with:
 - every main view at each connection count, each run paired with a run of /healthz (the
@@ -76,7 +77,7 @@ def measure(
     hostile = phases.measure_hostile(server)
     memory.phase = "the reseed"
     phases.progress(f"x{scale}: views during reseeds")
-    reseed = phases.measure_reseed(server, folder)
+    reseed = phases.measure_reseed(server, folder, args.reseeds)
     server.check_alive()
     return ScaleResult(scale, systems, views, distinct, hostile, reseed)
 
@@ -91,6 +92,8 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--rounds", type=int, default=2, help="floor/view pairs per view")
     parser.add_argument("--connections", type=int, action="append",
                         help="for the repeated views (repeatable; default 16 and 64)")  # fmt: skip
+    parser.add_argument("--reseeds", type=int, default=2,
+                        help="seeds during the reseed run (about 1 min each at x10)")  # fmt: skip
     parser.add_argument("--check", action="store_true", help="exit 1 if a target is missed")
     parser.add_argument("--markdown", type=Path, help="also write the report to this file")
     args = parser.parse_args()

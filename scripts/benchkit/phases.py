@@ -20,7 +20,6 @@ DISTINCT_CONNECTIONS = 16
 RESEED_CONNECTIONS = 64
 HOSTILE_WORKERS = 8
 DISTINCT_CAP_S = 120  # a healthy server answers the whole list in seconds
-RESEEDS = 3
 SEED_LIMIT_S = 300  # one seed of the x10 data takes well under a minute when nothing blocks it
 
 
@@ -113,7 +112,7 @@ def _status(server: Server, path: str) -> str:
         return "no answer"
 
 
-def measure_reseed(server: Server, folder: Path) -> SpecialRun:
+def measure_reseed(server: Server, folder: Path, reseeds: int) -> SpecialRun:
     """A few views at 64 connections while `inference-atlas seed` reloads the same database."""
     paths = folder / "reseed.txt"
     paths.write_text("\n".join(RESEED_VIEWS) + "\n")
@@ -121,14 +120,15 @@ def measure_reseed(server: Server, folder: Path) -> SpecialRun:
 
     def reseed() -> None:
         time.sleep(1)  # let wrk's connections open first
-        for _ in range(RESEEDS):
+        for _ in range(reseeds):
             failures.extend(_seed(server))
         time.sleep(1.5)  # the server notices a new data version within a second
 
     offset = server.log_size()
     result = wrk.run_during(server.base, paths, RESEED_CONNECTIONS, reseed, cap_seconds=900)
     settle(server)
-    label = f"{', '.join(urlsplit(p).path for p in RESEED_VIEWS)} during {RESEEDS} reseeds"
+    views = ", ".join(urlsplit(p).path for p in RESEED_VIEWS)
+    label = f"{views} during {reseeds} reseed{'s' if reseeds != 1 else ''}"
     return SpecialRun(
         label, RESEED_CONNECTIONS, result, server.exceptions_since(offset), failures=failures
     )
