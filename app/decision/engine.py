@@ -23,10 +23,10 @@ __all__ = ["Answers", "Candidate", "ClaimRef", "Recommendation", "RuleSpec", "ra
 SCALE = (
     "A score adds up the advice that fits your answers. Hardware support counts 1 (0.5 when "
     "partial). A source's advice counts 1 when it mentions a system, 2 when it recommends it "
-    "and 3 when it is that source's first pick; advice that matches two of your answers counts "
-    "1.5 times, three answers twice, and advice about questions you have not answered yet "
-    "counts in part. The same advice from more sources adds 0.5 each (at most 1). Penalties "
-    "take away the same way. Only differences between scores matter."
+    "and 3 when it is that source's first pick; advice matching two of your answers counts "
+    "1.5 times, three answers twice. Advice that depends on questions you have not answered "
+    "counts in part, at most 1. The same advice from more sources adds 0.25 for each (at most "
+    "0.5). Warnings take points away the same way. Only the differences between scores matter."
 )
 
 

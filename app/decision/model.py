@@ -52,6 +52,7 @@ class RuleSpec:
     advice: str | None = None  # rules sharing it give the same advice (from several sources)
     fallback: bool = False  # a source's default: set aside when more specific advice applies
     rests_on: dict[str, object] | None = None  # the claim the reason depends on
+    subject: str | None = None  # the name of the capability a `requires` rule tests
 
     @property
     def advice_key(self) -> str:

@@ -125,7 +125,8 @@ def _unknown(rule: RuleSpec, tally: Tally) -> str:
         return f"No source gives {tally.candidate.name}'s licence."
     test = requires.get("having") or requires.get("lacking") or {}
     capability = str(test.get("capability", "")) if isinstance(test, dict) else ""
-    return f"No source says whether {tally.candidate.name} has {capability.replace('-', ' ')}."
+    subject = rule.subject or capability.replace("-", " ")
+    return f"No source says whether {tally.candidate.name} has this: {subject}."
 
 
 def _hardware(fit: Fit, tally: Tally) -> None:

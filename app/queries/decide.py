@@ -7,7 +7,7 @@ from sqlmodel import Session, col, select
 from app.decision.engine import Answers, Candidate, ClaimRef, Recommendation, RuleSpec, recommend
 from app.decision.explain import WhyNot, why_not
 from app.decision.questions import QUESTIONS_BY_ID
-from app.models import Rule, System, SystemFact
+from app.models import Capability, Rule, System, SystemFact
 from app.queries.common import source_refs
 from app.queries.matrix import matrix_base
 from app.schemas import SourceRef, licence_family
@@ -63,13 +63,21 @@ def _licences(
 
 
 def rules(session: Session) -> list[RuleSpec]:
+    """Every rule in file order, with its source and the name of the capability it tests."""
     refs = source_refs(session)
+    names = dict(session.exec(select(Capability.slug, Capability.name)).all())
     return [
         RuleSpec(slug=r.slug, when=r.when, systems=r.systems, requires=r.requires,
                  effect=r.effect, weight=r.weight, reason=r.reason, source=refs[r.source_id],
-                 advice=r.advice, fallback=r.fallback, rests_on=r.rests_on)
+                 advice=r.advice, fallback=r.fallback, rests_on=r.rests_on,
+                 subject=names.get(_tested(r.requires)))
         for r in session.exec(select(Rule).order_by(col(Rule.position)))
     ]  # fmt: skip
+
+
+def _tested(requires: dict[str, object] | None) -> str:
+    test = (requires or {}).get("having") or (requires or {}).get("lacking")
+    return str(test.get("capability", "")) if isinstance(test, dict) else ""
 
 
 def recommendation(session: Session, answers: Answers, explain: bool = True) -> Recommendation:
