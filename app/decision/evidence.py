@@ -52,16 +52,15 @@ class Sides:
         return behind / (behind + sum(recency(s.date, newest) for s in self.against))
 
     def text(self) -> str:
-        """Who says what, in a line: '1 source (2026-01) says so, 4 (2026-02 to 2026-06) not'."""
+        """Who says what, in a line: 'says so: A (2026-01); says otherwise: B · C (…)'."""
         return (
-            f"disputed: {_who(self.behind)} {'says' if len(self.behind) == 1 else 'say'} so, "
-            f"{_who(self.against)} {'says' if len(self.against) == 1 else 'say'} otherwise; "
+            f"disputed — says so: {_who(self.behind)}; says otherwise: {_who(self.against)}; "
             f"counted at {self.share:.0%}"
         )
 
 
 def _who(sources: tuple[SourceRef, ...]) -> str:
-    names = ", ".join(s.short for s in sources)
+    names = " · ".join(s.short for s in sources)
     dates = sorted(s.date[:7] for s in sources)
     span = dates[0] if dates[0] == dates[-1] else f"{dates[0]} to {dates[-1]}"
     return f"{names} ({span})"

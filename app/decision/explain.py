@@ -39,7 +39,11 @@ def find_tie(picks: list[Pick], order: dict[str, list[Reason]]) -> Tie | None:
         + ("No source's advice depends on these answers yet. " if no_advice else "")
         + "They are listed in the order the sources recommend when nothing else is known."
     )
-    entries = [r for p in tied[:4] for r in order.get(p.slug, [])]
+    entries = [
+        r.model_copy(update={"text": f"{p.name}: {r.text}"})
+        for p in tied[:4]
+        for r in order.get(p.slug, [])[:1]
+    ]
     return Tie(slugs=[p.slug for p in tied], names=names, score=picks[0].score,
                no_advice=no_advice, order=entries, text=text)  # fmt: skip
 

@@ -25,6 +25,7 @@ CORROBORATION_CAP = 0.5
 EXCLUSION_AS_PENALTY = 3.0  # a disputed 'no' that most of the weight contradicts
 OVERRIDING_STRENGTH = 2  # a passing mention never overrides other advice
 GUESS_CAP = 1.0  # what a half-known rule can add at most: a mention's worth
+SET_ASIDE_SHARE = 0.25  # what a default keeps once more specific advice applies
 
 
 @dataclass
@@ -198,17 +199,18 @@ def _weigh(tally: Tally, items: list[Item], set_aside: set[str]) -> None:
     for item in items:
         key = (item.rule.advice_key, 1 if item.weight >= 0 else -1)
         (aside if item.rule.slug in set_aside else groups)[key].append(item)
+    full: list[Reason] = []
+    partial: list[Reason] = []  # guesses (half-known) and overridden defaults
     for key, shelved in aside.items():
         if key not in groups:  # the advice itself gives way; otherwise it still corroborates
-            tally.reasons += [_set_aside_reason(i, tally.candidate) for i in shelved]
-    full: list[Reason] = []
-    partial: list[Reason] = []
+            partial.append(_set_aside_reason(shelved, tally.candidate))
     for key, group in groups.items():
         grouped = _group_reason(group, tally.candidate, aside.get(key, []))
         (full if grouped.known >= 1 else partial).append(grouped)
-    # Half-known rules are guesses about the open questions: only the best boost and the
-    # worst penalty among them count, a guess is worth at most a mention, and a guessed
-    # mention nothing, so guesses order the first answers without outweighing known advice.
+    # Half-known rules are guesses about the open questions, and an overridden default is no
+    # longer decisive: only the best boost and the worst penalty among them count, each worth
+    # at most a mention (a guessed mention nothing), so they order the first answers and the
+    # runners-up without outweighing advice that fits the answers.
     best = max((r for r in partial if r.weight > 0), key=lambda r: r.weight, default=None)
     worst = min((r for r in partial if r.weight < 0), key=lambda r: r.weight, default=None)
     for extra in partial:
@@ -243,9 +245,13 @@ def _group_reason(group: list[Item], c: Candidate, shelved: list[Item] | None = 
     )
 
 
-def _set_aside_reason(item: Item, c: Candidate) -> Reason:
-    text = f"{_text(item.rule, c)} (set aside: advice using more of your answers applies)"
-    return reason(text, item.target.source, 0.0, item.rule.slug, kind="set-aside")
+def _set_aside_reason(shelved: list[Item], c: Candidate) -> Reason:
+    """A default that more specific advice overrides: still true, so it keeps a quarter."""
+    grouped = _group_reason(shelved, c)
+    grouped.text += " (a default; more specific advice applies here)"
+    grouped.weight = round(grouped.weight * SET_ASIDE_SHARE, 2)
+    grouped.kind = "set-aside"
+    return grouped
 
 
 def _prior(items: list[Item], c: Candidate) -> tuple[float, list[Reason]]:
