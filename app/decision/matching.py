@@ -47,20 +47,25 @@ def expand(question: str, options: tuple[str, ...]) -> frozenset[str]:
     return frozenset(out)
 
 
+@lru_cache(maxsize=1024)
+def _finer(question: str, answer: str) -> frozenset[str]:
+    return frozenset(covered_by(question, answer))
+
+
 def condition(question: str, options: list[str], answers: Answers) -> float | None:
     """1 met, a fraction when met in part, 0 open, None contradicted or (opt-in) not chosen."""
     chosen = answers.get(question, ())
     wanted = expand(question, tuple(options))
     if QUESTIONS_BY_ID[question].multiple:
-        return 1.0 if wanted & set(chosen) else None
+        return 1.0 if wanted.intersection(chosen) else None
     if not chosen:
         return 0.0
     answer = chosen[0]
     if answer in wanted:
         return 1.0
-    finer = covered_by(question, answer)
-    if finer and wanted & set(finer):
-        return len(wanted & set(finer)) / len(finer)
+    finer = _finer(question, answer)
+    if finer and wanted & finer:
+        return len(wanted & finer) / len(finer)
     return None
 
 
@@ -70,16 +75,19 @@ def match(when: dict[str, list[str]], answers: Answers) -> Match | None:
     A rule without conditions always holds (it states a general fact about a system).
     """
     if not when:
-        return Match(0, 0.0, frozenset())
+        return ALWAYS
     total = 0.0
-    met: set[str] = set()
+    met = []
     for question, options in when.items():
         part = condition(question, options, answers)
         if part is None:
             return None
         total += part
         if part > 0:
-            met.add(question)
+            met.append(question)
     if total == 0:
         return None
     return Match(len(when), total, frozenset(met))
+
+
+ALWAYS = Match(0, 0.0, frozenset())

@@ -44,7 +44,12 @@ QUESTIONS: tuple[Question, ...] = (
         _options(
             ("nvidia-datacenter", "NVIDIA data-centre GPUs (A100, H100, B200…)"),
             ("nvidia-consumer", "NVIDIA consumer GPU (RTX)"),
-            ("amd-gpu", "AMD GPU, either kind", "amd-instinct", "amd-radeon"),
+            (
+                "amd-gpu",
+                "AMD GPU (Instinct or Radeon, not sure which)",
+                "amd-instinct",
+                "amd-radeon",
+            ),
             ("amd-instinct", "AMD Instinct data-centre GPUs (MI300, MI355)"),
             ("amd-radeon", "AMD Radeon or Ryzen AI"),
             ("apple-silicon", "Apple Silicon Mac"),
@@ -104,7 +109,12 @@ QUESTIONS: tuple[Question, ...] = (
             ("gguf", "GGUF"),
             ("awq-w4a16", "AWQ / W4A16"),
             ("fp8", "FP8"),
-            ("exotic", "Exotic, either kind", "exl2-exl3", "aqlm-quip-vptq-bitnet"),
+            (
+                "exotic",
+                "Exotic (EXL2/EXL3, AQLM, QuIP#, VPTQ, BitNet), either kind",
+                "exl2-exl3",
+                "aqlm-quip-vptq-bitnet",
+            ),
             ("exl2-exl3", "EXL2 / EXL3 (ExLlama formats)"),
             ("aqlm-quip-vptq-bitnet", "AQLM, QuIP#, VPTQ or BitNet"),
         ),

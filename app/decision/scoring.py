@@ -62,6 +62,7 @@ class Memo:
     def __init__(self) -> None:
         self.spoken: dict[str, list[tuple[str, Target]]] = {}
         self.fits: dict[tuple[tuple[str, ...], str], Fit] = {}
+        self.priors: dict[tuple[str, ...], tuple[float, list[Reason]]] = {}
 
     def about(self, rule: RuleSpec, candidates: list[Candidate]) -> list[tuple[str, Target]]:
         """The systems `rule` selects (or would, but their data is silent), with the evidence."""
@@ -70,6 +71,14 @@ class Memo:
             pairs = ((c.slug, target(rule, c)) for c in candidates)
             found = self.spoken[rule.slug] = [(slug, t) for slug, t in pairs if t.status != "miss"]
         return found
+
+    def prior(self, defaults: list["Item"], c: Candidate) -> tuple[float, list[Reason]]:
+        """The default order rarely depends on the answers: worked out once per set."""
+        key = (c.slug, *(i.rule.slug for i in defaults))
+        found = self.priors.get(key)
+        if found is None:
+            found = self.priors[key] = _prior(defaults, c)
+        return found[0], list(found[1])
 
     def fit(self, answers: Answers, c: Candidate) -> Fit:
         key = (answers.get("hardware", ()), c.slug)
@@ -97,7 +106,7 @@ def score(
         boosts = [i for i in mine if i.rule.effect in ("boost", "penalty")]
         _weigh(tally, boosts, set_aside.get(tally.candidate.slug, set()))
         defaults = [i for i in mine if i.rule.effect == "default"]
-        tally.prior, tally.order = _prior(defaults, tally.candidate)
+        tally.prior, tally.order = memo.prior(defaults, tally.candidate)
     return list(tallies.values())
 
 
