@@ -111,3 +111,8 @@ def test_no_rule_is_one_scenario_in_disguise(inputs: tuple[list, list]) -> None:
         for rule in all_rules:
             same = {q: sorted(o) for q, o in rule.when.items()} == answers
             assert not same, f"rule {rule.slug} is exactly scenario {scenario['id']}"
+
+
+def test_what_the_questions_cannot_express_is_listed_with_a_reason() -> None:
+    rows = list(read_yaml(HERE / "unexpressed.yaml"))
+    assert rows and all(r.get("why") and r.get("ref") and r.get("source") for r in rows)
