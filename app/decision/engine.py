@@ -10,7 +10,9 @@ from app.decision.model import (
     Answers,
     Candidate,
     ClaimRef,
+    Confidence,
     Excluded,
+    FirstBy,
     Pick,
     Reason,
     Recommendation,
@@ -74,12 +76,12 @@ def rank(
     )
 
 
-def _first_by(ranked: list[Tally]) -> str:
+def _first_by(ranked: list[Tally]) -> FirstBy:
     """Which part of the order key put the first place ahead of the second."""
     if len(ranked) < 2:
         return "alone"
     first, second = order_key(ranked[0]), order_key(ranked[1])
-    names = ("score", "default-order", "coverage", "name")
+    names: tuple[FirstBy, ...] = ("score", "default-order", "coverage", "name")
     return next((n for n, a, b in zip(names, first, second, strict=True) if a != b), "name")
 
 
@@ -111,7 +113,7 @@ def _pick(t: Tally, default_rank: int | None) -> Pick:
     )
 
 
-def _confidence(unknowns: list[Reason], reasons: list[Reason]) -> str:
+def _confidence(unknowns: list[Reason], reasons: list[Reason]) -> Confidence:
     """Low when its hardware support is unknown; medium when anything else is unknown or the
     leading reason is half-known or disputed."""
     if any(u.rule == "hardware" for u in unknowns):

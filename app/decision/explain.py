@@ -11,6 +11,7 @@ from app.decision.model import (
     Answers,
     Candidate,
     Change,
+    ChangeKind,
     Pick,
     Reason,
     Recommendation,
@@ -111,9 +112,9 @@ def _title(pick: Pick, source: str) -> str:
     return source
 
 
-def _trials(answers: Answers) -> list[tuple[str, str, str]]:
+def _trials(answers: Answers) -> list[tuple[str, str, ChangeKind]]:
     """(question, option, kind) for every single answer a person could give differently."""
-    out = []
+    out: list[tuple[str, str, ChangeKind]] = []
     for question in QUESTIONS:
         chosen = answers.get(question.id, ())
         if question.multiple:

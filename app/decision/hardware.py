@@ -5,6 +5,7 @@ the ranking without the point and is marked unknown, which lowers its confidence
 """
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from app.decision.evidence import sides
 from app.decision.model import Answers, Candidate, ClaimRef, Reason
@@ -47,10 +48,10 @@ class Fit:
 
 
 def reason(
-    text: str, source: SourceRef | None, weight: float = 0, rule: str | None = None, **extra: object
+    text: str, source: SourceRef | None, weight: float = 0, rule: str | None = None, **extra: Any
 ) -> Reason:
     # Built dozens of times per what-if; the fields are ours, so validation is skipped.
-    fields = {**DEFAULTS, **extra}
+    fields: dict[str, Any] = {**DEFAULTS, **extra}
     return Reason.model_construct(
         text=text,
         source=source.slug if source else None,
@@ -76,26 +77,26 @@ def _fit_one(fit: Fit, c: Candidate, label: str, per_target: list[list[ClaimRef]
     known = [x for claims in per_target for x in claims if x.level != "unknown"]
     if not known:
         if c.kind not in ENGINE_AGNOSTIC_KINDS or any(c.claims.get(x) for x in _all_targets()):
-            source = (c.summary_sources or [None])[0]
             text = f"No source says whether {c.name} runs on {label}."
-            fit.unknowns.append(reason(text, source, rule="hardware", kind="unknown"))
+            first = next(iter(c.summary_sources), None)
+            fit.unknowns.append(reason(text, first, rule="hardware", kind="unknown"))
         return
     support = sides(known, SUPPORT)
     if support.share < 0.5:
         denial = sides(known, {"no"})
         text = f"A source says {c.name} does not run on {label}."
-        extra = {"disputed": denial.text()} if denial.disputed else {}
-        source = denial.behind[0] if denial.behind else None
-        fit.exclusions.append(reason(text, source, rule="hardware", kind="excluded", **extra))
+        extra: dict[str, Any] = {"disputed": denial.text()} if denial.disputed else {}
+        denier = denial.behind[0] if denial.behind else None
+        fit.exclusions.append(reason(text, denier, rule="hardware", kind="excluded", **extra))
         return
     best = _best(per_target)
     if best.level not in SUPPORT:  # the newest says no, but most weight says it runs
         best = max((x for x in known if x.level in SUPPORT), key=lambda x: x.source.date)
     weight = round(FIT["full" if best.level in FULL else "partly"] * support.share, 2)
     how = "runs on" if best.level in FULL else f"has {best.level} support for"
-    extra = {"disputed": support.text()} if support.disputed else {}
+    shown: dict[str, Any] = {"disputed": support.text()} if support.disputed else {}
     fit.score += weight
-    fit.reasons.append(reason(f"{c.name} {how} {label}.", best.source, weight, "hardware", **extra))
+    fit.reasons.append(reason(f"{c.name} {how} {label}.", best.source, weight, "hardware", **shown))
 
 
 def _best(per_target: list[list[ClaimRef]]) -> ClaimRef:

@@ -12,6 +12,9 @@ from pydantic import BaseModel
 from app.schemas import SourceRef
 
 Answers = dict[str, tuple[str, ...]]
+ChangeKind = Literal["answer", "change", "add", "refine"]
+Confidence = Literal["high", "medium", "low"]
+FirstBy = Literal["score", "default-order", "coverage", "name", "alone"]
 
 
 @dataclass(frozen=True)
@@ -91,7 +94,7 @@ class Pick(BaseModel):
     score: float
     reasons: list[Reason]
     unknowns: list[Reason] = []  # what no source says: lowers confidence, never the score
-    confidence: Literal["high", "medium", "low"] = "high"
+    confidence: Confidence = "high"
     default_rank: int | None = None  # place in the sourced default order (orders ties)
 
 
@@ -120,7 +123,7 @@ class Change(BaseModel):
     new_top: str
     new_top_name: str
     # answer an open question, change a preference, add a need, or say which kind (AMD, exotic)
-    kind: Literal["answer", "change", "add", "refine"] = "change"
+    kind: ChangeKind = "change"
 
 
 class Unused(BaseModel):
@@ -140,7 +143,7 @@ class Recommendation(BaseModel):
     tie: Tie | None = None
     # What put the first place ahead of the second: its score, else the sourced default order,
     # else how many sources describe it (the name is never used for first place; tests check).
-    first_by: Literal["score", "default-order", "coverage", "name", "alone"] = "alone"
+    first_by: FirstBy = "alone"
     changes: list[Change] = []
     nothing_single_changes: bool = False  # no one changeable answer moves the first place
     unused_answers: list[Unused] = []

@@ -13,6 +13,7 @@ The scheme (docs/decision.md works an example through it):
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import Any
 
 from app.decision.evidence import link
 from app.decision.hardware import Fit, hardware_fit, reason
@@ -154,7 +155,7 @@ def _exclusions(tally: Tally, items: list[Item]) -> None:
         text = _text(item.rule, tally.candidate)
         sides = item.target.sides
         if sides is None or sides.share >= 0.5:
-            extra = {"disputed": sides.text()} if sides else {}
+            extra: dict[str, Any] = {"disputed": sides.text()} if sides else {}
             tally.exclusions.append(reason(text, item.target.source, rule=item.rule.slug,
                                            kind="excluded", **extra))  # fmt: skip
         else:
