@@ -90,7 +90,8 @@ def explain_why_not(result: Recommendation | None, slug: str | None) -> WhyNot |
 
 
 def rules_favouring(session: Session, slugs: list[str]) -> dict[str, list[tuple[str, RuleSpec]]]:
-    """For each system, the boosting rules that name it, with their conditions in words."""
+    """For each system, the advice that recommends it (strength 2 or more), once per advice,
+    strongest first, with its conditions in words: the "when to choose which" of /compare."""
 
     def condition(rule: RuleSpec) -> str:
         parts = []
@@ -100,10 +101,15 @@ def rules_favouring(session: Session, slugs: list[str]) -> dict[str, list[tuple[
             parts.append(f"{question.prompt.rstrip('?')}: {' or '.join(labels)}")
         return "; ".join(parts)
 
-    out: dict[str, list[tuple[str, RuleSpec]]] = {slug: [] for slug in slugs}
+    strongest: dict[tuple[str, str], RuleSpec] = {}
     for rule in rules(session):
-        if rule.effect == "boost" and rule.when:
-            for slug in rule.systems:
-                if slug in out:
-                    out[slug].append((condition(rule), rule))
+        if rule.effect != "boost" or not rule.when or rule.weight < 2:
+            continue
+        for slug in rule.systems:
+            key = (slug, rule.advice_key)
+            if slug in slugs and (key not in strongest or rule.weight > strongest[key].weight):
+                strongest[key] = rule
+    out: dict[str, list[tuple[str, RuleSpec]]] = {slug: [] for slug in slugs}
+    for (slug, _), rule in sorted(strongest.items(), key=lambda kv: -kv[1].weight):
+        out[slug].append((condition(rule), rule))
     return out
