@@ -103,12 +103,13 @@ def _rival(picks: list[Pick], mine: dict[str, float], source: str) -> tuple[Pick
 
 
 def _title(pick: Pick, source: str) -> str:
+    """The source's short name, as citations show it."""
     for r in _advice(pick):
         if r.source == source:
-            return str(r.source_title)
+            return str(r.source_short)
         for a in r.also:
             if a.slug == source:
-                return a.title
+                return a.short
     return source
 
 

@@ -135,8 +135,8 @@ def test_sources_that_disagree_are_named() -> None:
     two = rule("y-first", {"scale": ["production"]}, ["y"], 2, OLD)
     result = rank({"scale": ("production",)}, [system("x"), system("y")], [one, two])
     assert result.differ == ["x", "y"]
-    assert result.sources_differ and "New article" in result.sources_differ
-    assert "Old article" in result.sources_differ
+    assert result.sources_differ and "favoured by New," in result.sources_differ
+    assert result.sources_differ.endswith("by Old.")
 
 
 def test_what_would_change_keeps_the_givens_and_says_when_nothing_would() -> None:
