@@ -93,6 +93,7 @@ class RenderCache:
     _bytes: int = 0
     _lock: Lock = field(default_factory=Lock)
     _building: dict[tuple[object, ...], asyncio.Future[CachedPage]] = field(default_factory=dict)
+    _followers: dict[tuple[object, ...], int] = field(default_factory=dict)
 
     def get(self, key: tuple[object, ...]) -> CachedPage | None:
         with self._lock:
@@ -112,6 +113,10 @@ class RenderCache:
                 _, dropped = self._entries.popitem(last=False)
                 self._bytes -= dropped.size
 
+    def has_followers(self, key: tuple[object, ...]) -> bool:
+        """Whether anyone besides the first asker waits for the build of `key`."""
+        return self._followers.get(key, 0) > 0
+
     @property
     def bytes_used(self) -> int:
         return self._bytes
@@ -127,6 +132,7 @@ class RenderCache:
         """Build once for everyone asking for `key` at the same time."""
         pending = self._building.get(key)
         if pending is not None:
+            self._followers[key] = self._followers.get(key, 0) + 1
             return await asyncio.shield(pending)
         future: asyncio.Future[CachedPage] = asyncio.get_running_loop().create_future()
         self._building[key] = future
@@ -138,6 +144,7 @@ class RenderCache:
             raise
         finally:
             del self._building[key]
+            self._followers.pop(key, None)
         future.set_result(page)
         return page
 

@@ -4,13 +4,14 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from sqlalchemy.exc import OperationalError
 
 from app.db import create_tables, make_engine
 from app.seeding.errors import SeedError
 from app.seeding.export import export_seed
 from app.seeding.load import load_seed
+from app.seeding.service import prepare_database
 from app.seeding.service import seed as seed_database
-from app.seeding.service import seed_if_empty
 from app.settings import Settings
 
 cli = typer.Typer(help="Inference Atlas: choose an LLM inference server from sourced data.")
@@ -29,15 +30,24 @@ def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
 
 
 def _prepare(settings: Settings) -> None:
-    engine = make_engine(settings.database_url)
-    create_tables(engine)
+    engine = make_engine(settings.database_url, **settings.engine_options())
     try:
-        if seed_if_empty(engine, settings.seed_dir):
+        if prepare_database(engine, settings.seed_dir):
             typer.echo(f"Seeded an empty database from {settings.seed_dir}.")
     except SeedError as exc:
         _fail(exc)
     finally:
         engine.dispose()
+
+
+def _locked(exc: OperationalError) -> None:
+    """Another writer held the database past the busy timeout: say so, without a traceback."""
+    if "locked" not in str(exc.orig):
+        raise exc
+    seconds = Settings().sqlite_busy_timeout_ms / 1000
+    typer.echo(f"The database stayed locked by another writer for {seconds:g} s.", err=True)
+    typer.echo("Nothing was written; run the command again when the other write is done.", err=True)
+    raise typer.Exit(code=1)
 
 
 def _fail(exc: SeedError) -> None:
@@ -52,12 +62,14 @@ def seed(
 ) -> None:
     """Validate the seed files, then (re)load them in one transaction."""
     settings = Settings()
-    engine = make_engine(settings.database_url)
+    engine = make_engine(settings.database_url, **settings.engine_options())
     create_tables(engine)
     try:
         data = seed_database(engine, seed_dir or settings.seed_dir)
     except SeedError as exc:
         _fail(exc)
+    except OperationalError as exc:
+        _locked(exc)
     finally:
         engine.dispose()
     rows = sum(len(r) for r in data.benchmarks.values())
@@ -82,7 +94,7 @@ def check(
 def export(out_dir: Path) -> None:
     """Write the database back out as seed files under OUT_DIR."""
     settings = Settings()
-    engine = make_engine(settings.database_url)
+    engine = make_engine(settings.database_url, **settings.engine_options())
     written = export_seed(engine, out_dir)
     engine.dispose()
     typer.echo(f"Wrote {len(written)} files to {out_dir}.")

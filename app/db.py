@@ -8,6 +8,7 @@ SQLite in WAL mode gives each transaction a snapshot, PostgreSQL gets REPEATABLE
 import fcntl
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -23,32 +24,32 @@ BUSY_TIMEOUT_MS = 10_000
 """How long a SQLite writer waits for another writer before it gives up with a clear error."""
 
 
-def make_engine(url: str, pool_size: int = 5) -> Engine:
+def make_engine(url: str, pool_size: int = 5, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> Engine:
     """Create an engine for `url` with `pool_size` connections (one per worker thread)."""
     if url.startswith("sqlite"):
-        return _sqlite_engine(url, pool_size)
+        return _sqlite_engine(url, pool_size, busy_timeout_ms)
     engine = create_engine(url, pool_size=pool_size, max_overflow=2, pool_pre_ping=True)
     return engine
 
 
-def _sqlite_engine(url: str, pool_size: int) -> Engine:
+def _sqlite_engine(url: str, pool_size: int, busy_timeout_ms: int) -> Engine:
     in_memory = make_url(url).database in (None, "", ":memory:")
     kwargs: dict[str, Any] = {"connect_args": {"check_same_thread": False}}
     if not in_memory:
         # Threads beyond the pool would wait, so the pool matches the thread limit.
         kwargs.update(pool_size=pool_size, max_overflow=2, pool_timeout=30)
     engine = create_engine(url, **kwargs)
-    event.listen(engine, "connect", _sqlite_pragmas)
+    event.listen(engine, "connect", partial(_sqlite_pragmas, busy_timeout_ms))
     event.listen(engine, "begin", _sqlite_begin)
     return engine
 
 
-def _sqlite_pragmas(dbapi_connection: Any, _record: object) -> None:
+def _sqlite_pragmas(busy_timeout_ms: int, dbapi_connection: Any, _record: object) -> None:
     # The driver's own transaction handling starts transactions only before writes, so each
     # SELECT would see its own snapshot; we issue BEGIN ourselves (see _sqlite_begin).
     dbapi_connection.isolation_level = None
     cursor = dbapi_connection.cursor()
-    cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+    cursor.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
     cursor.execute("PRAGMA foreign_keys=ON")
     # WAL lets readers go on while a seed or an edit writes; it is a property of the file.
     cursor.execute("PRAGMA journal_mode=WAL")

@@ -29,7 +29,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # Every blocking call (database, rendering) runs on these threads; the pool matches.
         to_thread.current_default_thread_limiter().total_tokens = settings.threads
-        engine = make_engine(settings.database_url, pool_size=settings.threads)
+        engine = make_engine(settings.database_url, **settings.engine_options())
         await to_thread.run_sync(prepare_database, engine, settings.seed_dir)
         app.state.engine = engine
         app.state.versions = VersionWatcher(lambda: _read_version(engine))

@@ -78,7 +78,9 @@ class SystemFact(SQLModel, table=True):
 
 
 class Claim(SQLModel, table=True):
-    __table_args__ = (UniqueConstraint("system_id", "capability_id", "source_id"),)
+    # One claim per source on a cell, except where the source contradicts itself: then each
+    # reading is its own row, told apart by its note (the seed loader enforces both).
+    __table_args__ = (UniqueConstraint("system_id", "capability_id", "source_id", "note"),)
 
     id: int | None = Field(default=None, primary_key=True)
     system_id: int = Field(foreign_key="system.id", index=True)

@@ -88,7 +88,7 @@ def group_problems(problems: Sequence[ParamProblem], limit: int = 5) -> list[Pro
         ProblemGroup(
             field=field,
             values=tuple(dict.fromkeys(p.value for p in group)),
-            allowed=group[0].allowed,
+            allowed=next((p.allowed for p in group if p.allowed), ()),
             reasons=tuple(dict.fromkeys(p.reason for p in group if p.reason)),
         )
         for field, group in by_field.items()

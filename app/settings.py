@@ -21,6 +21,11 @@ class Settings(BaseSettings):
     threads: int = 16
     render_cache_mb: int = 64
     max_query_bytes: int = 8192
+    # How long a SQLite writer waits for another one before giving up with a clear message.
+    sqlite_busy_timeout_ms: int = 10_000
+
+    def engine_options(self) -> dict[str, int]:
+        return {"pool_size": self.threads, "busy_timeout_ms": self.sqlite_busy_timeout_ms}
 
     def trusted_host_list(self) -> list[str]:
         return [h.strip() for h in self.trusted_hosts.split(",") if h.strip()]

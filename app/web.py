@@ -115,6 +115,9 @@ async def serve(request: Request, session: Session, build: Build) -> Response:
 
         async def build_page() -> CachedPage:
             async with state.build_slots:
+                # A client that gave up while queued costs nothing, unless others wait too.
+                if await _client_gone(request) and not cache.has_followers(key):
+                    return CachedPage(b"", CLIENT_GONE, {"etag": '""'})
                 version, response = await run_in_threadpool(_in_one_transaction, session, build)
             page = CachedPage.of(response)
             if response.status_code < 400:
@@ -124,6 +127,14 @@ async def serve(request: Request, session: Session, build: Build) -> Response:
 
         page = await cache.shared(key, build_page)
     return page.respond(request.headers)
+
+
+CLIENT_GONE = 499  # nginx's name for it; never sent to anyone still listening
+
+
+async def _client_gone(request: Request) -> bool:
+    # The first look may only consume the (empty) GET body; the second sees a disconnect.
+    return await request.is_disconnected() or await request.is_disconnected()
 
 
 def _in_one_transaction(session: Session, build: Build) -> tuple[str, Response]:

@@ -40,3 +40,25 @@ def test_check_validates_without_a_database(env: Path, seed_copy: Path) -> None:
     assert result.exit_code == 0
     assert "valid" in result.output
     assert not env.exists()
+
+
+def test_seed_waits_for_a_locked_database_then_says_so(tmp_path: Path) -> None:
+    import os
+    import sqlite3
+    import subprocess
+    import sys
+
+    url = f"sqlite:///{tmp_path / 'locked.db'}"
+    env = {**os.environ, "DATABASE_URL": url, "SQLITE_BUSY_TIMEOUT_MS": "300"}
+    cli = str(Path(sys.executable).parent / "inference-atlas")
+    assert subprocess.run([cli, "seed"], env=env, capture_output=True).returncode == 0
+    holder = sqlite3.connect(tmp_path / "locked.db", isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # another writer in the middle of its work
+    try:
+        run = subprocess.run([cli, "seed"], env=env, capture_output=True, text=True)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert run.returncode == 1
+    assert "locked by another writer for 0.3 s" in run.stderr
+    assert "Nothing was written" in run.stderr and "Traceback" not in run.stderr

@@ -144,7 +144,7 @@ def _load_cells(
         Claim.level,
         Claim.strength,
         Claim.note,
-    )
+    ).order_by(col(Claim.position))  # the seed's order breaks ties, on every database
     for system_id, capability_id, source_id, level, strength, note in session.exec(statement):
         claims[(system_slugs[system_id], cap_slugs[capability_id])].append(
             ClaimView(level=level, strength=strength, note=note, source=refs[source_id])

@@ -87,7 +87,8 @@ def _category_cells(
     session: Session, system_id: int, refs: dict[int, SourceRef]
 ) -> list[CategoryCells]:
     claims: dict[int, list[ClaimView]] = defaultdict(list)
-    rows = session.exec(select(Claim).where(Claim.system_id == system_id))
+    statement = select(Claim).where(Claim.system_id == system_id).order_by(col(Claim.position))
+    rows = session.exec(statement)
     for c in rows:
         claims[c.capability_id].append(
             ClaimView(level=c.level, strength=c.strength, note=c.note, source=refs[c.source_id])

@@ -122,17 +122,18 @@ def _add_claims(session: Session, data: SeedData, ids: _Ids) -> None:
     position = 0
     for source, by_system in data.claims.items():
         for system, by_capability in by_system.items():
-            for capability, claim in by_capability.items():
-                session.add(
-                    Claim(
-                        system_id=ids.systems[system],
-                        capability_id=ids.capabilities[capability],
-                        source_id=ids.sources[source],
-                        position=position,
-                        **claim.model_dump(),
+            for capability, entries in by_capability.items():
+                for claim in entries if isinstance(entries, list) else [entries]:
+                    session.add(
+                        Claim(
+                            system_id=ids.systems[system],
+                            capability_id=ids.capabilities[capability],
+                            source_id=ids.sources[source],
+                            position=position,
+                            **claim.model_dump(),
+                        )
                     )
-                )
-                position += 1
+                    position += 1
 
 
 def _add_benchmarks(session: Session, data: SeedData, ids: _Ids) -> None:

@@ -32,14 +32,18 @@ def check_system(reader: "_Reader", path: Path, raw: Any, slug: str, system: Sys
 
 def check_claims(
     reader: "_Reader", path: Path, raw: Any
-) -> dict[str, dict[str, ClaimEntry]] | None:
-    """Validate one claims/<source>.yaml file: systems, capabilities, levels."""
+) -> dict[str, dict[str, ClaimEntry | list[ClaimEntry]]] | None:
+    """Validate one claims/<source>.yaml file: systems, capabilities, levels.
+
+    A cell normally holds one claim. When the source contradicts itself, the cell holds a
+    list of two or more claims, each with a note saying which reading of the source it is.
+    """
     if not reader.check_source(path, None, "file name", path.stem):
         return None
     if not isinstance(raw, dict):
         reader.problem(path, 1, "", "expected a mapping of system slug to claims")
         return None
-    out: dict[str, dict[str, ClaimEntry]] = {}
+    out: dict[str, dict[str, ClaimEntry | list[ClaimEntry]]] = {}
     for system, caps in raw.items():
         if not reader.check_ref(path, line_of(raw, (system,)), str(system), "system", system):
             continue
@@ -52,11 +56,38 @@ def check_claims(
             where = f"{system}.{cap}"
             if not reader.check_ref(path, line_of(raw, (system, cap)), where, "capability", cap):
                 continue
+            if isinstance(value, list):
+                readings = _check_readings(reader, path, raw, (system, cap), value)
+                if readings is not None:
+                    out[system][cap] = readings
+                continue
             entry_raw = {"level": value} if isinstance(value, str) else value
             entry = reader.validate(ClaimEntry, entry_raw, path, raw, (system, cap))
             if entry is not None:
                 out[system][cap] = entry
     return out
+
+
+def _check_readings(
+    reader: "_Reader", path: Path, raw: Any, where: tuple[str, str], value: list[Any]
+) -> list[ClaimEntry] | None:
+    """Several readings of one self-contradicting source: each needs its own note."""
+    label = ".".join(where)
+    if len(value) < 2:
+        msg = "a list of claims needs two or more entries (one per reading of the source)"
+        reader.problem(path, line_of(raw, where), label, msg)
+        return None
+    entries = [
+        reader.validate(ClaimEntry, item, path, raw, (*where, i)) for i, item in enumerate(value)
+    ]
+    if any(e is None for e in entries):
+        return None
+    notes = [e.note for e in entries if e is not None]
+    if None in notes or len(set(notes)) != len(notes):
+        msg = "each claim in a list needs a note of its own saying which reading it records"
+        reader.problem(path, line_of(raw, where), label, msg)
+        return None
+    return [e for e in entries if e is not None]
 
 
 def check_benchmark(
@@ -72,6 +103,7 @@ def check_benchmark(
         reader.problem(path, line, where, f"column 'unit': {row.unit!r} does not fit metric "
                        f"{row.metric!r}; allowed: {allowed}")  # fmt: skip
         ok = False
+    ok = _check_ratio(reader, path, line, where, row) and ok
     has_range = row.low is not None or row.high is not None
     if (row.value is None) == (not has_range) or (has_range and None in (row.low, row.high)):
         msg = "give either 'value' or both 'low' and 'high'"
@@ -85,3 +117,15 @@ def check_benchmark(
         ok = False
     seen.setdefault(row.id, f"{path.name}:{line}")
     return ok
+
+
+def _check_ratio(reader: "_Reader", path: Path, line: int, where: str, row: BenchmarkRow) -> bool:
+    # "0x the baseline" would mean the system did nothing at all: not a comparison, and
+    # it cannot be turned round into "N x slower". Zero stays valid for other units.
+    if row.unit != "x":
+        return True
+    zero = [name for name in ("value", "low", "high") if getattr(row, name) == 0]
+    for name in zero:
+        msg = f"column '{name}': 0 is not a ratio (unit x); allowed: a number above 0"
+        reader.problem(path, line, where, msg)
+    return not zero

@@ -52,9 +52,8 @@ def _render_all(session: Session) -> dict[str, str]:
         files[f"claims/{source_slug}.yaml"] = dump_yaml(claims)
     for source_slug, rows in _benchmarks(session, slugs).items():
         files[f"benchmarks/{source_slug}.csv"] = _csv(rows)
-    rules = _rules(session, slugs)
-    if rules:
-        files["rules.yaml"] = dump_yaml(rules)
+    # Always written: an empty rules.yaml is an error, and no rules is written `{}`.
+    files["rules.yaml"] = dump_yaml(_rules(session, slugs))
     return files
 
 
@@ -135,9 +134,12 @@ def _claims(session: Session, slugs: _Slugs) -> dict[str, dict[str, Any]]:
     for claim in session.exec(select(Claim).order_by(col(Claim.position))):
         by_system = out[slugs.source[claim.source_id]].setdefault(slugs.system[claim.system_id], {})
         entry = _clean({"level": claim.level, "strength": claim.strength, "note": claim.note})
-        by_system[slugs.capability[claim.capability_id]] = (
-            entry["level"] if list(entry) == ["level"] else entry
-        )
+        capability = slugs.capability[claim.capability_id]
+        if capability in by_system:  # a second reading of the same source: a list of claims
+            earlier = by_system[capability]
+            by_system[capability] = [*(earlier if isinstance(earlier, list) else [earlier]), entry]
+        else:
+            by_system[capability] = entry["level"] if list(entry) == ["level"] else entry
     return dict(out)
 
 
