@@ -504,7 +504,12 @@ FlowParams: type[QueryModel] = create_model(  # type: ignore[call-overload]
     __base__=AnswerParams,
     skip=(Annotated[tuple[QuestionId, ...], Field(description="questions skipped"), SPLIT], ()),
     step=(Annotated[QuestionId | None, Field(description="the question being changed")], None),
-)
+    why=(
+        Annotated[str | None, Field(description="a system to explain: why it is not first"),
+                  Vocabulary("system")],
+        None,
+    ),
+)  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -176,6 +176,7 @@ def _rules(session: Session, slugs: _Slugs) -> dict[str, Any]:
     return {
         r.slug: _clean({"when": r.when or None, "systems": r.systems, "requires": r.requires,
                         "effect": r.effect, "weight": r.weight, "reason": r.reason,
-                        "source": slugs.source[r.source_id]})
+                        "source": slugs.source[r.source_id], "advice": r.advice,
+                        "fallback": r.fallback or None, "rests_on": r.rests_on})
         for r in rows
     }  # fmt: skip

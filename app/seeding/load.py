@@ -243,6 +243,9 @@ class _Reader:
             if test is not None:
                 line = line_of(raw, (slug, "requires", key, "capability"))
                 self.check_ref(path, line, slug, "capability", test.capability)
+        if rule.rests_on is not None:
+            line = line_of(raw, (slug, "rests_on", "capability"))
+            self.check_ref(path, line, slug, "capability", rule.rests_on.capability)
         for system in rule.systems:
             self.check_ref(path, line_of(raw, (slug, "systems")), slug, "system", system)
         for question_id, options in rule.when.items():

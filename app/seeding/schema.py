@@ -254,10 +254,13 @@ class RuleEntry(Strict):
     when: dict[Slug, list[Slug]] = Field(default_factory=dict)
     systems: list[Slug] = Field(default_factory=list)
     requires: RuleRequires | None = None
-    effect: Literal["exclude", "boost", "penalty"]
-    weight: Annotated[float, Field(ge=0, le=10)] = 0
+    effect: Literal["exclude", "boost", "penalty", "default"]
+    weight: Annotated[float, Field(ge=0, le=3)] = 0  # strength: 1 mention, 2 advice, 3 first pick
     reason: Text
     source: Slug
+    advice: Slug | None = None  # rules sharing it give the same advice; it counts once
+    fallback: bool = False  # the source's default, set aside when more specific advice applies
+    rests_on: CapabilityTest | None = None  # the claim the reason depends on (disputes)
 
 
 BENCHMARK_COLUMNS: tuple[str, ...] = tuple(BenchmarkRow.model_fields)
