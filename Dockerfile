@@ -7,8 +7,8 @@ RUN bash scripts/vendor.sh
 
 FROM python:3.11-slim
 # Set TRUSTED_HOSTS to the names this instance is reached by (links and redirects use them).
-ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 DATABASE_URL=sqlite:////data/inference_atlas.db \
-    TRUSTED_HOSTS=localhost,127.0.0.1
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 DATABASE_URL=sqlite:////data/inference_atlas.db
+ENV TRUSTED_HOSTS=localhost,127.0.0.1
 RUN useradd --create-home --uid 10001 atlas && mkdir -p /data && chown atlas /data
 WORKDIR /app
 COPY pyproject.toml README.md ./

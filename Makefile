@@ -40,7 +40,7 @@ test: setup browser-deps lint
 
 bench: setup
 	command -v wrk >/dev/null || (apt-get update -qq && apt-get install -y -qq wrk)
-	$(BIN)/python scripts/bench.py --scale 1 --scale 10 --duration 4 --rounds 3
+	$(BIN)/python scripts/bench.py --scale 1 --scale 10 --duration 2 --rounds 2 $(BENCH_ARGS)
 
 docker-dry-run: setup
 	$(BIN)/python scripts/dockerfile_dry_run.py

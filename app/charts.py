@@ -1,11 +1,42 @@
 """Chart geometry for server-drawn SVG: pure numbers, so tests can check the drawing."""
 
 import math
+import zlib
 from dataclasses import dataclass, field, replace
 
-# Okabe-Ito, without yellow and black: tells colours apart for common colour-vision
-# deficiencies and keeps contrast on both light and dark backgrounds.
-PALETTE = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#999999")
+# Okabe-Ito (without yellow and black) followed by Paul Tol's muted hues: told apart under
+# the common colour-vision deficiencies, and mid-light enough to read on light and dark pages.
+PALETTE = (
+    "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00",
+    "#44AA99", "#AA4499", "#999933", "#CC6677", "#6677CC", "#888888",
+)  # fmt: skip
+
+# One colour per system in every chart on every page, so vLLM is the same blue on
+# /benchmarks, /compare and its own page. The systems most often charted together get
+# distinct colours by hand; any other slug falls back to a hash of itself (stable across
+# processes and databases, unlike Python's hash()). See docs/charts.md.
+SYSTEM_COLOURS = {
+    "vllm": PALETTE[0],
+    "sglang": PALETTE[1],
+    "llama-cpp": PALETTE[2],
+    "ollama": PALETTE[3],
+    "tgi": PALETTE[4],
+    "tensorrt-llm": PALETTE[5],
+    "lmdeploy": PALETTE[6],
+    "mlc-llm": PALETTE[7],
+    "exllamav2": PALETTE[8],
+    "mlx-lm": PALETTE[9],
+    "lm-studio": PALETTE[10],
+    "deepspeed-mii": PALETTE[11],
+    "omlx": PALETTE[6],
+    "powerinfer": PALETTE[8],
+    "vllm-metal": PALETTE[4],
+    "ctranslate2": PALETTE[10],
+}
+
+# Rough advance of one character of the 12 px chart font, to give labels the room they need.
+CHAR_WIDTH = 6.8
+MAX_LABEL_CHARS = 30
 
 
 def nice_ticks(maximum: float, count: int = 5) -> list[float]:
@@ -71,6 +102,8 @@ class BarChart:
     bars: list[Bar]
     ticks: list[Tick]
     legend: list[tuple[str, str]] = field(default_factory=list)
+    systems: list[tuple[str, str]] = field(default_factory=list)  # (colour, name) per system
+    stacked: bool = False  # labels above the bars (the phone layout)
 
 
 @dataclass(frozen=True)
@@ -80,47 +113,76 @@ class BarInput:
     low: float | None
     high: float | None
     value_label: str
-    colour_key: str
+    colour_key: str  # the system's slug
+    name: str = ""  # the system's name for the legend, when the label says more
 
 
-def colour_for(key: str, keys: list[str]) -> str:
-    return PALETTE[sorted(set(keys)).index(key) % len(PALETTE)]
+def colour_for(key: str) -> str:
+    """The system's colour: the same in every chart, whatever else the chart shows."""
+    return SYSTEM_COLOURS.get(key) or PALETTE[zlib.crc32(key.encode()) % len(PALETTE)]
 
 
-def bar_chart(title: str, unit: str, items: list[BarInput], width: int = 640) -> BarChart:
-    """Horizontal bars from zero, one per item; ranges get an error bar over their span."""
-    plot_left, right_pad, bar_height, gap, top = 150, 90, 22, 10, 8
+def shorten(text: str, limit: int) -> str:
+    """`text` cut at a word boundary to at most `limit` characters, with an ellipsis."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1].rsplit(" ", 1)[0] if " " in text[: limit - 1] else text[: limit - 1]
+    return cut.rstrip(" ,;:-(") + "…"
+
+
+def text_width(text: str) -> float:
+    return len(text) * CHAR_WIDTH
+
+
+def bar_chart(
+    title: str, unit: str, items: list[BarInput], width: int = 640, stacked: bool = False
+) -> BarChart:
+    """Horizontal bars from zero, one per item; ranges get an error bar over their span.
+
+    The label column and the right margin are as wide as the longest label and figure, so
+    nothing is clipped; labels longer than MAX_LABEL_CHARS are shortened (the bar's
+    <title> keeps the full text). `stacked` puts each label above its bar, for phones.
+    """
+    limit = int((width - 8) / CHAR_WIDTH) if stacked else MAX_LABEL_CHARS
+    labels = [shorten(i.label, limit) for i in items]
+    label_room = 16 if stacked else 0
+    plot_left = 4 if stacked else int(max(map(text_width, labels), default=0) + 16)
+    right_pad = int(max((text_width(i.value_label) for i in items), default=0) + 14)
+    bar_height, gap, top = (18, 8, 4) if stacked else (22, 10, 8)
     plot_width = width - plot_left - right_pad
     top_value = max(max(i.high or i.value or 0.0 for i in items), 0.0)
     ticks = nice_ticks(top_value)
     scale = plot_width / ticks[-1]
-    keys = [i.colour_key for i in items]
-    bars = []
-    for index, item in enumerate(items):
-        value = item.value if item.value is not None else ((item.low or 0) + (item.high or 0)) / 2
-        has_range = item.low is not None and item.high is not None
-        bars.append(
-            Bar(
-                label=item.label,
-                value=value,
-                low=item.low,
-                high=item.high,
-                y=top + index * (bar_height + gap),
-                length=value * scale,
-                error_from=item.low * scale if has_range else None,  # type: ignore[operator]
-                error_to=item.high * scale if has_range else None,  # type: ignore[operator]
-                colour=colour_for(item.colour_key, keys),
-                value_label=item.value_label,
-                title=f"{item.label}: {item.value_label}",
-            )
-        )
-    plot_height = top + len(items) * (bar_height + gap)
+    row = label_room + bar_height + gap
+    bars = [
+        _bar(item, labels[index], top + index * row + label_room, scale)
+        for index, item in enumerate(items)
+    ]
     axis = [Tick(t, t * scale, tick_label(t)) for t in ticks]
-    legend = [("bar", "value (midpoint for a range)")]
+    legend = []
     if any(b.error_from is not None for b in bars):
-        legend.append(("range", "range the source gives"))
-    return BarChart(title, unit, width, plot_height + 40, plot_left, plot_width, bar_height,
-                    bars, axis, legend)  # fmt: skip
+        legend.append(("range", "range the source gives (bar at its midpoint)"))
+    systems = {i.colour_key: (colour_for(i.colour_key), i.name or i.label) for i in items}
+    return BarChart(title, unit, width, top + len(items) * row + 40, plot_left, plot_width,
+                    bar_height, bars, axis, legend, list(systems.values()), stacked)  # fmt: skip
+
+
+def _bar(item: BarInput, label: str, y: float, scale: float) -> Bar:
+    value = item.value if item.value is not None else ((item.low or 0) + (item.high or 0)) / 2
+    has_range = item.low is not None and item.high is not None
+    return Bar(
+        label=label,
+        value=value,
+        low=item.low,
+        high=item.high,
+        y=y,
+        length=value * scale,
+        error_from=item.low * scale if has_range else None,  # type: ignore[operator]
+        error_to=item.high * scale if has_range else None,  # type: ignore[operator]
+        colour=colour_for(item.colour_key),
+        value_label=item.value_label,
+        title=f"{item.label}: {item.value_label}",
+    )
 
 
 @dataclass(frozen=True)
@@ -161,11 +223,10 @@ def scatter(
     y_ticks = nice_range(min(p[2] for p in points), max(p[2] for p in points))
     x_scale = plot_width / (x_ticks[-1] - x_ticks[0])
     y_scale = plot_height / (y_ticks[-1] - y_ticks[0])
-    keys = [p[3] for p in points]
     drawn = [
         Point(label, x, y, left + (x - x_ticks[0]) * x_scale,
               top + plot_height - (y - y_ticks[0]) * y_scale,
-              colour_for(key, keys), f"{label}: {x:g} ({x_label}), {y:g} ({y_label})")
+              colour_for(key), f"{label}: {x:g} ({x_label}), {y:g} ({y_label})")
         for label, x, y, key in points
     ]  # fmt: skip
     return Scatter(

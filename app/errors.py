@@ -1,5 +1,7 @@
 """Errors that name the wrong value and what is allowed: JSON under /api, a page elsewhere."""
 
+import difflib
+
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
@@ -8,13 +10,37 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from app.params import ParamError, ParamProblem
 from app.web import render
 
+KIND_WORDS = {"capability": "feature or hardware target"}
+
 
 class NotFoundError(Exception):
-    """A slug that names nothing; carries the value and what would have been valid."""
+    """A slug that names nothing; carries the value and what would have been valid.
 
-    def __init__(self, kind: str, value: str, allowed: list[str]) -> None:
+    `names` (slug -> name) lets the reply suggest by name as well as by slug, and show
+    people names rather than slugs.
+    """
+
+    def __init__(
+        self, kind: str, value: str, allowed: list[str], names: dict[str, str] | None = None
+    ) -> None:
         self.kind, self.value, self.allowed = kind, value, allowed
-        super().__init__(f"Unknown {kind} {value!r}.")
+        self.names = names or {}
+        super().__init__(f"There is no {KIND_WORDS.get(kind, kind)} called {value!r}.")
+
+
+# Where a suggestion links, per kind of slug.
+PAGES = {"system": "/systems/", "capability": "/features/"}
+
+
+def suggestions(value: str, allowed: list[str], names: dict[str, str], n: int = 3) -> list[str]:
+    """The slugs closest to `value`, compared with each slug and each name (difflib)."""
+    keys = {slug: slug for slug in allowed} | {
+        names[slug].lower(): slug for slug in allowed if slug in names
+    }
+    wanted = value.lower().replace("_", "-").strip()
+    close = difflib.get_close_matches(wanted, list(keys), n=n * 2, cutoff=0.6)
+    contained = [k for k in keys if len(wanted) >= 3 and (wanted in k or k in wanted)]
+    return list(dict.fromkeys(keys[k] for k in [*close, *contained]))[:n]
 
 
 def _wants_json(request: Request) -> bool:
@@ -22,10 +48,13 @@ def _wants_json(request: Request) -> bool:
 
 
 async def _not_found(request: Request, exc: NotFoundError) -> Response:
-    body = {"detail": str(exc), "field": exc.kind, "value": exc.value, "allowed": exc.allowed}
+    close = suggestions(exc.value, exc.allowed, exc.names)
+    body = {"detail": str(exc), "field": exc.kind, "value": exc.value, "allowed": exc.allowed,
+            "suggestions": close}  # fmt: skip
     if _wants_json(request):
         return JSONResponse(body, status_code=404)
-    return render(request, "errors/404.html", {"error": body}, status_code=404)
+    context = {"error": body, "names": exc.names, "link": PAGES.get(exc.kind)}
+    return render(request, "errors/404.html", context, status_code=404)
 
 
 async def _http_error(request: Request, exc: StarletteHTTPException) -> Response:

@@ -59,7 +59,9 @@ def figure(result: BenchmarkView) -> str:
     if result.value is not None:
         amount = number(result.value)
     else:
-        amount = f"{number(result.low or 0)}–{number(result.high or 0)}"
+        # A range may start at 0: `low or 0` turned that into the int 0, which number() rejects.
+        low, high = (0.0 if v is None else v for v in (result.low, result.high))
+        amount = f"{number(low)}–{number(high)}"
     unit = result.unit
     spacer = "" if unit in ("%", "x") else " "
     unit_text = "×" if unit == "x" else unit

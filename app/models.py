@@ -151,6 +151,9 @@ class Rule(SQLModel, table=True):
     reason: str
     source_id: int = Field(foreign_key="source.id", index=True)
     position: int = 0
+    advice: str | None = Field(default=None, max_length=100)
+    fallback: bool = False
+    rests_on: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
 
 
 class Meta(SQLModel, table=True):

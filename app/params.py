@@ -306,15 +306,37 @@ class MatrixParams(QueryModel):
         Field(description="capability categories to show", max_length=MAX_VALUES),
         Vocabulary("group"), SPLIT,
     ] = ()  # fmt: skip
+    add: Annotated[
+        str,
+        Field(description="a must-have to add (the page's picker); folded into `need`",
+              max_length=100),
+        Vocabulary("capability"),
+    ] = ""  # fmt: skip
+    at: Annotated[NeedLevel, Field(description="the minimum level for `add`")] = "any"
+    cell: Annotated[
+        str,
+        Field(description="the cell whose claims are open beside the matrix, `system:capability`",
+              max_length=120, pattern=r"^[a-z0-9.-]+:[a-z0-9.-]+$"),
+    ] = ""  # fmt: skip
+    min_coverage: Annotated[
+        int,
+        Field(description="hide systems that sources speak to on fewer than this percentage of"
+                          " the view's capabilities", ge=0, le=100),
+    ] = 0  # fmt: skip
 
     @property
     def needs(self) -> tuple[Need, ...]:
-        """The must-haves, one per capability (the last level asked for wins)."""
-        by_capability = {n.capability: n for n in map(Need.parse, self.need)}
+        """The must-haves, one per capability (the last level asked for wins, `add` last)."""
+        tokens = [*self.need, Need(self.add, self.at).token()] if self.add else self.need
+        by_capability = {n.capability: n for n in map(Need.parse, tokens)}
         return tuple(by_capability.values())
 
-    def query_string(self, **changes: object) -> str:
-        """The canonical query string (stable order, no defaults), with optional changes."""
+    def query_string(self, *, with_cell: bool = False, **changes: object) -> str:
+        """The canonical query string (stable order, no defaults), with optional changes.
+
+        The open cell belongs to the page's own URL only (`with_cell`): exports, links to the
+        other view and "relax" links leave it out.
+        """
         p = self.replace(**changes) if changes else self
         pairs: list[tuple[str, str]] = [("need", n.token()) for n in p.needs]
         for name in ("hw", "licence", "kind", "status"):
@@ -326,6 +348,10 @@ class MatrixParams(QueryModel):
         if p.diff:
             pairs.append(("diff", "1"))
         pairs += [("group", g) for g in p.group]
+        if p.min_coverage:
+            pairs.append(("min_coverage", str(p.min_coverage)))
+        if with_cell and p.cell:
+            pairs.append(("cell", p.cell))
         return _encode(pairs)
 
     def active_filters(self) -> list[tuple[str, str]]:
@@ -335,14 +361,19 @@ class MatrixParams(QueryModel):
             out += [(name, v) for v in getattr(self, name)]
         if self.q:
             out.append(("q", self.q))
+        if self.min_coverage:
+            out.append(("min_coverage", str(self.min_coverage)))
         return out
 
     def without(self, name: str, value: str) -> "MatrixParams":
         """These parameters with one filter value removed."""
         if name == "q":
             return self.replace(q="")
+        if name == "min_coverage":
+            return self.replace(min_coverage=0)
         if name == "need":
-            return self.replace(need=tuple(n.token() for n in self.needs if n.token() != value))
+            kept = tuple(n.token() for n in self.needs if n.token() != value)
+            return self.replace(need=kept, add="", at="any")
         return self.replace(**{name: tuple(v for v in getattr(self, name) if v != value)})
 
 
@@ -473,7 +504,12 @@ FlowParams: type[QueryModel] = create_model(  # type: ignore[call-overload]
     __base__=AnswerParams,
     skip=(Annotated[tuple[QuestionId, ...], Field(description="questions skipped"), SPLIT], ()),
     step=(Annotated[QuestionId | None, Field(description="the question being changed")], None),
-)
+    why=(
+        Annotated[str | None, Field(description="a system to explain: why it is not first"),
+                  Vocabulary("system")],
+        None,
+    ),
+)  # fmt: skip
 
 
 @dataclass(frozen=True)

@@ -36,11 +36,18 @@ templates.env.filters.update(
     extract=lambda key, mapping: mapping.get(key, key),
     tuple_of=tuple,
 )
+# Summaries are shortened for cards and meta descriptions; a word cut in half reads as a
+# typo, so `truncate` always ends at a word boundary, whatever a template asks (killwords).
+_truncate = templates.env.filters["truncate"]
+templates.env.filters["truncate"] = lambda text, length=255, killwords=False, end="…", leeway=0: (
+    _truncate(templates.env, text, length, False, end, leeway)
+)
 # Macro modules see the globals that exist when they load: helpers first.
 templates.env.globals["group_problems"] = group_problems
 # Blocks rendered alone cannot see a template's own imports, so macros are globals.
 templates.env.globals["ui"] = templates.env.get_template("macros/ui.html").module
 templates.env.globals["charts_ui"] = templates.env.get_template("macros/charts.html").module
+templates.env.globals["matrix_ui"] = templates.env.get_template("macros/matrix.html").module
 templates.env.globals["fmt"] = formatting
 
 

@@ -1,167 +1,142 @@
-"""Load-test the matrix pages with wrk and report each as a ratio to a trivial route's floor.
+"""Load-test every main view with wrk, on the real data and a synthetic larger copy.
 
-    python scripts/bench.py [--scale 1 --scale 10] [--duration 5] [--connections 16]
+    python scripts/bench.py [--scale 1 --scale 10] [--duration 2] [--rounds 2]
+                            [--connections 16 --connections 64] [--reseeds 2]
+                            [--check] [--markdown FILE]
 
-Everything is measured in one run on one machine, against /healthz (no database, no
-template) served by the same process, so the ratios hold across machines even if the
-absolute numbers do not.
+Per scale, one uvicorn worker on a throwaway SQLite database is measured with:
+- every main view at each connection count, each run paired with a run of /healthz (the
+  floor: no database, no template, same process) just before it: the requests/s ratio to
+  the floor (median over rounds), p99, non-2xx answers, socket errors, server exceptions;
+- several hundred distinct URLs that no cache has seen, each requested once, at 16 connections;
+- a few hundred hostile requests (oversized, repeated, unknown, odd parameters): status codes;
+- a few views at 64 connections while `inference-atlas seed` reloads the same database;
+- the server's peak resident memory over all of it.
+Ratios hold across machines even where absolute numbers do not. --check exits 1 when a
+target is missed (see scripts/benchkit/report.py); without it the run only reports.
 """
 
 import argparse
 import os
 import platform
-import re
 import shutil
-import socket
-import subprocess
+import signal
 import sys
 import tempfile
-import time
-import urllib.request
 from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from scripts.benchkit import phases  # noqa: E402
+from scripts.benchkit.report import ScaleResult, missed_targets, render  # noqa: E402
+from scripts.benchkit.server import MemorySampler, Server  # noqa: E402
+from scripts.benchkit.wrk import THREADS, TIMEOUT_S  # noqa: E402
 from scripts.synthetic_seed import write_synthetic  # noqa: E402
 
-# Browsers always send Accept-Encoding; wrk sends nothing unless told.
-GZIP = ("Accept-Encoding: gzip, deflate, br",)
-HTMX = (*GZIP, "HX-Request: true", "HX-Target: matrix_results")
-FILTERED = "need=prefix-caching:yes&hw=nvidia-cuda&sort=coverage"
-VARIANTS: list[tuple[str, str, tuple[str, ...]]] = [
-    ("floor: /healthz", "/healthz", GZIP),  # first: every round starts with it
-    ("/matrix full page", "/matrix", GZIP),
-    ("/matrix HTMX partial", "/matrix", HTMX),
-    ("/matrix filtered, full page", f"/matrix?{FILTERED}", GZIP),
-    ("/matrix filtered, HTMX partial", f"/matrix?{FILTERED}", HTMX),
-    ("/hardware full page", "/hardware", GZIP),
-    ("/matrix repeat visit (304)", "/matrix", (*GZIP, "If-None-Match: ETAG")),
-    ("/hardware filtered, HTMX partial", "/hardware?hw=amd-rocm&diff=1", HTMX),
-]
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wrk(url: str, headers: tuple[str, ...], duration: int, connections: int) -> tuple[float, str]:
-    """(requests per second, p99 latency as wrk prints it)."""
-    command = ["wrk", "-t2", f"-c{connections}", f"-d{duration}s", "--latency", url]
-    for header in headers:
-        command[1:1] = ["-H", header]
-    output = subprocess.run(command, capture_output=True, text=True, check=True).stdout
-    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))  # type: ignore[union-attr]
-    p99 = re.search(r"^\s+99%\s+(\S+)", output, re.MULTILINE).group(1)  # type: ignore[union-attr]
-    errors = re.search(r"Non-2xx or 3xx responses: (\d+)|Socket errors: (.*)", output)
-    if errors:
-        raise RuntimeError(f"{url}: {errors.group(0)}")
-    return rps, p99
-
-
-def etag_of(url: str) -> str:
-    with urllib.request.urlopen(url, timeout=300) as response:
-        return response.headers.get("ETag", "")
-
-
-def serve(seed_dir: Path, db: Path, port: int) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "SEED_DIR": str(seed_dir),
-           "ACCESS_LOG": "false"}  # fmt: skip
-    command = [str(Path(sys.executable).parent / "inference-atlas"), "serve", "--port", str(port)]
-    server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
-    deadline = time.monotonic() + 120
-    while True:
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2).close()
-            return server
-        except OSError:
-            if time.monotonic() > deadline:
-                server.kill()
-                raise
-            time.sleep(0.3)
-
-
-Row = tuple[str, float, str, float]  # name, median req/s, p99 of the median run, median ratio
-
-
-def run_scale(scale: int, duration: int, connections: int, rounds: int) -> list[Row]:
-    with tempfile.TemporaryDirectory() as tmp:
+def run_scale(scale: int, args: argparse.Namespace) -> ScaleResult:
+    """Everything for one data set, on a fresh server that is always stopped afterwards."""
+    with tempfile.TemporaryDirectory(prefix="atlas-bench-") as tmp:
+        folder = Path(tmp)
         seed_dir = ROOT / "seed"
         if scale > 1:
-            seed_dir = Path(tmp) / "seed"
+            seed_dir = folder / "seed"
             write_synthetic(seed_dir, scale)
-        port = free_port()
-        server = serve(seed_dir, Path(tmp) / "bench.db", port)
+        server = Server(seed_dir, folder / "bench.db", folder / "server.log")
         try:
-            return measure(port, duration, connections, rounds)
+            server.launch()
+            assert server.process is not None
+            memory = MemorySampler(server.process.pid)
+            memory.start()  # from launch on: seeding an empty database counts too
+            try:
+                server.wait_ready()
+                result = measure(server, folder, scale, args, memory)
+            finally:
+                memory.stop()
+            result.peak_rss_mb, result.peak_phase = memory.peak_mb, memory.peak_phase
+            return result
         finally:
-            server.terminate()
-            server.wait(timeout=20)
+            server.stop()
 
 
-def measure(port: int, duration: int, connections: int, rounds: int) -> list[Row]:
-    """Every variant run is paired with a floor run just before it; the median ratio wins.
-
-    This machine's speed drifts from second to second, so one long run per variant would
-    compare a variant measured in a slow moment with a floor measured in a fast one.
-    """
-    variants = []
-    for name, path, headers in VARIANTS:
-        url = f"http://127.0.0.1:{port}{path}"
-        headers = tuple(h.replace("ETAG", etag_of(url)) for h in headers)
-        # Warm up: the first render fills the caches and may take a while at scale.
-        warm = dict(h.split(": ", 1) for h in headers if not h.startswith("If-None"))
-        urllib.request.urlopen(urllib.request.Request(url, headers=warm), timeout=300).close()
-        variants.append((name, url, headers))
-    runs: dict[str, list[tuple[float, str, float]]] = {name: [] for name, _, _ in variants}
-    floor_name, floor_url, floor_headers = variants[0]
-    for _ in range(rounds):
-        for name, url, headers in variants:
-            floor, floor_p99 = wrk(floor_url, floor_headers, duration, connections)
-            if name == floor_name:
-                runs[name].append((floor, floor_p99, 1.0))
-                continue
-            # Paired with the floor run just before it, so drift cancels out.
-            rps, p99 = wrk(url, headers, duration, connections)
-            runs[name].append((rps, p99, rps / floor))
-    rows = []
-    for name, results in runs.items():
-        results.sort(key=lambda r: r[2])
-        rps, p99, ratio = results[len(results) // 2]
-        rows.append((name, rps, p99, ratio))
-    return rows
+def measure(
+    server: Server, folder: Path, scale: int, args: argparse.Namespace, memory: MemorySampler
+) -> ScaleResult:
+    """The four phases in turn; the reseed last, as it changes the data under the others."""
+    systems = len(phases.get_json(server, "/api/v1/systems"))
+    phases.progress(f"x{scale}: {systems} systems, server on {server.base}")
+    memory.phase = "the repeated views"
+    views = phases.measure_views(server, args.connections, args.duration, args.rounds)
+    memory.phase = "the distinct URLs"
+    phases.progress(f"x{scale}: distinct URLs")
+    distinct = phases.measure_distinct(server, folder)
+    memory.phase = "the hostile requests"
+    phases.progress(f"x{scale}: hostile requests")
+    hostile = phases.measure_hostile(server)
+    memory.phase = "the reseed"
+    phases.progress(f"x{scale}: views during reseeds")
+    reseed = phases.measure_reseed(server, folder, args.reseeds)
+    server.check_alive()
+    return ScaleResult(scale, systems, views, distinct, hostile, reseed)
 
 
-def report(scale: int, rows: list[Row]) -> str:
-    lines = [
-        f"### Data set x{scale}",
-        "",
-        "| variant | requests/s | p99 | ratio to floor (median of rounds) |",
-        "|---|---:|---:|---:|",
-    ]
-    for name, rps, p99, ratio in rows:
-        lines.append(f"| {name} | {rps:,.0f} | {p99} | {ratio:.2f} |")
-    return "\n".join(lines)
+def parse_args() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--scale", type=int, action="append",
+                        help="1 = the real seed/ (repeatable; default 1 and 10)")  # fmt: skip
+    parser.add_argument("--duration", type=int, default=2, help="seconds per wrk run")
+    parser.add_argument("--rounds", type=int, default=2, help="floor/view pairs per view")
+    parser.add_argument("--connections", type=int, action="append",
+                        help="for the repeated views (repeatable; default 16 and 64)")  # fmt: skip
+    parser.add_argument("--reseeds", type=int, default=2,
+                        help="seeds during the reseed run (about 1 min each at x10)")  # fmt: skip
+    parser.add_argument("--check", action="store_true", help="exit 1 if a target is missed")
+    parser.add_argument("--markdown", type=Path, help="also write the report to this file")
+    args = parser.parse_args()
+    args.scale = args.scale or [1, 10]
+    args.connections = args.connections or [16, 64]
+    return args
+
+
+def header(args: argparse.Namespace) -> str:
+    return (
+        f"Run {datetime.now(UTC):%Y-%m-%d %H:%M} UTC on {platform.node()}: {os.cpu_count()} "
+        f"cores, Python {platform.python_version()}, one uvicorn worker; wrk -t{THREADS} "
+        f"--timeout {TIMEOUT_S}s, {args.duration} s per run, {args.rounds} rounds, "
+        f"connections {', '.join(map(str, args.connections))}"
+    )
+
+
+def targets(misses: list[str]) -> str:
+    if not misses:
+        return "Targets: all met."
+    return "\n".join([f"Targets missed ({len(misses)}):", *(f"- {m}" for m in misses)])
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--scale", type=int, action="append")
-    parser.add_argument("--duration", type=int, default=5)
-    parser.add_argument("--connections", type=int, default=16)
-    parser.add_argument("--rounds", type=int, default=3)
-    args = parser.parse_args()
+    # SIGTERM (a timeout, a CI runner) unwinds like Ctrl-C, so the server is always stopped.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    args = parse_args()
     if not shutil.which("wrk"):
         sys.exit("wrk is not installed: apt-get install wrk")
-    print(f"Run {datetime.now(UTC):%Y-%m-%d %H:%M} UTC on {platform.node()}: "
-          f"{os.cpu_count()} cores, Python {platform.python_version()}, one uvicorn worker, "
-          f"wrk -t2 -c{args.connections} -d{args.duration}s, {args.rounds} rounds\n")  # fmt: skip
-    for scale in args.scale or [1, 10]:
-        rows = run_scale(scale, args.duration, args.connections, args.rounds)
-        print(report(scale, rows), "\n", flush=True)
+    sections = [header(args)]
+    print(sections[0] + "\n", flush=True)
+    misses: list[str] = []
+    for scale in args.scale:
+        result = run_scale(scale, args)
+        misses += missed_targets(result)
+        sections.append(render(result))
+        print(sections[-1] + "\n", flush=True)
+    sections.append(targets(misses))
+    print(sections[-1])
+    if args.markdown:
+        args.markdown.write_text("\n\n".join(sections) + "\n")
+    if args.check and misses:
+        sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -4,7 +4,7 @@ import itertools
 
 import pytest
 
-from app.charts import BarInput, bar_chart, nice_ticks, scatter
+from app.charts import CHAR_WIDTH, PALETTE, BarInput, bar_chart, colour_for, nice_ticks, scatter
 from app.units import convert, convertible
 
 
@@ -50,12 +50,46 @@ def test_ranges_draw_error_bars_over_their_span() -> None:
     assert sglang.error_from == pytest.approx(85 * scale)
     assert sglang.error_to == pytest.approx(95 * scale)
     assert vllm.length == pytest.approx(20 * scale)
-    assert ("range", "range the source gives") in chart.legend
+    assert ("range", "range the source gives (bar at its midpoint)") in chart.legend
 
 
-def test_bars_get_distinct_colours() -> None:
-    chart = bar_chart("t", "x", [BarInput(s, 1, None, None, "1", s) for s in "abcde"])
-    assert len({b.colour for b in chart.bars}) == 5
+def test_the_systems_most_often_charted_get_distinct_colours() -> None:
+    slugs = ["vllm", "sglang", "llama-cpp", "ollama", "tgi", "tensorrt-llm", "lmdeploy"]
+    chart = bar_chart("t", "x", [BarInput(s, 1, None, None, "1", s) for s in slugs])
+    assert len({b.colour for b in chart.bars}) == len(slugs)
+
+
+def test_a_system_keeps_its_colour_whatever_else_is_charted() -> None:
+    alone = bar_chart("t", "x", [BarInput("vLLM", 1, None, None, "1", "vllm")])
+    crowd = bar_chart("t", "x", [BarInput(n, 1, None, None, "1", n) for n in ("a", "b", "vllm")])
+    dots = scatter("t", "x", "y", [("q", 1, 2, "zz-new"), ("vLLM", 2, 3, "vllm")])
+    assert alone.bars[0].colour == crowd.bars[2].colour == dots.points[1].colour == "#0072B2"
+    assert colour_for("zz-new") == colour_for("zz-new") in PALETTE, "unknown slugs hash stably"
+
+
+def test_legend_swatches_are_the_bar_colours() -> None:
+    items = [BarInput("vLLM (range)", None, 1, 3, "1–3", "vllm", "vLLM"),
+             BarInput("SGLang", 2, None, None, "2", "sglang")]  # fmt: skip
+    chart = bar_chart("t", "x", items)
+    assert chart.systems == [(chart.bars[0].colour, "vLLM"), (chart.bars[1].colour, "SGLang")]
+
+
+def test_labels_get_the_room_they_need_and_long_ones_end_at_a_word() -> None:
+    long = "Text Generation Inference with a very long qualifier attached"
+    chart = bar_chart("t", "x", [BarInput(long, 10, None, None, "10,000 tok/s", "tgi")])
+    label = chart.bars[0].label
+    assert label.endswith("…") and long.startswith(label[:-1]) and long[len(label) - 1] == " "
+    assert chart.plot_left >= len(label) * CHAR_WIDTH, "the label column fits the label"
+    right = chart.width - chart.plot_left - chart.plot_width
+    assert right >= len("10,000 tok/s") * CHAR_WIDTH, "the figure fits right of the bar"
+    assert long in chart.bars[0].title
+
+
+def test_phone_layout_puts_labels_above_full_width_bars() -> None:
+    items = [BarInput(n, v, None, None, str(v), n) for n, v in (("vllm", 5), ("sglang", 4))]
+    narrow = bar_chart("t", "x", items, width=340, stacked=True)
+    assert narrow.stacked and narrow.plot_left < 10
+    assert narrow.bars[1].y - narrow.bars[0].y > narrow.bar_height + 16
 
 
 def test_scatter_places_points_on_both_axes() -> None:

@@ -111,3 +111,108 @@ def test_needs_accepts_several_values(client: TestClient) -> None:
     excluded = {e["slug"] for e in body["excluded"]}
     assert {"lm-studio", "aphrodite"} <= excluded
     assert body["answers"]["needs"] == ["permissive-license", "openai-api"]  # question order
+
+
+def recommend(client: TestClient, query: str) -> dict:
+    response = client.get(f"/api/v1/recommend?{query}")
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def test_one_answer_gives_a_sourced_pick_or_says_nothing_separates_them(
+    client: TestClient,
+) -> None:
+    # The article's pick for the hardware alone, never a name-order accident.
+    assert recommend(client, "hardware=nvidia-datacenter")["ranked"][0]["slug"] == "tensorrt-llm"
+    assert recommend(client, "scale=single-user")["ranked"][0]["slug"] == "llama-cpp"
+    amd = recommend(client, "hardware=amd-gpu")
+    assert set(amd["differ"]) == {"llama-cpp", "sglang"}, "O and G disagree about AMD"
+    tied = recommend(client, "model=dense")
+    assert tied["first_by"] == "default-order" and len(tied["tie"]["slugs"]) > 2
+    assert tied["ranked"][0]["slug"] == "vllm" and tied["tie"]["order"][0]["source"]
+    soup = soup_of(client.get("/decide?model=dense"))
+    assert "don't separate" in soup.select_one(".tie-note").get_text()
+    assert soup.select(".tie-note .default-order a.cite")
+
+
+def test_no_source_says_is_unknown_not_a_rule_out(client: TestClient) -> None:
+    body = recommend(client, "needs=openai-api")
+    assert "litellm" not in {e["slug"] for e in body["excluded"]}
+    litellm = next(p for p in body["ranked"] if p["slug"] == "litellm")
+    assert litellm["unknowns"] and "No source says" in litellm["unknowns"][0]["text"]
+    body = recommend(client, "hardware=nvidia-datacenter")
+    hf = next(p for p in body["ranked"] if p["slug"] == "hf-transformers")
+    assert hf["confidence"] == "low" and all(r["weight"] >= 0 for r in hf["reasons"])
+    assert all(r["text"].startswith("A source says") for e in body["excluded"]
+               for r in e["reasons"])  # fmt: skip
+
+
+def test_a_disputed_reason_says_who_stands_where(client: TestClient) -> None:
+    body = recommend(client, "scale=production&workload=rag")
+    vllm = next(p for p in body["ranked"] if p["slug"] == "vllm")
+    disputed = [r for r in vllm["reasons"] if r["disputed"]]
+    assert disputed and -1 < disputed[0]["weight"] < 0
+    soup = soup_of(client.get("/decide?scale=production&workload=rag&why=vllm"))
+    assert soup.select_one("#why-not .disputed-flag")
+    assert "Server overview" in soup.select_one("#why-not .dispute-note").get_text()
+
+
+def test_why_not_any_system(client: TestClient) -> None:
+    query = "hardware=nvidia-datacenter&scale=production&workload=rag"
+    soup = soup_of(client.get(f"/decide?{query}"))
+    links = [a["href"] for a in soup.select(".picks a.why-link")]
+    assert links and all(f"/decide?{query}&why=" in href for href in links)
+    assert soup.select(".excluded a.why-link"), "ruled-out systems can be asked too"
+    page = client.get(f"/decide?{query}&why=vllm", follow_redirects=False)
+    assert page.status_code == 200, "why= is part of the canonical URL"
+    why = soup_of(page).select_one("#why-not")
+    assert why.select_one("h3").get_text() == "Why not vLLM?"
+    assert "behind SGLang" in why.get_text()
+    assert [h.get_text() for h in why.select("h4")][-1] == "What puts SGLang ahead"
+    fragment = client.get(f"/decide?{query}&why=mlx-lm", headers=HTMX)
+    assert "ruled out" in soup_of(fragment).select_one("#why-not").get_text()
+    bad = client.get(f"/decide?{query}&why=nosuch")
+    assert (
+        bad.status_code == 422
+        and "why=nosuch" in soup_of(bad).select_one(".problem-banner").get_text()
+    )
+
+
+def test_the_score_scale_and_silent_answers_are_explained(client: TestClient) -> None:
+    soup = soup_of(client.get("/decide?hardware=apple-silicon&priority=throughput"))
+    assert "first pick" in soup.select_one(".scale-line").get_text()
+    assert soup.select_one("details.score-scale summary")
+    assert "Throughput" in soup.select_one(".unused-note").get_text()
+    body = recommend(client, "hardware=apple-silicon&priority=throughput")
+    assert [u["question"] for u in body["unused_answers"]] == ["priority"]
+    assert body["scale"]
+
+
+def test_what_would_change_keeps_the_hardware_you_have(client: TestClient) -> None:
+    body = recommend(client, "hardware=apple-silicon&interface=api")
+    assert body["changes"] and all(c["question"] != "hardware" for c in body["changes"])
+    assert body["changes"][0]["kind"] == "change", "answers you can change come first"
+    refine = recommend(client, "hardware=amd-gpu&scale=production")["changes"]
+    assert all(c["kind"] == "refine" for c in refine if c["question"] == "hardware")
+
+
+def test_new_questions_and_options_are_accepted_and_documented(client: TestClient) -> None:
+    query = ("hardware=amd-instinct&model=moe&quantization=aqlm-quip-vptq-bitnet"
+             "&needs=speculative-decoding&needs=embed-library&stack=docker")  # fmt: skip
+    assert recommend(client, query)["answers"]["model"] == ["moe"]
+    assert recommend(client, "quantization=exotic")["ranked"][0]["slug"] == "aphrodite"
+    parameters = {
+        p["name"]: p
+        for p in client.get("/openapi.json").json()["paths"]["/api/v1/recommend"]["get"][
+            "parameters"
+        ]
+    }
+    assert parameters["model"]["schema"]["enum"] == ["dense", "moe", "vision-language",
+                                                      "speech-translation"]  # fmt: skip
+    assert {"amd-instinct", "amd-radeon", "amd-gpu"} <= set(
+        parameters["hardware"]["schema"]["enum"]
+    )
+    assert {"exotic", "exl2-exl3"} <= set(parameters["quantization"]["schema"]["enum"])
+    needs = set(parameters["needs"]["schema"]["items"]["enum"])
+    assert {"speculative-decoding", "cpu-offload", "autoscaling", "embed-library"} <= needs
+    assert "`moe` (A mixture-of-experts model" in parameters["model"]["description"]

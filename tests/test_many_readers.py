@@ -147,7 +147,7 @@ def test_processes_starting_at_once_on_an_empty_database(tmp_path: Path) -> None
 
 
 def test_schema_fuzzer_finds_no_5xx_and_no_valid_request_refused(
-    live: tuple[str, dict[str, str]],
+    live: tuple[str, dict[str, str]], tmp_path: Path
 ) -> None:
     base, _ = live
     checks = ("not_a_server_error,status_code_conformance,content_type_conformance,"
@@ -156,6 +156,6 @@ def test_schema_fuzzer_finds_no_5xx_and_no_valid_request_refused(
         [str(Path(sys.executable).parent / "schemathesis"), "run", f"{base}/openapi.json",
          "--checks", checks, "--mode", "positive", "--max-examples", "15",
          "--phases", "examples,coverage,fuzzing", "--no-color"],
-        capture_output=True, text=True, timeout=600,
+        capture_output=True, text=True, timeout=600, cwd=tmp_path,  # it keeps a cache in cwd
     )  # fmt: skip
     assert run.returncode == 0, run.stdout[-4000:]

@@ -1,7 +1,10 @@
 """serve(): shared builds for a crowd, nothing built for a client that already left."""
 
 import asyncio
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from types import SimpleNamespace
+from typing import TypeVar
 
 from fastapi.responses import Response
 from sqlmodel import Session
@@ -9,6 +12,14 @@ from starlette.requests import Request
 
 from app.cache import RenderCache, VersionWatcher
 from app.web import build_slots, serve
+
+T = TypeVar("T")
+
+
+def run(coroutine: Coroutine[object, object, T]) -> T:
+    """asyncio.run on its own thread: a browser test's session-wide loop may hold this one."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 def request_for(app: object, disconnected: bool) -> Request:
@@ -57,7 +68,7 @@ def test_concurrent_misses_share_one_build() -> None:
         requests = [request_for(app, disconnected=False) for _ in range(20)]
         return await asyncio.gather(*(serve(r, session, build) for r in requests))  # type: ignore[arg-type]
 
-    responses = asyncio.run(crowd())
+    responses = run(crowd())
     assert session.builds == 1
     assert {r.body for r in responses} == {b"page" * 200}
 
@@ -69,6 +80,6 @@ def test_a_client_that_left_costs_no_build() -> None:
         session.builds += 1
         return Response(b"page")
 
-    response = asyncio.run(serve(request_for(app, disconnected=True), session, build))  # type: ignore[arg-type]
+    response = run(serve(request_for(app, disconnected=True), session, build))  # type: ignore[arg-type]
     assert session.builds == 0 and response.status_code == 499
     assert app.state.render_cache.bytes_used == 0

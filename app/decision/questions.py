@@ -1,4 +1,9 @@
-"""The guided flow's questions and option ids (fixed by the product brief; URLs depend on them)."""
+"""The guided flow's questions and option ids (fixed by the product brief; URLs depend on them).
+
+Ids are never renamed or removed: shared links and the API use them. New, finer options are
+added beside a broad one, which then `covers` them (`amd-gpu` covers both AMD kinds), so an
+old link keeps its meaning and a rule written for the broad option applies to the fine ones.
+"""
 
 from dataclasses import dataclass
 
@@ -7,6 +12,7 @@ from dataclasses import dataclass
 class Option:
     id: str
     label: str
+    covers: tuple[str, ...] = ()  # finer options this broad one stands for ("either of these")
 
 
 @dataclass(frozen=True)
@@ -15,14 +21,20 @@ class Question:
     prompt: str
     options: tuple[Option, ...]
     multiple: bool = False
+    # Whether a person can usually change this answer (a preference) or it is a given of
+    # their situation (the hardware they own); "what would change this" only varies the former.
+    changeable: bool = True
 
     def option_ids(self) -> tuple[str, ...]:
         """The allowed option ids, in display order."""
         return tuple(option.id for option in self.options)
 
+    def option(self, option_id: str) -> Option | None:
+        return next((o for o in self.options if o.id == option_id), None)
 
-def _options(*pairs: tuple[str, str]) -> tuple[Option, ...]:
-    return tuple(Option(id=i, label=label) for i, label in pairs)
+
+def _options(*rows: tuple[str, ...]) -> tuple[Option, ...]:
+    return tuple(Option(id=row[0], label=row[1], covers=tuple(row[2:])) for row in rows)
 
 
 QUESTIONS: tuple[Question, ...] = (
@@ -32,7 +44,14 @@ QUESTIONS: tuple[Question, ...] = (
         _options(
             ("nvidia-datacenter", "NVIDIA data-centre GPUs (A100, H100, B200…)"),
             ("nvidia-consumer", "NVIDIA consumer GPU (RTX)"),
-            ("amd-gpu", "AMD GPU"),
+            (
+                "amd-gpu",
+                "AMD GPU (Instinct or Radeon, not sure which)",
+                "amd-instinct",
+                "amd-radeon",
+            ),
+            ("amd-instinct", "AMD Instinct data-centre GPUs (MI300, MI355)"),
+            ("amd-radeon", "AMD Radeon or Ryzen AI"),
             ("apple-silicon", "Apple Silicon Mac"),
             ("intel-gaudi", "Intel Gaudi"),
             ("aws-inferentia", "AWS Inferentia / Trainium"),
@@ -42,6 +61,7 @@ QUESTIONS: tuple[Question, ...] = (
             ("mobile", "Phone or tablet"),
             ("browser", "In the browser"),
         ),
+        changeable=False,
     ),
     Question(
         "scale",
@@ -52,6 +72,7 @@ QUESTIONS: tuple[Question, ...] = (
             ("production", "A production service"),
             ("high-throughput", "High-throughput production"),
         ),
+        changeable=False,
     ),
     Question(
         "workload",
@@ -65,7 +86,20 @@ QUESTIONS: tuple[Question, ...] = (
             ("batch-offline", "Offline batch jobs"),
             ("creative-writing", "Creative writing and role-play"),
             ("coding-agent", "Coding agents"),
+            ("prototyping", "Prototyping and experiments"),
         ),
+        changeable=False,
+    ),
+    Question(
+        "model",
+        "What kind of model will it serve?",
+        _options(
+            ("dense", "A dense text model (Llama, Qwen, Mistral…)"),
+            ("moe", "A mixture-of-experts model (DeepSeek, Mixtral…)"),
+            ("vision-language", "A vision-language model"),
+            ("speech-translation", "Speech recognition or translation (Whisper, NMT)"),
+        ),
+        changeable=False,
     ),
     Question(
         "quantization",
@@ -75,7 +109,14 @@ QUESTIONS: tuple[Question, ...] = (
             ("gguf", "GGUF"),
             ("awq-w4a16", "AWQ / W4A16"),
             ("fp8", "FP8"),
-            ("exotic", "Exotic (AQLM, QuIP#, VPTQ, EXL2/EXL3, BitNet)"),
+            (
+                "exotic",
+                "Exotic (EXL2/EXL3, AQLM, QuIP#, VPTQ, BitNet), either kind",
+                "exl2-exl3",
+                "aqlm-quip-vptq-bitnet",
+            ),
+            ("exl2-exl3", "EXL2 / EXL3 (ExLlama formats)"),
+            ("aqlm-quip-vptq-bitnet", "AQLM, QuIP#, VPTQ or BitNet"),
         ),
     ),
     Question(
@@ -108,9 +149,44 @@ QUESTIONS: tuple[Question, ...] = (
             ("persistent-prefix-cache", "A prefix cache that survives restarts"),
             ("multi-gpu", "Several GPUs for one model"),
             ("air-gapped", "Air-gapped operation"),
+            ("speculative-decoding", "Speculative decoding"),
+            ("cpu-offload", "A model larger than GPU memory (CPU offload)"),
+            ("autoscaling", "Autoscaling or many tenants"),
+            ("embed-library", "Embedding it as a library (C++, Rust, Python)"),
+            ("several-backends", "One endpoint in front of several backends"),
         ),
         multiple=True,
+    ),
+    Question(
+        "stack",
+        "Does your team already run one of these?",
+        _options(
+            ("hf-endpoints", "Hugging Face Inference Endpoints"),
+            ("azure-deepspeed", "Azure or DeepSpeed"),
+            ("triton", "NVIDIA Triton Inference Server"),
+            ("docker", "Docker for everything"),
+            ("bentoml", "BentoML or BentoCloud"),
+        ),
+        multiple=True,
+        changeable=False,
     ),
 )
 
 QUESTIONS_BY_ID: dict[str, Question] = {q.id: q for q in QUESTIONS}
+
+
+def option_label(question: str, option: str) -> str:
+    """The label shown for an option id (the id itself when unknown)."""
+    found = QUESTIONS_BY_ID[question].option(option) if question in QUESTIONS_BY_ID else None
+    return found.label if found else option
+
+
+def covered_by(question: str, option: str) -> tuple[str, ...]:
+    """The finer options a broad answer stands for (empty for an ordinary option)."""
+    found = QUESTIONS_BY_ID[question].option(option)
+    return found.covers if found else ()
+
+
+def broader_than(question: str, option: str) -> tuple[str, ...]:
+    """The broad options that cover `option` (`amd-gpu` for `amd-instinct`)."""
+    return tuple(o.id for o in QUESTIONS_BY_ID[question].options if option in o.covers)

@@ -128,8 +128,8 @@ def _rank(results: list[RankedResult], better: str) -> list[RankedResult]:
     return out
 
 
-def context_chart(context: Context) -> BarChart:
-    """The bar chart for a ranked context."""
+def context_chart(context: Context) -> tuple[BarChart, BarChart]:
+    """The bar charts for a ranked context: wide, and stacked for phones."""
     items = [
         BarInput(
             label=_bar_label(r.result, context),
@@ -138,11 +138,14 @@ def context_chart(context: Context) -> BarChart:
             high=r.high,
             value_label=figure(r.result),
             colour_key=r.result.system,
+            name=r.result.system_name,
         )
         for r in context.results
     ]
     title = f"{context.metric_name} ({context.unit}) — {context.label()}"
-    return bar_chart(title, context.unit, items)
+    return bar_chart(title, context.unit, items), bar_chart(
+        title, context.unit, items, width=300, stacked=True
+    )
 
 
 def _bar_label(result: BenchmarkView, context: Context) -> str:

@@ -21,6 +21,8 @@ ACCEPTED_LEVELS = {
     "any": {"yes", "partial", "experimental", "via"},
 }
 VIEWS = {"features": "feature", "hardware": "hardware"}
+NO_CLAIM = "no-claim"
+"""The level of a cell no source speaks to; spelled out so exports never read it as "no"."""
 
 
 class MatrixColumn(BaseModel):
@@ -38,7 +40,7 @@ class MatrixGroup(BaseModel):
 
 class MatrixCell(BaseModel):
     capability: str
-    level: str  # "none" when no source speaks to this cell
+    level: str  # NO_CLAIM when no source speaks to this cell: unknown, never "no"
     disputed: bool
     strength: int | None
     sources: list[str]
@@ -49,6 +51,8 @@ class MatrixRow(BaseModel):
     cells: list[MatrixCell]
     matches: int
     coverage: float
+    claimed: int  # capabilities of this view that at least one source speaks to
+    claimable: int  # capabilities in this view
 
 
 class Relaxation(BaseModel):
@@ -56,6 +60,25 @@ class Relaxation(BaseModel):
     value: str
     would_show: int
     query: str
+    action: str = ""  # what to do, in words: "Clear the search “tool calling”"
+
+
+class ActiveFilter(BaseModel):
+    """One filter in force, in words, with the query string that drops it."""
+
+    field: str
+    value: str
+    label: str
+    remove_query: str
+
+
+class CapabilityMatch(BaseModel):
+    """A feature or hardware target whose name matches the search, with a one-click filter."""
+
+    slug: str
+    name: str
+    kind: str  # feature or hardware
+    filter_query: str  # these parameters with the search swapped for "must have this"
 
 
 class MatrixResult(BaseModel):
@@ -66,6 +89,8 @@ class MatrixResult(BaseModel):
     total_systems: int
     hidden_columns: int
     relax: Relaxation | None
+    capabilities: list[CapabilityMatch] = []
+    filters: list[ActiveFilter] = []
 
 
 @dataclass(frozen=True)
@@ -101,6 +126,11 @@ def matrix_base(session: Session) -> MatrixBase:
             _cache.clear()  # only the newest version is ever asked for again
             _cache[version] = base
     return base
+
+
+def system_name_map(session: Session) -> dict[str, str]:
+    """slug -> name of every system (for suggestions and labels)."""
+    return {s.slug: s.name for s in matrix_base(session).systems}
 
 
 def _load_base(session: Session) -> MatrixBase:
@@ -158,24 +188,107 @@ def _load_cells(
 def build_matrix(session: Session, view: str, params: MatrixParams) -> MatrixResult:
     """The rows and columns the page shows for `params`."""
     base = matrix_base(session)
-    rows = _filter_rows(base, params)
+    rows = _filter_rows(base, view, params)
     groups = _visible_groups(base, view, params, rows)
-    relax = _relaxation(base, params) if not rows else None
+    relax = _relaxation(base, view, params) if not rows else None
     shown_columns = [c for g in groups for c in g.columns]
     all_columns = sum(len(g.columns) for g in base.groups[view])
     return MatrixResult(
         view=view,
         query=params.query_string(),
         groups=groups,
-        rows=_sorted([_row(base, s, shown_columns, params.needs) for s in rows], params.sort),
+        rows=_sorted([_row(base, view, s, shown_columns, params.needs) for s in rows], params.sort),
         total_systems=len(base.systems),
         hidden_columns=all_columns - len(shown_columns),
         relax=relax,
+        capabilities=_capability_matches(base, params),
+        filters=[
+            ActiveFilter(
+                field=name,
+                value=value,
+                label=filter_label(base, name, value),
+                remove_query=params.without(name, value).query_string(),
+            )
+            for name, value in params.active_filters()
+        ],
     )
 
 
-def _filter_rows(base: MatrixBase, params: MatrixParams) -> list[SystemSummary]:
-    return [s for s in base.systems if _keeps(base, s, params)]
+NEED_LEVEL_WORDS = {"any": "", "partial": " (at least partial)", "yes": " (yes)"}
+
+
+def filter_label(base: MatrixBase, name: str, value: str) -> str:
+    """A filter as a person would say it: "Must have Tool calling (yes)", not need=…:yes."""
+    names = {c.slug: c.name for gs in base.groups.values() for g in gs for c in g.columns}
+    if name == "need":
+        need = Need.parse(value)
+        return f"Must have {names.get(need.capability, need.capability)}" + NEED_LEVEL_WORDS.get(
+            need.level, ""
+        )
+    labels = {
+        "hw": lambda: f"Runs on {names.get(value, value)}",
+        "licence": lambda: f"{value.capitalize()} licence",
+        "kind": lambda: f"Kind: {value.replace('-', ' ')}",
+        "status": lambda: f"Status: {value}",
+        "q": lambda: f"Search “{value}”",
+        "min_coverage": lambda: f"Claims on at least {value}%",
+    }
+    return labels[name]() if name in labels else f"{name}: {value}"
+
+
+def relax_action(base: MatrixBase, name: str, value: str) -> str:
+    if name == "q":
+        return f"Clear the search “{value}”"
+    return f"Remove the filter “{filter_label(base, name, value)}”"
+
+
+def _capability_matches(base: MatrixBase, params: MatrixParams) -> list[CapabilityMatch]:
+    """Features and hardware targets named like the search: people type "tool calling" too."""
+    if not params.q.strip():
+        return []
+    out = []
+    for view, groups in base.groups.items():
+        for column in (c for g in groups for c in g.columns):
+            if not _words_in(params.q, f"{column.name} {column.slug.replace('-', ' ')}"):
+                continue
+            if view == "hardware":
+                hw = tuple(dict.fromkeys((*params.hw, column.slug)))
+                query = params.query_string(q="", hw=hw)
+            else:
+                have = {n.capability for n in params.needs}
+                extra = () if column.slug in have else (column.slug,)
+                need = (*(n.token() for n in params.needs), *extra)
+                query = params.query_string(q="", need=need, add="")
+            kind = "feature" if view == "features" else "hardware"
+            out.append(CapabilityMatch(slug=column.slug, name=column.name, kind=kind,
+                                       filter_query=query))  # fmt: skip
+    return out[:8]
+
+
+def _words_in(text: str, haystack: str) -> bool:
+    return all(word in haystack.lower() for word in text.lower().split())
+
+
+def _filter_rows(base: MatrixBase, view: str, params: MatrixParams) -> list[SystemSummary]:
+    return [
+        s
+        for s in base.systems
+        if _keeps(base, s, params) and _covered(base, view, s.slug, params.min_coverage)
+    ]
+
+
+def claim_count(base: MatrixBase, view: str, system: str) -> tuple[int, int]:
+    """(capabilities of `view` some source speaks to for `system`, capabilities in `view`)."""
+    slugs = [c.slug for g in base.groups[view] for c in g.columns]
+    return sum(1 for c in slugs if base.cell(system, c) is not None), len(slugs)
+
+
+def _covered(base: MatrixBase, view: str, system: str, min_coverage: int) -> bool:
+    # Sparse rows are mostly "no source says"; hiding them is the reader's choice, in percent.
+    if not min_coverage:
+        return True
+    claimed, claimable = claim_count(base, view, system)
+    return claimed * 100 >= min_coverage * claimable
 
 
 def _keeps(base: MatrixBase, system: SystemSummary, params: MatrixParams) -> bool:
@@ -192,13 +305,12 @@ def _keeps(base: MatrixBase, system: SystemSummary, params: MatrixParams) -> boo
 
 
 def _text_matches(system: SystemSummary, text: str) -> bool:
-    haystack = f"{system.name} {system.slug} {system.summary}".lower()
-    return all(word in haystack for word in text.lower().split())
+    return _words_in(text, f"{system.name} {system.slug} {system.summary}")
 
 
 def _level(base: MatrixBase, system: str, capability: str) -> str:
     cell = base.cell(system, capability)
-    return cell.level if cell else "none"
+    return cell.level if cell else NO_CLAIM
 
 
 def _visible_groups(
@@ -220,12 +332,18 @@ def _visible_groups(
 
 
 def _row(
-    base: MatrixBase, system: SystemSummary, columns: list[MatrixColumn], needs: tuple[Need, ...]
+    base: MatrixBase,
+    view: str,
+    system: SystemSummary,
+    columns: list[MatrixColumn],
+    needs: tuple[Need, ...],
 ) -> MatrixRow:
     cells = [_cell(base, system.slug, c.slug) for c in columns]
     matches = sum(LEVEL_RANK.get(_level(base, system.slug, n.capability), 0) for n in needs)
     coverage = sum(_coverage_weight(c.level) for c in cells)
-    return MatrixRow(system=system, cells=cells, matches=matches, coverage=coverage)
+    claimed, claimable = claim_count(base, view, system.slug)
+    return MatrixRow(system=system, cells=cells, matches=matches, coverage=coverage,
+                     claimed=claimed, claimable=claimable)  # fmt: skip
 
 
 def _coverage_weight(level: str) -> float:
@@ -236,7 +354,7 @@ def _coverage_weight(level: str) -> float:
 def _cell(base: MatrixBase, system: str, capability: str) -> MatrixCell:
     cell = base.cell(system, capability)
     if cell is None:
-        return MatrixCell(capability=capability, level="none", disputed=False, strength=None,
+        return MatrixCell(capability=capability, level=NO_CLAIM, disputed=False, strength=None,
                           sources=[])  # fmt: skip
     headline = next((c for c in cell.claims if c.level == cell.level), None)
     return MatrixCell(
@@ -256,15 +374,16 @@ def _sorted(rows: list[MatrixRow], sort: str) -> list[MatrixRow]:
     return sorted(rows, key=lambda r: r.system.name.lower())
 
 
-def _relaxation(base: MatrixBase, params: MatrixParams) -> Relaxation | None:
+def _relaxation(base: MatrixBase, view: str, params: MatrixParams) -> Relaxation | None:
     """The one filter whose removal brings back the most systems."""
     best: Relaxation | None = None
     for name, value in params.active_filters():
         relaxed = params.without(name, value)
-        count = len(_filter_rows(base, relaxed))
+        count = len(_filter_rows(base, view, relaxed))
         if count and (best is None or count > best.would_show):
             best = Relaxation(field=name, value=value, would_show=count,
-                              query=relaxed.query_string())  # fmt: skip
+                              query=relaxed.query_string(),
+                              action=relax_action(base, name, value))  # fmt: skip
     return best
 
 

@@ -37,6 +37,7 @@ def matrix_vocabularies(session: Session) -> Vocabularies:
         capabilities = [c.slug for gs in base.groups.values() for g in gs for c in g.columns]
         return {
             "need": need_vocabulary(capabilities),
+            "capability": capabilities,
             "hardware-target": [c.slug for g in base.groups["hardware"] for c in g.columns],
             # One vocabulary for both views: a shared link may switch views and keep its groups.
             "group": [g.slug for gs in base.groups.values() for g in gs],

@@ -32,7 +32,8 @@ from app.queries.benchmark_page import BenchmarkPage
 from app.queries.catalogue import list_capabilities, list_sources
 from app.queries.compare import Comparison, build_comparison
 from app.queries.decide import recommendation
-from app.queries.matrix import MatrixResult, build_matrix
+from app.queries.features import FeaturePage, capability_names, feature_page
+from app.queries.matrix import MatrixResult, build_matrix, system_name_map
 from app.queries.systems import get_system, list_systems, system_slugs
 from app.queries.vocabularies import system_vocabularies
 from app.routes.benchmarks import read_benchmarks
@@ -85,7 +86,7 @@ async def systems(request: Request, session: SessionDep) -> Response:
 def _system(request: Request, session: Session, slug: str) -> Response:
     detail = get_system(session, slug)
     if detail is None:
-        raise NotFoundError("system", slug, system_slugs(session))
+        raise NotFoundError("system", slug, system_slugs(session), system_name_map(session))
     return _json(detail, _ignored(request))
 
 
@@ -103,6 +104,27 @@ async def system(slug: str, request: Request, session: SessionDep) -> Response:
 async def capabilities(request: Request, session: SessionDep) -> Response:
     """Every feature and hardware target, grouped by category."""
     return await serve(request, session, lambda s: _json(list_capabilities(s), _ignored(request)))
+
+
+def _capability(request: Request, session: Session, slug: str) -> Response:
+    page = feature_page(session, slug)
+    if page is None:
+        names = capability_names(session)
+        raise NotFoundError("capability", slug, list(names), names)
+    return _json(page, _ignored(request))
+
+
+class CapabilityResponse(FeaturePage, Ignoring): ...
+
+
+@router.get(
+    "/capabilities/{slug}",
+    response_model=CapabilityResponse,
+    responses={404: {"description": "Unknown capability slug; the reply suggests the closest"}},
+)
+async def capability(slug: str, request: Request, session: SessionDep) -> Response:
+    """One feature or hardware target across every system, as /features/{slug} shows it."""
+    return await serve(request, session, lambda s: _capability(request, s, slug))
 
 
 @router.get("/sources", response_model=list[SourceDetail])

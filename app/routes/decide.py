@@ -8,7 +8,8 @@ from app.db import SessionDep
 from app.decision.questions import QUESTIONS, QUESTIONS_BY_ID, Question
 from app.params import DecideParams, FlowParams, read_query
 from app.queries.common import source_refs
-from app.queries.decide import recommendation
+from app.queries.decide import explain_why_not, recommendation
+from app.queries.vocabularies import system_vocabularies
 from app.web import render, serve, tidy_redirect
 
 router = APIRouter(include_in_schema=False)
@@ -23,9 +24,10 @@ def current_question(params: DecideParams) -> Question | None:
 
 
 def _decide_page(request: Request, session: Session) -> Response:
-    reading = read_query(FlowParams, request.query_params)
+    reading = read_query(FlowParams, request.query_params, system_vocabularies(session))
     params, problems = DecideParams.of(reading.params), reading.problems
-    query = params.query_string()
+    why = getattr(reading.params, "why", None)  # "why not X?": page state, not an answer
+    query = "&".join(filter(None, (params.query_string(), f"why={why}" if why else "")))
     canonical = f"/decide?{query}" if query else "/decide"
     if not problems and (redirect := tidy_redirect(request, canonical, reading.ignored)):
         return redirect
@@ -42,6 +44,7 @@ def _decide_page(request: Request, session: Session) -> Response:
         "result": result,
         # Reasons name their source by slug; the page marks the ones with caveats.
         "sources_by_slug": {r.slug: r for r in source_refs(session).values()} if result else {},
+        "why": explain_why_not(result, why),
         "compare_url": "/compare?" + "&".join(f"s={s}" for s in top) if len(top) >= 2 else "",
         "json_url": f"/api/v1/recommend?{DecideParams(params.answers).query_string()}",
         "active": "decide",

@@ -10,10 +10,11 @@ from sqlmodel import Session
 
 from app.db import SessionDep
 from app.errors import NotFoundError
-from app.params import MatrixParams, QueryModel, Reading, read_query
-from app.queries.matrix import MatrixResult, build_matrix, cell_claims, matrix_base
+from app.params import MatrixParams, ParamProblem, QueryModel, Reading, read_query
+from app.queries.features import capability_names, feature_page
+from app.queries.matrix import NO_CLAIM, MatrixResult, build_matrix, cell_claims, matrix_base
 from app.queries.vocabularies import matrix_vocabularies
-from app.web import render, serve, tidy_redirect
+from app.web import is_htmx, render, serve, tidy_redirect
 
 router = APIRouter(include_in_schema=False)
 
@@ -38,10 +39,34 @@ def page_url(view: str, query: str) -> str:
     return f"{PAGES[view]}?{query}" if query else PAGES[view]
 
 
+def _open_cell(session: Session, view: str, params: MatrixParams) -> dict[str, object] | None:
+    """The cell named by `cell=system:capability`, to show beside the matrix; None if none."""
+    if not params.cell:
+        return None
+    base = matrix_base(session)
+    system_slug, _, capability_slug = params.cell.partition(":")
+    system = next((s for s in base.systems if s.slug == system_slug), None)
+    columns = {c.slug: c for groups in base.groups.values() for g in groups for c in g.columns}
+    if system is None or capability_slug not in columns:
+        return None
+    return {
+        "system": system,
+        "capability": columns[capability_slug],
+        "cell": cell_claims(session, system_slug, capability_slug),
+        "close_url": page_url(view, params.query_string()),
+    }
+
+
 def _matrix_page(request: Request, session: Session, view: str) -> Response:
     reading = read_matrix(session, request, view)
     params, problems = reading.params, reading.problems
-    canonical = page_url(view, params.query_string())
+    open_cell = _open_cell(session, view, params)
+    if params.cell and open_cell is None:
+        problems = [
+            *problems,
+            ParamProblem("cell", params.cell, (), "names no system and capability"),
+        ]
+    canonical = page_url(view, params.query_string(with_cell=open_cell is not None))
     if not problems and (redirect := tidy_redirect(request, canonical, reading.ignored)):
         return redirect
     result = build_matrix(session, view, params)
@@ -62,6 +87,7 @@ def _matrix_page(request: Request, session: Session, view: str) -> Response:
         "json_url": f"/api/v1/matrix?view={view}{'&' + result.query if result.query else ''}",
         "csv_url": f"{PAGES[view]}.csv{query}",
         "active": view,
+        "open_cell": open_cell,
     }
     return render(request, "pages/matrix.html", context, session=session, fragments=FRAGMENTS,
                   canonical=canonical, status_code=422 if problems else 200)  # fmt: skip
@@ -102,7 +128,8 @@ def matrix_csv(result: MatrixResult) -> str:
     for row in result.rows:
         line = [row.system.slug, row.system.name]
         for cell in row.cells:
-            level = f"{cell.level} (disputed)" if cell.disputed else cell.level
+            level = "no claim" if cell.level == NO_CLAIM else cell.level
+            level = f"{level} (disputed)" if cell.disputed else level
             line += [level, " ".join(cell.sources)]
         writer.writerow(line)
     return buffer.getvalue()
@@ -122,13 +149,40 @@ def _cell_page(request: Request, session: Session, system: str, capability: str)
     base = matrix_base(session)
     summary = next((s for s in base.systems if s.slug == system), None)
     if summary is None:
-        raise NotFoundError("system", system, [s.slug for s in base.systems])
+        names = {s.slug: s.name for s in base.systems}
+        raise NotFoundError("system", system, list(names), names)
     columns = {c.slug: c for groups in base.groups.values() for g in groups for c in g.columns}
     if capability not in columns:
-        raise NotFoundError("capability", capability, list(columns))
+        names = {slug: c.name for slug, c in columns.items()}
+        raise NotFoundError("capability", capability, list(names), names)
     cell = cell_claims(session, system, capability)
-    context = {"system": summary, "capability": columns[capability], "cell": cell}
+    context = {"system": summary, "capability": columns[capability], "cell": cell,
+               "as_panel": is_htmx(request)}  # fmt: skip
     return render(request, "pages/cell.html", context, session=session, fragments=("cell_detail",))
+
+
+def _feature_page(request: Request, session: Session, slug: str) -> Response:
+    ignored = read_query(QueryModel, request.query_params).ignored
+    if redirect := tidy_redirect(request, request.url.path, ignored):
+        return redirect
+    page = feature_page(session, slug)
+    if page is None:
+        names = capability_names(session)
+        raise NotFoundError("capability", slug, list(names), names)
+    view = "features" if page.capability.kind == "feature" else "hardware"
+    context = {
+        "page": page,
+        "json_url": f"/api/v1/capabilities/{slug}",
+        "matrix_url": f"{PAGES[view]}?need={slug}",
+        "active": view,
+        "ignored_parameters": ignored,
+    }
+    return render(request, "pages/feature.html", context, session=session)
+
+
+@router.get("/features/{slug}")
+async def feature(slug: str, request: Request, session: SessionDep) -> Response:
+    return await serve(request, session, lambda s: _feature_page(request, s, slug))
 
 
 @router.get("/matrix/cell")

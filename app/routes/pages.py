@@ -11,6 +11,7 @@ from app.errors import NotFoundError
 from app.params import QueryModel, read_query
 from app.queries.benchmarks import latest_versions
 from app.queries.catalogue import list_sources
+from app.queries.matrix import system_name_map
 from app.queries.systems import (
     compare_candidates,
     get_system,
@@ -64,7 +65,7 @@ async def overview(request: Request, session: SessionDep) -> Response:
 def _system_page(request: Request, session: Session, slug: str, ignored: list[str]) -> Response:
     detail = get_system(session, slug)
     if detail is None:
-        raise NotFoundError("system", slug, system_slugs(session))
+        raise NotFoundError("system", slug, system_slugs(session), system_name_map(session))
     context = {
         "system": detail,
         "glance": system_glance(detail, latest_versions(session).get(slug)),

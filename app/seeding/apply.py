@@ -163,8 +163,9 @@ def _add_benchmarks(session: Session, data: SeedData, ids: _Ids) -> None:
 
 def _add_rules(session: Session, data: SeedData, source_ids: dict[str, int]) -> None:
     for i, (slug, rule) in enumerate(data.rules.items()):
-        fields = rule.model_dump(exclude={"source", "requires"})
+        fields = rule.model_dump(exclude={"source", "requires", "rests_on"})
         fields["requires"] = rule.requires.model_dump(exclude_none=True) if rule.requires else None
+        fields["rests_on"] = rule.rests_on.model_dump(exclude_none=True) if rule.rests_on else None
         session.add(Rule(slug=slug, source_id=source_ids[rule.source], position=i, **fields))
 
 

@@ -103,6 +103,7 @@ def check_benchmark(
         reader.problem(path, line, where, f"column 'unit': {row.unit!r} does not fit metric "
                        f"{row.metric!r}; allowed: {allowed}")  # fmt: skip
         ok = False
+    ok = _check_ratio(reader, path, line, where, row) and ok
     has_range = row.low is not None or row.high is not None
     if (row.value is None) == (not has_range) or (has_range and None in (row.low, row.high)):
         msg = "give either 'value' or both 'low' and 'high'"
@@ -116,3 +117,15 @@ def check_benchmark(
         ok = False
     seen.setdefault(row.id, f"{path.name}:{line}")
     return ok
+
+
+def _check_ratio(reader: "_Reader", path: Path, line: int, where: str, row: BenchmarkRow) -> bool:
+    # "0x the baseline" would mean the system did nothing at all: not a comparison, and
+    # it cannot be turned round into "N x slower". Zero stays valid for other units.
+    if row.unit != "x":
+        return True
+    zero = [name for name in ("value", "low", "high") if getattr(row, name) == 0]
+    for name in zero:
+        msg = f"column '{name}': 0 is not a ratio (unit x); allowed: a number above 0"
+        reader.problem(path, line, where, msg)
+    return not zero

@@ -53,9 +53,8 @@ def _render_all(session: Session) -> dict[str, str]:
         files[f"claims/{source_slug}.yaml"] = dump_yaml(claims)
     for source_slug, rows in _benchmarks(session, slugs).items():
         files[f"benchmarks/{source_slug}.csv"] = _csv(rows)
-    rules = _rules(session, slugs)
-    if rules:
-        files["rules.yaml"] = dump_yaml(rules)
+    # Always written: an empty rules.yaml is an error, and no rules is written `{}`.
+    files["rules.yaml"] = dump_yaml(_rules(session, slugs))
     return files
 
 
@@ -184,6 +183,7 @@ def _rules(session: Session, slugs: _Slugs) -> dict[str, Any]:
     return {
         r.slug: _clean({"when": r.when or None, "systems": r.systems, "requires": r.requires,
                         "effect": r.effect, "weight": r.weight, "reason": r.reason,
-                        "source": slugs.source[r.source_id]})
+                        "source": slugs.source[r.source_id], "advice": r.advice,
+                        "fallback": r.fallback or None, "rests_on": r.rests_on})
         for r in rows
     }  # fmt: skip

@@ -1,7 +1,6 @@
 """Read and validate every seed file; nothing here touches the database."""
 
-import csv
-import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -9,10 +8,10 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from app.decision.questions import QUESTIONS_BY_ID
-from app.seeding.errors import SeedError, SeedProblem
+from app.seeding.errors import SeedError, SeedProblem, describe_error
+from app.seeding.layout import Layout, empty_form_hint, survey
 from app.seeding.schema import (
-    BENCHMARK_COLUMNS,
-    SLUG_PATTERN,
+    SLUG_RULE,
     BenchmarkRow,
     CapabilityEntry,
     CategoryEntry,
@@ -21,8 +20,15 @@ from app.seeding.schema import (
     RuleEntry,
     SourceEntry,
     SystemFile,
+    is_slug,
 )
-from app.seeding.yamlio import YamlSyntaxError, line_of, read_yaml
+from app.seeding.yamlio import (
+    UnreadableFileError,
+    YamlSyntaxError,
+    line_of,
+    read_yaml,
+    shape_problems,
+)
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -52,16 +58,12 @@ def load_seed(seed_dir: Path) -> SeedData:
     return data
 
 
-def _describe(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
 class _Reader:
     def __init__(self, seed_dir: Path) -> None:
         self.root = seed_dir
         self.problems: list[SeedProblem] = []
         self.data = SeedData()
+        self.layout = Layout()
 
     # -- plumbing ---------------------------------------------------------
     def problem(self, file: Path, line: int | None, where: str, message: str) -> None:
@@ -71,14 +73,28 @@ class _Reader:
         self.problems.append(SeedProblem(name, line, where, message))
 
     def read(self, path: Path) -> Any:
-        if not path.exists():
-            self.problem(path, None, "", "file is missing")
+        """The file's YAML document, or None once every problem with it is reported."""
+        if not path.is_file():
+            self.problem(path, None, "", "file is missing" + empty_form_hint(self.root, path))
             return None
         try:
-            return read_yaml(path)
-        except YamlSyntaxError as exc:
-            self.problem(path, exc.line, "", f"not valid YAML: {exc}")
+            raw = read_yaml(path)
+        except UnreadableFileError as exc:
+            prefix = "not valid YAML: " if isinstance(exc, YamlSyntaxError) else ""
+            self.problem(path, exc.line, "", f"{prefix}{exc}")
             return None
+        if raw is None:
+            msg = "file is empty (no data, only blank lines or comments)"
+            self.problem(path, 1, "", msg + empty_form_hint(self.root, path))
+            return None
+        return raw if self._plain(path, raw) else None
+
+    def _plain(self, path: Path, raw: Any) -> bool:
+        """Keys are text and nothing is shared through YAML aliases; report what is not."""
+        found = shape_problems(raw)
+        for where, line, message in found:
+            self.problem(path, line, ".".join(str(p) for p in where), message)
+        return not found
 
     def validate(
         self, model: type[M], raw: Any, path: Path, node: Any, where: tuple[Any, ...]
@@ -89,10 +105,9 @@ class _Reader:
             for err in exc.errors():
                 loc = tuple(err["loc"])
                 field_name = ".".join(str(p) for p in loc) or "(entry)"
-                got = "" if err["type"] == "missing" else f" (got {_describe(err['input'])})"
                 label = ".".join(str(p) for p in where)
                 line = line_of(node, where + loc)
-                self.problem(path, line, label, f"field '{field_name}': {err['msg']}{got}")
+                self.problem(path, line, label, f"field '{field_name}': {describe_error(err)}")
             return None
 
     def keyed_entries(
@@ -107,8 +122,8 @@ class _Reader:
         out: dict[str, M] = {}
         for key, value in raw.items():
             where = (*prefix, key)
-            if not isinstance(key, str) or not re.match(SLUG_PATTERN, key):
-                msg = "is not a valid slug (lower-case letters, digits and dashes)"
+            if not is_slug(key):
+                msg = f"is not a valid slug; allowed: {SLUG_RULE}"
                 self.problem(path, line_of(root, where), str(key), msg)
                 continue
             entry = self.validate(model, value, path, root, where)
@@ -118,6 +133,12 @@ class _Reader:
 
     # -- files ------------------------------------------------------------
     def read_all(self) -> SeedData:
+        if not self.root.is_dir():
+            self.problems.append(SeedProblem(str(self.root), None, "", "seed folder not found"))
+            return self.data
+        self.layout = survey(self.root)
+        for path, message in self.layout.problems:
+            self.problem(path, None, "", message)
         self.read_sources()
         self.read_capabilities()
         self.read_metrics()
@@ -167,10 +188,11 @@ class _Reader:
     def read_systems(self) -> None:
         from app.seeding.checks import check_system
 
-        for path in sorted((self.root / "systems").glob("*.yaml")):
+        for path in self.layout.files["systems"]:
             slug = path.stem
-            if not re.match(SLUG_PATTERN, slug):
-                self.problem(path, None, "", f"file name {slug!r} is not a valid system slug")
+            if not is_slug(slug):
+                msg = f"file name is not a valid system slug; allowed: {SLUG_RULE}"
+                self.problem(path, None, "", msg)
                 continue
             raw = self.read(path)
             if raw is None:
@@ -183,7 +205,7 @@ class _Reader:
     def read_claims(self) -> None:
         from app.seeding.checks import check_claims
 
-        for path in sorted((self.root / "claims").glob("*.yaml")):
+        for path in self.layout.files["claims"]:
             raw = self.read(path)
             if raw is None:
                 continue
@@ -192,44 +214,19 @@ class _Reader:
                 self.data.claims[path.stem] = claims
 
     def read_benchmarks(self) -> None:
-        from app.seeding.checks import check_benchmark
+        from app.seeding.benchmarks import read_benchmark_file
 
         seen: dict[str, str] = {}
-        for path in sorted((self.root / "benchmarks").glob("*.csv")):
+        for path in self.layout.files["benchmarks"]:
             if path.stem not in self.data.sources:
                 self.problem(path, None, "", self._unknown_source_file(path.stem))
                 continue
-            rows: list[BenchmarkRow] = []
-            with path.open(newline="", encoding="utf-8") as handle:
-                reader = csv.DictReader(handle)
-                if tuple(reader.fieldnames or ()) != BENCHMARK_COLUMNS:
-                    expected = ",".join(BENCHMARK_COLUMNS)
-                    self.problem(path, 1, "header", f"columns must be exactly: {expected}")
-                    continue
-                for record in reader:
-                    line = reader.line_num
-                    if None in record:
-                        self.problem(path, line, f"row {line}", "more cells than columns")
-                        continue
-                    row = self._benchmark_row(path, line, record)
-                    if row and check_benchmark(self, path, line, row, seen):
-                        rows.append(row)
-            self.data.benchmarks[path.stem] = rows
-
-    def _benchmark_row(self, path: Path, line: int, record: dict[str, str]) -> BenchmarkRow | None:
-        try:
-            return BenchmarkRow.model_validate(record)
-        except ValidationError as exc:
-            for err in exc.errors():
-                column = ".".join(str(p) for p in err["loc"])
-                msg = f"column '{column}': {err['msg']} (got {_describe(err['input'])})"
-                self.problem(path, line, f"row {line}", msg)
-            return None
+            rows = read_benchmark_file(self, path, seen)
+            if rows is not None:
+                self.data.benchmarks[path.stem] = rows
 
     def read_rules(self) -> None:
         path = self.root / "rules.yaml"
-        if not path.exists():
-            return
         raw = self.read(path)
         rules = self.keyed_entries(RuleEntry, raw, path, raw)
         for slug, rule in rules.items():
@@ -246,6 +243,9 @@ class _Reader:
             if test is not None:
                 line = line_of(raw, (slug, "requires", key, "capability"))
                 self.check_ref(path, line, slug, "capability", test.capability)
+        if rule.rests_on is not None:
+            line = line_of(raw, (slug, "rests_on", "capability"))
+            self.check_ref(path, line, slug, "capability", rule.rests_on.capability)
         for system in rule.systems:
             self.check_ref(path, line_of(raw, (slug, "systems")), slug, "system", system)
         for question_id, options in rule.when.items():
@@ -275,7 +275,7 @@ class _Reader:
 
     def check_ref(self, path: Path, line: int | None, where: str, kind: str, slug: str) -> bool:
         """Check a reference to a system, capability or metric by slug."""
-        table: dict[str, Any] = {
+        table: Collection[str] = {
             "system": self.system_slugs(),
             "capability": self.data.capabilities,
             "metric": self.data.metrics,
@@ -286,7 +286,9 @@ class _Reader:
         return False
 
     def system_slugs(self) -> set[str]:
-        return {p.stem for p in (self.root / "systems").glob("*.yaml")}
+        # Every system file counts, valid or not, so one broken file is reported once
+        # rather than again by every claim and figure that names the system.
+        return {p.stem for p in self.layout.files["systems"]}
 
     @staticmethod
     def _hint(slug: str, known: Any) -> str:

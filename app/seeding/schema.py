@@ -1,13 +1,31 @@
 """The shape of each seed record, checked by pydantic (types, allowed values, unknown fields)."""
 
 import datetime as dt
+import re
+import unicodedata
 from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationInfo,
+    field_validator,
+)
 
 from app.vocabulary import CAVEAT_KINDS
 
 SLUG_PATTERN = r"^[a-z0-9]+(?:[-.][a-z0-9]+)*$"
+SLUG_MAX = 100  # the database's slug columns
+SLUG_RULE = f"lower-case letters, digits, dashes and dots, {SLUG_MAX} characters at most"
+TEXT_MAX = 2000  # a long paragraph; the longest text today (a summary) is under 600
+SHORT_MAX = 60  # sources.short, the database column: it labels citations inline
+FIGURE_MAX = 1e15  # beyond any real figure in these units, far below float overflow in charts
+INT_MAX = 2**31 - 1  # the largest integer every SQL database stores in an integer column
 DATE_PATTERN = r"^\d{4}(?:-\d{2}(?:-\d{2})?)?$"
 UNITS = ("tok/s", "ms", "s", "min", "%", "x", "req/s", "GB", "MB", "requests", "score")
 LICENCES = (
@@ -38,14 +56,67 @@ def _date_to_text(value: Any) -> Any:
     return value.isoformat() if isinstance(value, dt.date) else value
 
 
-Slug = Annotated[str, StringConstraints(pattern=SLUG_PATTERN)]
-DateText = Annotated[str, BeforeValidator(_date_to_text), StringConstraints(pattern=DATE_PATTERN)]
-Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
+def _calendar_date(value: str) -> str:
+    # The pattern lets 2026-13 or 2026-02-30 through; pages turn dates into real ones.
+    year, month, day = ([int(p) for p in value.split("-")] + [1, 1])[:3]
+    try:
+        dt.date(year, month, day)
+    except ValueError:
+        raise ValueError("not a calendar date; allowed: a real year, month and day") from None
+    return value
+
+
+def _printable(value: str) -> str:
+    # A stray NUL or escape code is invisible in an editor, and some databases refuse NUL.
+    bad = next((c for c in value if unicodedata.category(c) == "Cc" and c not in "\t\n\r"), None)
+    if bad is not None:
+        code = f"U+{ord(bad):04X}"
+        raise ValueError(f"contains the control character {code}; allowed: printable text")
+    return value
+
+
+def _http_url(value: str) -> str:
+    # Pages link to these; only web addresses are safe to put in an href.
+    parts = urlsplit(value)
+    if parts.scheme not in ("http", "https") or not parts.hostname or re.search(r"\s", value):
+        raise ValueError("not a web address; allowed: http:// or https:// and a host name")
+    return value
+
+
+def _looks_like_link(value: str) -> bool:
+    scheme = urlsplit(value).scheme.lower()
+    return "://" in value or scheme in ("javascript", "data", "file", "vbscript", "blob")
+
+
+def is_slug(text: str) -> bool:
+    """A file name or key that can be used as a slug."""
+    return len(text) <= SLUG_MAX and re.match(SLUG_PATTERN, text) is not None
+
+
+Slug = Annotated[str, StringConstraints(pattern=SLUG_PATTERN, max_length=SLUG_MAX)]
+DateText = Annotated[
+    str,
+    BeforeValidator(_date_to_text),
+    StringConstraints(pattern=DATE_PATTERN),
+    AfterValidator(_calendar_date),
+]
+Text = Annotated[
+    str,
+    StringConstraints(strip_whitespace=True, min_length=1, max_length=TEXT_MAX),
+    AfterValidator(_printable),
+]
+ShortText = Annotated[
+    str,
+    StringConstraints(strip_whitespace=True, min_length=1, max_length=SHORT_MAX),
+    AfterValidator(_printable),
+]
+Url = Annotated[Text, AfterValidator(_http_url)]
 Level = Literal["yes", "partial", "experimental", "via", "no", "unknown"]
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=False)
+    # nan and inf parse as floats but are not figures, and sort and chart as nonsense.
+    model_config = ConfigDict(extra="forbid", strict=False, allow_inf_nan=False)
 
 
 class CaveatEntry(Strict):
@@ -54,14 +125,14 @@ class CaveatEntry(Strict):
 
 
 class SourceEntry(Strict):
-    short: Text
+    short: ShortText
     title: Text
     subtitle: Text | None = None
     publisher: Text | None = None
     author: Text | None = None
     date: DateText
     kind: Literal["article", "paper", "vendor-docs", "benchmark-report", "team-measurement"]
-    url: Text | None = None
+    url: Url | None = None
     note: Text | None = None
     caveats: list[CaveatEntry] = []
 
@@ -101,6 +172,16 @@ class FactEntry(Strict):
     source: Slug
     note: Text | None = None
 
+    @field_validator("value")
+    @classmethod
+    def _links_are_web_addresses(cls, value: str, info: ValidationInfo) -> str:
+        # A repository is always a link. A paper is usually a citation ("Kwon et al.,
+        # arXiv:2309.06180"), but when it is written as a link it must be a web one.
+        attribute = info.data.get("attribute")
+        if attribute == "repository" or (attribute == "paper" and _looks_like_link(value)):
+            return _http_url(value)
+        return value
+
 
 class SystemFile(Strict):
     name: Text
@@ -109,7 +190,7 @@ class SystemFile(Strict):
     status: Literal["active", "maintenance", "archived", "unknown"]
     status_since: DateText | None = None
     language: Text | None = None
-    repository: Text | None = None
+    repository: Url | None = None
     summary: Text
     summary_sources: list[Slug] = Field(min_length=1)
     best_for: list[SourcedLine] = Field(default_factory=list)
@@ -131,7 +212,11 @@ def _number(value: Any) -> Any:
     return value
 
 
-Number = Annotated[float | None, BeforeValidator(_number)]
+# Every unit here measures a size, a rate, a time, a share or a ratio: none is negative.
+# Zero is a real figure (a 0 ms cold start, a 0 % hit rate); a ratio of 0 is refused in
+# checks.py, where the unit is known.
+Figure = Annotated[float, Field(ge=0, le=FIGURE_MAX)]
+Number = Annotated[Figure | None, BeforeValidator(_number)]
 OptionalText = Annotated[Text | None, BeforeValidator(lambda v: v or None)]
 
 
@@ -149,7 +234,9 @@ class BenchmarkRow(Strict):
     hardware: OptionalText = None
     model: OptionalText = None
     precision: OptionalText = None
-    concurrency: Annotated[int | None, BeforeValidator(_number)] = None
+    concurrency: Annotated[
+        Annotated[int, Field(ge=1, le=INT_MAX)] | None, BeforeValidator(_number)
+    ] = None
     workload: OptionalText = None
     system_version: OptionalText = None
     baseline: OptionalText = None
@@ -175,10 +262,13 @@ class RuleEntry(Strict):
     when: dict[Slug, list[Slug]] = Field(default_factory=dict)
     systems: list[Slug] = Field(default_factory=list)
     requires: RuleRequires | None = None
-    effect: Literal["exclude", "boost", "penalty"]
-    weight: float = 0
+    effect: Literal["exclude", "boost", "penalty", "default"]
+    weight: Annotated[float, Field(ge=0, le=3)] = 0  # strength: 1 mention, 2 advice, 3 first pick
     reason: Text
     source: Slug
+    advice: Slug | None = None  # rules sharing it give the same advice; it counts once
+    fallback: bool = False  # the source's default, set aside when more specific advice applies
+    rests_on: CapabilityTest | None = None  # the claim the reason depends on (disputes)
 
 
 BENCHMARK_COLUMNS: tuple[str, ...] = tuple(BenchmarkRow.model_fields)

@@ -1,13 +1,132 @@
-// Matrix cells open their claims in the side panel. One delegated listener instead of
-// htmx attributes on thousands of cells keeps the page small; without JavaScript the
-// links simply open the claims page.
+// Matrix cells open their claims in a side panel with a URL of its own (?cell=system:capability):
+// Back closes it, Escape closes it and puts focus back on the cell. One delegated listener
+// instead of htmx attributes on thousands of cells keeps the page small; without JavaScript
+// the links simply open the claims page.
+const panelState = { opener: null, pushed: false };
+
+function cellUrl(key) {
+  const url = new URL(window.location.href);
+  if (key) url.searchParams.set("cell", key);
+  else url.searchParams.delete("cell");
+  // The server writes "vllm:prefix-caching" with its colon; so do we, so URLs compare equal.
+  const query = url.searchParams.toString().replaceAll("%3A", ":").replaceAll("%2C", ",");
+  return url.pathname + (query ? `?${query}` : "");
+}
+
+function focusPanel() {
+  const heading = document.querySelector("#cell_detail #cell-heading");
+  if (heading) heading.focus();
+}
+
+function openCell(link, push) {
+  panelState.opener = link;
+  const key = link.dataset.cell;
+  window.htmx.ajax("GET", link.getAttribute("href"), { target: "#cell_detail", swap: "outerHTML" })
+    .then(focusPanel);
+  if (push) {
+    history.pushState({ atlasCell: key }, "", cellUrl(key));
+    panelState.pushed = true;
+  }
+}
+
+function hidePanel() {
+  const panel = document.getElementById("cell_detail");
+  if (!panel || panel.hidden) return;
+  const key = panel.dataset.cellKey;
+  panel.hidden = true;
+  const opener = panelState.opener || (key && document.querySelector(`a[data-cell="${key}"]`));
+  if (opener) opener.focus();
+  panelState.opener = null;
+}
+
+function closePanel() {
+  if (panelState.pushed && history.state && history.state.atlasCell) {
+    history.back(); // popstate hides the panel, so Back and Close agree
+    return;
+  }
+  hidePanel();
+  history.replaceState(history.state, "", cellUrl(""));
+}
+
 document.addEventListener("click", (event) => {
+  const close = event.target.closest("a[data-close-cell]");
+  if (close && close.closest(".is-panel")) {
+    event.preventDefault();
+    closePanel();
+    return;
+  }
   const link = event.target.closest("a[data-cell]");
   if (!link || !window.htmx || event.metaKey || event.ctrlKey || event.shiftKey || event.button) {
     return;
   }
   event.preventDefault();
-  window.htmx.ajax("GET", link.getAttribute("href"), { target: "#cell_detail", swap: "outerHTML" });
+  if (panelState.pushed && history.state && history.state.atlasCell) {
+    panelState.opener = link;
+    window.htmx.ajax("GET", link.getAttribute("href"), { target: "#cell_detail", swap: "outerHTML" })
+      .then(focusPanel);
+    history.replaceState({ atlasCell: link.dataset.cell }, "", cellUrl(link.dataset.cell));
+  } else {
+    openCell(link, true);
+  }
+});
+
+document.addEventListener("keydown", (event) => {
+  const panel = document.getElementById("cell_detail");
+  if (event.key === "Escape" && panel && !panel.hidden && panel.classList.contains("is-panel")) {
+    event.preventDefault();
+    closePanel();
+  }
+});
+
+window.addEventListener("popstate", (event) => {
+  const key = new URL(window.location.href).searchParams.get("cell");
+  if (!key) {
+    hidePanel();
+    panelState.pushed = false;
+    return;
+  }
+  const link = document.querySelector(`a[data-cell="${key}"]`);
+  if (link && event.state && event.state.atlasCell) openCell(link, false);
+});
+
+// The must-have picker: typing narrows the list of features; choosing one and its level
+// only takes effect on "Add" (the form's other controls apply on change).
+function enablePicker() {
+  for (const finder of document.querySelectorAll("input[data-filters]")) {
+    const select = document.querySelector(finder.dataset.filters);
+    if (!select) continue;
+    finder.hidden = false;
+    document.querySelector(`label[for="${finder.id}"]`).hidden = false;
+    finder.addEventListener("input", () => {
+      const words = finder.value.toLowerCase().split(/\s+/).filter(Boolean);
+      let first = null;
+      for (const option of select.querySelectorAll("option[value]:not([value=''])")) {
+        const text = `${option.textContent} ${option.value.replaceAll("-", " ")}`.toLowerCase();
+        option.hidden = !words.every((w) => text.includes(w));
+        if (!option.hidden && !first) first = option;
+      }
+      for (const group of select.querySelectorAll("optgroup")) {
+        group.hidden = !group.querySelector("option:not([hidden])");
+      }
+      select.value = words.length && first ? first.value : "";
+    });
+  }
+  for (const picker of document.querySelectorAll(".need-picker")) {
+    picker.addEventListener("change", (event) => event.stopPropagation());
+    picker.addEventListener("input", (event) => event.stopPropagation());
+  }
+}
+
+// After the matrix updates, the picker starts empty again: its choice is now a chip.
+document.addEventListener("htmx:afterSwap", (event) => {
+  if (event.detail.target && event.detail.target.id !== "matrix_results") return;
+  for (const picker of document.querySelectorAll(".need-picker")) {
+    for (const field of picker.querySelectorAll("select, input")) {
+      if (field.tagName === "SELECT") field.selectedIndex = 0;
+      else field.value = "";
+    }
+    for (const option of picker.querySelectorAll("option, optgroup")) option.hidden = false;
+  }
 });
 
 // "Copy link" buttons exist in the HTML but stay hidden until there is a clipboard to use.
@@ -21,4 +140,8 @@ function enableCopyButtons() {
     });
   }
 }
-document.addEventListener("DOMContentLoaded", enableCopyButtons);
+document.addEventListener("DOMContentLoaded", () => {
+  enableCopyButtons();
+  enablePicker();
+  if (document.querySelector("#cell_detail.is-panel:not([hidden])")) focusPanel();
+});

@@ -26,7 +26,7 @@ def test_walk_the_flow_by_clicking_and_share_the_result(browser, live_url) -> No
     assert page.evaluate("window.__stillHere") is True, "HTMX swaps; no page reload"
     assert picks(page)[0] == "SGLang"
     page.click(".question-form a[role=button]")
-    page.wait_for_url("**skip=quantization")
+    page.wait_for_url("**skip=model")
     url = page.url
     shown = picks(page)
     fresh = browser.new_context().new_page()
@@ -34,6 +34,55 @@ def test_walk_the_flow_by_clicking_and_share_the_result(browser, live_url) -> No
     assert picks(fresh) == shown
     fresh.context.close()
     context.close()
+
+
+def test_why_not_by_clicking_in_place(browser, live_url, artifacts: Path) -> None:
+    page = browser.new_context(viewport={"width": 1400, "height": 900}).new_page()
+    page.goto(f"{live_url}/decide?hardware=nvidia-datacenter&scale=production&workload=rag")
+    page.evaluate("window.__stillHere = true")
+    second = picks(page)[1]
+    page.locator(".picks li.pick").nth(1).locator("a.why-link").click()
+    page.wait_for_url("**why=**")
+    heading = page.locator("#why-not h3")
+    heading.wait_for()
+    assert heading.inner_text() == f"Why not {second}?"
+    assert page.evaluate("window.__stillHere") is True, "HTMX swaps; no page reload"
+    assert page.locator("#why-not h4").first.inner_text() in ("For", "Against")
+    page.screenshot(path=artifacts / "decide-why-not.png", full_page=True)
+    page.locator("#why-not a", has_text="Close").click()
+    page.wait_for_function("!location.search.includes('why=')")
+    assert page.locator("#why-not").count() == 0
+    page.context.close()
+
+
+def test_a_tie_is_said_plainly(browser, live_url) -> None:
+    page = browser.new_context().new_page()
+    page.goto(f"{live_url}/decide?interface=api")
+    note = page.locator(".tie-note").inner_text()
+    assert "don't separate" in note and "vLLM" in note
+    assert picks(page)[0] == "vLLM", "the sourced default order, not the alphabet"
+    page.context.close()
+
+
+@pytest.mark.parametrize(
+    ("name", "query"),
+    [
+        ("one-answer", "hardware=nvidia-consumer"),
+        ("three-answers", "hardware=apple-silicon&scale=single-user&workload=coding-agent"),
+        (
+            "all-answers",
+            "hardware=amd-instinct&scale=production&workload=agents&model=moe"
+            "&quantization=fp8&priority=throughput&interface=api&needs=multi-gpu&stack=docker",
+        ),
+    ],
+)
+def test_screens_after_one_three_and_all_answers(browser, live_url, artifacts, name, query) -> None:
+    page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+    page.goto(f"{live_url}/decide?{query}")
+    assert picks(page), "a ranking from the first answer on"
+    assert page.locator(".scale-line").is_visible()
+    page.screenshot(path=artifacts / f"decide-{name}.png", full_page=True)
+    page.context.close()
 
 
 def test_keyboard_only(browser, live_url) -> None:
@@ -69,6 +118,8 @@ A11Y_PAGES = (
     ("start", "/decide"),
     ("apple", "/decide?hardware=apple-silicon&workload=coding-agent"),
     ("rag", "/decide?hardware=nvidia-datacenter&scale=high-throughput&workload=rag"),
+    ("tie", "/decide?model=dense&priority=throughput"),
+    ("why", "/decide?scale=production&workload=rag&why=vllm"),
 )
 
 

@@ -85,7 +85,11 @@ A11Y_PATHS = [
     "/matrix",
     "/hardware",
     "/matrix?kind=proxy&need=mcp:yes",
+    "/matrix?q=tool+calling&min_coverage=10&cell=vllm:prefix-caching",
     "/matrix/cell?system=vllm&capability=prefix-caching",
+    "/features/prefix-caching",
+    "/features/nope",
+    "/benchmarks",
 ]
 
 
@@ -126,10 +130,9 @@ def test_without_javascript_the_form_submits_and_reloads(browser, live_url) -> N
     page.goto(f"{live_url}/matrix")
     page.locator("summary", has_text="Licence, kind, status").click()
     page.check('input[name="licence"][value="proprietary"]')
-    page.locator("summary", has_text="Must-have features").click()
-    page.select_option(
-        'select[aria-label="Prefix caching: minimum level"]', "prefix-caching:partial"
-    )
+    assert page.locator("#need-find").is_hidden(), "type-to-find needs JavaScript"
+    page.select_option("#add", "prefix-caching")
+    page.select_option("#at", "partial")
     page.click("button[type=submit]")
     page.wait_for_url(f"{live_url}/matrix?need=prefix-caching:partial&licence=proprietary")
     assert page.locator("table.matrix tbody tr").count() == 1
@@ -137,3 +140,80 @@ def test_without_javascript_the_form_submits_and_reloads(browser, live_url) -> N
     page.wait_for_url("**/matrix/cell?**")
     assert page.locator("#cell_detail .claim-list li").count() >= 1
     context.close()
+
+
+def test_without_javascript_chips_remove_filters_and_the_picker_adds(browser, live_url) -> None:
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(f"{live_url}/matrix?need=prefix-caching:partial&licence=proprietary")
+    page.select_option("#add", "tool-calling")
+    page.get_by_role("button", name="Add", exact=True).click()
+    page.wait_for_url("**need=prefix-caching:partial&need=tool-calling&licence=proprietary")
+    page.locator("a.chip", has_text="Proprietary licence").click()
+    page.wait_for_url(f"{live_url}/matrix?need=prefix-caching:partial&need=tool-calling")
+    context.close()
+
+
+def test_picker_finds_a_feature_by_typing_and_adds_it_as_a_chip(page, live_url) -> None:
+    page.goto(f"{live_url}/matrix")
+    page.evaluate("window.__stillHere = true")
+    page.fill("#need-find", "tool call")
+    assert page.locator("#add").input_value() == "tool-calling"
+    assert page.locator("#add option[value='prefix-caching']").evaluate("o => o.hidden")
+    page.select_option("#at", "yes")
+    assert "need=" not in page.url, "choosing alone changes nothing until Add"
+    page.get_by_role("button", name="Add", exact=True).click()
+    page.wait_for_url("**/matrix?need=tool-calling:yes")
+    chip = page.locator("a.chip", has_text="Must have Tool calling (yes)")
+    chip.wait_for()
+    assert page.evaluate("window.__stillHere") is True
+    assert page.locator("#add").input_value() == "", "the picker is ready for the next one"
+    page.fill("#need-find", "prefix")
+    page.get_by_role("button", name="Add", exact=True).click()
+    page.wait_for_url("**/matrix?need=tool-calling:yes&need=prefix-caching")
+    page.locator("a.chip", has_text="Must have Prefix caching").click()
+    page.wait_for_url("**/matrix?need=tool-calling:yes")
+
+
+def test_search_offers_the_feature_it_names(page, live_url) -> None:
+    page.goto(f"{live_url}/matrix")
+    page.fill("#q", "tool calling")
+    offer = page.locator(".capability-matches a.filter-link").first
+    offer.wait_for()
+    offer.click()
+    page.wait_for_url("**/matrix?need=tool-calling")
+    assert page.locator("#q").input_value() == ""
+    assert rows(page) > 0
+
+
+def test_cell_panel_has_a_url_escape_closes_it_and_focus_returns(page, live_url) -> None:
+    page.goto(f"{live_url}/matrix?group=batching")
+    cell = page.locator('a[data-cell="llama-cpp:continuous-batching"]')
+    cell.click()
+    panel = page.locator("#cell_detail")
+    panel.locator(".claim-list li").first.wait_for()
+    page.wait_for_url("**/matrix?group=batching&cell=llama-cpp:continuous-batching")
+    box = panel.bounding_box()
+    assert box and 0 <= box["y"] < 900 and box["x"] + box["width"] <= 1400, "opens in view"
+    page.wait_for_function("document.activeElement.closest('#cell_detail') !== null")
+    page.keyboard.press("Escape")
+    page.wait_for_url("**/matrix?group=batching")
+    assert panel.is_hidden()
+    assert page.evaluate("document.activeElement.dataset.cell") == "llama-cpp:continuous-batching"
+
+
+def test_back_closes_the_cell_panel_and_its_url_reopens_it(page, live_url) -> None:
+    page.goto(f"{live_url}/matrix?group=batching")
+    page.locator('a[data-cell="vllm:continuous-batching"]').click()
+    page.wait_for_url("**cell=vllm:continuous-batching")
+    page.locator("#cell_detail .claim-list li").first.wait_for()
+    url = page.url
+    page.go_back()
+    page.wait_for_url(f"{live_url}/matrix?group=batching")
+    page.locator("#cell_detail").wait_for(state="hidden")
+    page.goto(url)
+    assert "vLLM · Continuous batching" in page.locator("#cell_detail h2").inner_text()
+    page.wait_for_function("document.activeElement.id === 'cell-heading'")
+    page.keyboard.press("Escape")
+    page.wait_for_url(f"{live_url}/matrix?group=batching")
+    assert page.locator("#cell_detail").is_hidden()

@@ -1,0 +1,150 @@
+"""What the guided flow reads (candidates, rules) and what it returns (a recommendation).
+
+Inputs are frozen dataclasses built by the query layer; outputs are pydantic models so the
+page and /api/v1/recommend render the same object.
+"""
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from pydantic import BaseModel
+
+from app.schemas import SourceRef
+
+Answers = dict[str, tuple[str, ...]]
+ChangeKind = Literal["answer", "change", "add", "refine"]
+Confidence = Literal["high", "medium", "low"]
+FirstBy = Literal["score", "default-order", "coverage", "name", "alone"]
+
+
+@dataclass(frozen=True)
+class ClaimRef:
+    """One source's level for one capability of one system."""
+
+    level: str
+    source: SourceRef
+
+
+@dataclass(frozen=True)
+class Candidate:
+    slug: str
+    name: str
+    kind: str
+    licence_family: str
+    levels: dict[str, str]  # capability -> headline level (the newest source's)
+    evidence: dict[str, list[SourceRef]]  # capability -> sources of the headline, newest first
+    licence_sources: list[SourceRef]
+    summary_sources: list[SourceRef]
+    claims: dict[str, list[ClaimRef]] = field(default_factory=dict)  # every source's level
+    licences: list[tuple[str, SourceRef]] = field(default_factory=list)  # (family, source)
+
+    def level(self, capability: str) -> str:
+        return self.levels.get(capability, "unknown")
+
+
+@dataclass(frozen=True)
+class RuleSpec:
+    slug: str
+    when: dict[str, list[str]]
+    systems: list[str]
+    requires: dict[str, object] | None
+    effect: str  # boost, penalty, exclude, default
+    weight: float
+    reason: str
+    source: SourceRef
+    advice: str | None = None  # rules sharing it give the same advice (from several sources)
+    fallback: bool = False  # a source's default: set aside when more specific advice applies
+    rests_on: dict[str, object] | None = None  # the claim the reason depends on
+    subject: str | None = None  # the name of the capability a `requires` rule tests
+
+    @property
+    def advice_key(self) -> str:
+        return self.advice or self.slug
+
+
+class SourceLink(BaseModel):
+    slug: str
+    short: str
+    title: str
+    date: str
+    weight: float = 0.0  # what this source's own version of the advice is worth here
+
+
+ReasonKind = Literal["for", "against", "unknown", "excluded", "set-aside"]
+
+
+class Reason(BaseModel):
+    text: str
+    source: str | None  # source slug
+    source_title: str | None = None
+    source_short: str | None = None
+    source_date: str | None = None
+    weight: float = 0.0
+    rule: str | None = None
+    kind: ReasonKind = "for"
+    also: list[SourceLink] = []  # further sources giving the same advice (counted once)
+    lead_weight: float = 0.0  # the leading source's own weight, before the corroboration bonus
+    known: float = 1.0  # share of the rule's conditions that the answers settle
+    disputed: str | None = None  # who stands on each side, when sources disagree
+
+
+class Pick(BaseModel):
+    slug: str
+    name: str
+    score: float
+    reasons: list[Reason]
+    unknowns: list[Reason] = []  # what no source says: lowers confidence, never the score
+    confidence: Confidence = "high"
+    default_rank: int | None = None  # place in the sourced default order (orders ties)
+
+
+class Excluded(BaseModel):
+    slug: str
+    name: str
+    reasons: list[Reason]
+
+
+class Tie(BaseModel):
+    """Leaders that the answers so far do not separate, and how they were put in order."""
+
+    slugs: list[str]
+    names: list[str]
+    score: float
+    no_advice: bool  # no source's advice depends on the answers yet
+    broken_by: Literal["default-order"] = "default-order"
+    order: list[Reason] = []  # the sourced default-order entries behind the order shown
+    text: str
+
+
+class Change(BaseModel):
+    question: str
+    option: str
+    label: str
+    new_top: str
+    new_top_name: str
+    # answer an open question, change a preference, add a need, or say which kind (AMD, exotic)
+    kind: ChangeKind = "change"
+
+
+class Unused(BaseModel):
+    """An answer that moved nothing, so the person knows it was heard."""
+
+    question: str
+    options: list[str]
+    text: str
+
+
+class Recommendation(BaseModel):
+    answers: dict[str, list[str]]
+    ranked: list[Pick]
+    excluded: list[Excluded]
+    sources_differ: str | None = None
+    differ: list[str] = []  # the systems the sources disagree about
+    tie: Tie | None = None
+    # What put the first place ahead of the second: its score, else the sourced default order,
+    # else how many sources describe it (the name is never used for first place; tests check).
+    first_by: FirstBy = "alone"
+    changes: list[Change] = []
+    nothing_single_changes: bool = False  # no one changeable answer moves the first place
+    unused_answers: list[Unused] = []
+    scale: str = ""  # how to read a score, in words

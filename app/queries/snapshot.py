@@ -1,0 +1,51 @@
+"""Read models computed once per data version, inside the caller's own transaction.
+
+The published data changes only when it is seeded or edited, and each change bumps the data
+version. A read model built from one version is therefore valid for every request that reads
+the same version; keying the memo on the version read *inside* the caller's transaction
+keeps each response consistent with the rest of its own reads.
+
+Cached values are shared between requests: callers must treat them as read-only.
+"""
+
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from functools import wraps
+from threading import Lock
+from typing import Concatenate, ParamSpec, TypeVar
+
+from sqlmodel import Session
+
+from app.queries.catalogue import data_version
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def per_version(
+    max_entries: int = 256,
+) -> Callable[[Callable[Concatenate[Session, P], R]], Callable[Concatenate[Session, P], R]]:
+    """Memoise `f(session, *args)` by (data version, args); the oldest entries go first."""
+
+    def decorate(f: Callable[Concatenate[Session, P], R]) -> Callable[Concatenate[Session, P], R]:
+        entries: OrderedDict[Hashable, R] = OrderedDict()
+        lock = Lock()
+
+        @wraps(f)
+        def cached(session: Session, *args: P.args, **kwargs: P.kwargs) -> R:
+            key = (data_version(session), args, tuple(sorted(kwargs.items())))
+            with lock:
+                if key in entries:
+                    entries.move_to_end(key)
+                    return entries[key]
+            value = f(session, *args, **kwargs)
+            with lock:
+                entries[key] = value
+                while len(entries) > max_entries:
+                    entries.popitem(last=False)
+            return value
+
+        cached.cache_clear = entries.clear  # type: ignore[attr-defined]
+        return cached
+
+    return decorate

@@ -1,0 +1,1 @@
+"""The parts of scripts/bench.py: the server under test, wrk runs, URL lists and the report."""

@@ -1,0 +1,148 @@
+"""The four parts of one scale's run: repeated views, distinct URLs, hostile requests, reseed."""
+
+import http.client
+import json
+import subprocess
+import sys
+import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from scripts.benchkit import wrk
+from scripts.benchkit.report import HostileStats, SpecialRun, ViewStats
+from scripts.benchkit.server import BIN, Server
+from scripts.benchkit.urls import FLOOR, RESEED_VIEWS, VIEWS, distinct_urls, hostile_requests
+
+DISTINCT_CONNECTIONS = 16
+RESEED_CONNECTIONS = 64
+HOSTILE_WORKERS = 8
+DISTINCT_CAP_S = 120  # a healthy server answers the whole list in seconds
+SEED_LIMIT_S = 300  # one seed of the x10 data takes well under a minute when nothing blocks it
+
+
+def progress(message: str) -> None:
+    """One line on stderr per step, so a ten-minute run shows it is alive."""
+    print(message, file=sys.stderr, flush=True)
+
+
+def settle(server: Server) -> None:
+    """Let the server finish what the last run left behind; say so if it could not."""
+    if not server.settle():
+        progress("  warning: the server was still busy 90 s after the run; measuring anyway")
+
+
+def get(server: Server, path: str, timeout: float = 300) -> tuple[int, bytes]:
+    """One GET without following redirects: (status, body)."""
+    connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=timeout)
+    try:
+        connection.request("GET", path, headers={"Accept-Encoding": "identity"})
+        response = connection.getresponse()
+        return response.status, response.read()
+    finally:
+        connection.close()
+
+
+def get_json(server: Server, path: str) -> Any:
+    status, body = get(server, path)
+    if status != 200:
+        raise RuntimeError(f"{path} answered {status}")
+    return json.loads(body)
+
+
+def measure_views(
+    server: Server, connections: list[int], seconds: int, rounds: int
+) -> list[ViewStats]:
+    """Every view at every connection count, each run paired with a floor run just before it.
+
+    This machine's speed drifts from second to second, so one long run per view would
+    compare a view measured in a slow moment with a floor measured in a fast one.
+    """
+    for path in VIEWS:  # the first render fills caches and may take a while at scale
+        status, _ = get(server, path)
+        if status != 200:
+            progress(f"  warning: {path} answered {status} before the run")
+    stats = {(path, c): ViewStats(path, c) for c in connections for path in VIEWS}
+    for round_number in range(1, rounds + 1):
+        for (path, c), view in stats.items():
+            offset = server.log_size()
+            floor = wrk.run(server.base + FLOOR, c, seconds)
+            result = wrk.run(server.base + path, c, seconds)
+            settle(server)
+            view.pairs.append((floor, result))
+            view.exceptions += server.exceptions_since(offset)
+            progress(f"  round {round_number}/{rounds} c{c} {path}: "
+                     f"{result.rps / floor.rps if floor.rps else 0:.2f}× floor")  # fmt: skip
+    return list(stats.values())
+
+
+def measure_distinct(server: Server, folder: Path) -> SpecialRun:
+    """Several hundred URLs no cache has seen, each requested once."""
+    urls = distinct_urls(lambda path: get_json(server, path))
+    paths = folder / "distinct.txt"
+    paths.write_text("\n".join(urls) + "\n")
+    offset = server.log_size()
+    result = wrk.run_paths(server.base, paths, DISTINCT_CONNECTIONS, DISTINCT_CAP_S)
+    settle(server)
+    label = f"{len(urls)} distinct URLs, once each"
+    return SpecialRun(
+        label, DISTINCT_CONNECTIONS, result, server.exceptions_since(offset), len(urls)
+    )
+
+
+def measure_hostile(server: Server) -> HostileStats:
+    """Oversized, repeated, unknown and odd parameters: the status code each one gets."""
+    requests = list(hostile_requests())
+    offset = server.log_size()
+    with ThreadPoolExecutor(HOSTILE_WORKERS) as pool:
+        answers = list(pool.map(lambda kind_path: _status(server, kind_path[1]), requests))
+    statuses: dict[str, Counter[str]] = {}
+    for (kind, _), status in zip(requests, answers, strict=True):
+        statuses.setdefault(kind, Counter())[status] += 1
+    settle(server)
+    return HostileStats(statuses, server.exceptions_since(offset))
+
+
+def _status(server: Server, path: str) -> str:
+    try:
+        return str(get(server, path, timeout=30)[0])
+    except (OSError, http.client.HTTPException):
+        return "no answer"
+
+
+def measure_reseed(server: Server, folder: Path, reseeds: int) -> SpecialRun:
+    """A few views at 64 connections while `inference-atlas seed` reloads the same database."""
+    paths = folder / "reseed.txt"
+    paths.write_text("\n".join(RESEED_VIEWS) + "\n")
+    failures: list[str] = []
+
+    def reseed() -> None:
+        time.sleep(1)  # let wrk's connections open first
+        for _ in range(reseeds):
+            failures.extend(_seed(server))
+        time.sleep(1.5)  # the server notices a new data version within a second
+
+    offset = server.log_size()
+    result = wrk.run_during(server.base, paths, RESEED_CONNECTIONS, reseed, cap_seconds=900)
+    settle(server)
+    views = ", ".join(urlsplit(p).path for p in RESEED_VIEWS)
+    label = f"{views} during {reseeds} reseed{'s' if reseeds != 1 else ''}"
+    return SpecialRun(
+        label, RESEED_CONNECTIONS, result, server.exceptions_since(offset), failures=failures
+    )
+
+
+def _seed(server: Server) -> list[str]:
+    """Run `inference-atlas seed` against the server's database; a failure as one line."""
+    command = [str(BIN / "inference-atlas"), "seed"]
+    try:
+        done = subprocess.run(command, env=server.env, capture_output=True, text=True,
+                              check=False, timeout=SEED_LIMIT_S)  # fmt: skip
+    except subprocess.TimeoutExpired:
+        return [f"seed still running after {SEED_LIMIT_S} s (stopped)"]
+    if done.returncode == 0:
+        return []
+    last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+    return [f"seed exited {done.returncode}: {last[:120]}"]
