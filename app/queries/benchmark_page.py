@@ -11,6 +11,7 @@ from app.models import Metric
 from app.params import BenchmarkParams
 from app.queries.benchmarks import benchmark_views, latest_versions, with_freshness
 from app.queries.contexts import Context, group_contexts
+from app.queries.snapshot import per_version
 from app.schemas import BenchmarkView
 
 
@@ -29,6 +30,7 @@ class BenchmarkPage(BaseModel):
         return [c for c in self.contexts if not c.ranked]
 
 
+@per_version()
 def all_results(session: Session, today: dt.date) -> list[BenchmarkView]:
     return with_freshness(benchmark_views(session), latest_versions(session), today)
 

@@ -8,6 +8,7 @@ from sqlmodel import Session, col, select
 
 from app.models import BenchmarkResult, System, SystemFact
 from app.queries.common import metrics_by_id, source_refs, system_names
+from app.queries.snapshot import per_version
 from app.schemas import BenchmarkView
 
 
@@ -54,6 +55,7 @@ def version_key(text: str) -> tuple[int, ...]:
     return tuple(parts)
 
 
+@per_version()
 def latest_versions(session: Session) -> dict[str, str]:
     """The newest version any source gives for each system."""
     rows = session.exec(

@@ -7,9 +7,11 @@ from sqlmodel import Session, col, select
 
 from app.models import BenchmarkResult, Claim, Meta, Source, System, SystemFact, SystemNote
 from app.queries.common import capabilities_in_order, source_caveats, system_names
+from app.queries.snapshot import data_version, per_version
 from app.schemas import CapabilityView, Freshness, SourceDetail
 
 
+@per_version()
 def list_capabilities(session: Session) -> list[CapabilityView]:
     """Every capability with its category, in display order."""
     return [
@@ -19,6 +21,7 @@ def list_capabilities(session: Session) -> list[CapabilityView]:
     ]  # fmt: skip
 
 
+@per_version()
 def list_sources(session: Session) -> list[SourceDetail]:
     """Every source, newest first, with what it contributed."""
     names = system_names(session)
@@ -59,12 +62,6 @@ def freshness(session: Session) -> Freshness:
         benchmark_count=count(BenchmarkResult),
         source_count=count(Source),
     )
-
-
-def data_version(session: Session) -> str:
-    """Changes whenever the data does (unique per database); part of every cache key."""
-    value = session.exec(select(Meta.value).where(Meta.key == "data_version")).first()
-    return value or "0"
 
 
 _facts: dict[str, Freshness] = {}

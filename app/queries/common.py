@@ -5,9 +5,11 @@ from collections import defaultdict
 from sqlmodel import Session, col, select
 
 from app.models import Capability, CapabilityCategory, Metric, Source, SourceCaveat, System
+from app.queries.snapshot import per_version
 from app.schemas import Caveat, SourceRef
 
 
+@per_version()
 def source_refs(session: Session) -> dict[int, SourceRef]:
     """Every source as a reference, with its caveats, by database id."""
     caveats = source_caveats(session)

@@ -10,9 +10,11 @@ from app.decision.questions import QUESTIONS_BY_ID
 from app.models import Capability, Rule, System, SystemFact
 from app.queries.common import source_refs
 from app.queries.matrix import matrix_base
+from app.queries.snapshot import per_version
 from app.schemas import SourceRef, licence_family
 
 
+@per_version()
 def candidates(session: Session) -> list[Candidate]:
     """Every system with its headline levels, every source's level and its licence facts."""
     base = matrix_base(session)
@@ -62,6 +64,7 @@ def _licences(
     return out
 
 
+@per_version()
 def rules(session: Session) -> list[RuleSpec]:
     """Every rule in file order, with its source and the name of the capability it tests."""
     refs = source_refs(session)

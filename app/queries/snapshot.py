@@ -14,12 +14,18 @@ from functools import wraps
 from threading import Lock
 from typing import Concatenate, ParamSpec, TypeVar
 
-from sqlmodel import Session
+from sqlmodel import Session, select
 
-from app.queries.catalogue import data_version
+from app.models import Meta
 
 P = ParamSpec("P")
 R = TypeVar("R")
+
+
+def data_version(session: Session) -> str:
+    """Changes whenever the data does (unique per database); part of every cache key."""
+    value = session.exec(select(Meta.value).where(Meta.key == "data_version")).first()
+    return value or "0"
 
 
 def per_version(

@@ -10,6 +10,7 @@ from app.queries.benchmarks import benchmark_views
 from app.queries.cells import headline_level, is_disputed, newest_first
 from app.queries.common import capabilities_in_order, source_refs
 from app.queries.contexts import context_key
+from app.queries.snapshot import per_version
 from app.schemas import (
     BenchmarkView,
     CategoryCells,
@@ -34,6 +35,7 @@ def _summary(system: System) -> SystemSummary:
     )
 
 
+@per_version()
 def list_systems(session: Session) -> list[SystemSummary]:
     """Every system, by name."""
     rows = session.exec(select(System).order_by(func.lower(System.name)))
@@ -44,6 +46,7 @@ def system_slugs(session: Session) -> list[str]:
     return list(session.exec(select(System.slug).order_by(col(System.slug))))
 
 
+@per_version()
 def get_system(session: Session, slug: str) -> SystemDetail | None:
     """One system with its claims grouped by category, facts, benchmarks and sources."""
     system = session.exec(select(System).where(System.slug == slug)).first()
