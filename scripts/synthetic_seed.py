@@ -4,6 +4,7 @@ python scripts/synthetic_seed.py --factor 10 OUT_DIR
 """
 
 import argparse
+import copy as copy_module
 import csv
 import io
 import shutil
@@ -34,7 +35,8 @@ def write_synthetic(out: Path, factor: int, source: Path = ROOT / "seed") -> Non
         claims = read_yaml(path)
         for slug in list(claims):
             for copy in range(1, factor):
-                claims[clone_slug(slug, copy)] = claims[slug]
+                # A copy, not the same object: shared objects are written as YAML aliases.
+                claims[clone_slug(slug, copy)] = copy_module.deepcopy(claims[slug])
         path.write_text(dump_yaml(claims))
     for path in (out / "benchmarks").glob("*.csv"):
         rows = list(csv.DictReader(path.open()))
