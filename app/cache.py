@@ -88,7 +88,8 @@ class RenderCache:
     """An LRU of responses bounded by bytes; entries of older data versions age out."""
 
     max_bytes: int = 64 * 1024 * 1024
-    max_entry_bytes: int = 4 * 1024 * 1024
+    # The matrix of a large team instance runs to several MB; it must still be cached.
+    max_entry_bytes: int = 16 * 1024 * 1024
     _entries: OrderedDict[tuple[object, ...], CachedPage] = field(default_factory=OrderedDict)
     _bytes: int = 0
     _lock: Lock = field(default_factory=Lock)

@@ -35,7 +35,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.versions = VersionWatcher(lambda: _read_version(engine))
         await to_thread.run_sync(app.state.versions.refresh)
         app.state.render_cache = RenderCache(max_bytes=settings.render_cache_mb * 1024 * 1024)
-        app.state.build_slots = build_slots(settings.threads)
+        app.state.build_slots = build_slots(settings.threads, settings.builds)
         watcher = asyncio.create_task(app.state.versions.watch())
         yield
         watcher.cancel()

@@ -19,6 +19,8 @@ class Settings(BaseSettings):
     trusted_hosts: str = "localhost,127.0.0.1,::1"
     # Worker threads for database work and rendering; the connection pool matches it.
     threads: int = 16
+    # Responses built at once (the rest queue): bounds the memory big pages take together.
+    builds: int = 4
     render_cache_mb: int = 64
     max_query_bytes: int = 8192
     # How long a SQLite writer waits for another one before giving up with a clear message.

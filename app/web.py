@@ -152,6 +152,7 @@ def _in_one_transaction(session: Session, build: Build) -> tuple[str, Response]:
     return version, build(session)
 
 
-def build_slots(threads: int) -> CapacityLimiter:
-    """Builds waiting for a thread queue here, leaving a thread or two for everything else."""
-    return CapacityLimiter(max(1, threads - 2))
+def build_slots(threads: int, builds: int) -> CapacityLimiter:
+    """Builds waiting for a thread queue here. On two cores more than a few renders at once
+    only add memory and latency (they share one GIL), and threads stay free for the rest."""
+    return CapacityLimiter(max(1, min(builds, threads - 2)))

@@ -42,7 +42,7 @@ def fake_app() -> SimpleNamespace:
     watcher = VersionWatcher(lambda: "1.test")
     watcher.value = "1.test"
     state = SimpleNamespace(
-        render_cache=RenderCache(), versions=watcher, build_slots=build_slots(4)
+        render_cache=RenderCache(), versions=watcher, build_slots=build_slots(4, 4)
     )
     return SimpleNamespace(state=state)
 
