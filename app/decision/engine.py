@@ -5,7 +5,13 @@ else comes from rules written as data (seed/rules.yaml). Equal scores are ordere
 sourced default order (rules with `effect: default`), never by name, and the result says so.
 """
 
-from app.decision.explain import find_tie, sources_differ, unused_answers, what_would_change
+from app.decision.explain import (
+    find_tie,
+    sources_differ,
+    unused_answers,
+    what_would_change,
+)
+from app.decision.matching import Match, match
 from app.decision.model import (
     Answers,
     Candidate,
@@ -18,7 +24,8 @@ from app.decision.model import (
     Recommendation,
     RuleSpec,
 )
-from app.decision.scoring import Memo, Tally, score
+from app.decision.scoring import Memo, Tally, order_key, score
+from app.decision.whatif import WhatIfs
 
 __all__ = ["Answers", "Candidate", "ClaimRef", "Recommendation", "RuleSpec", "rank", "recommend"]
 
@@ -33,27 +40,39 @@ SCALE = (
 
 
 def recommend(
-    answers: Answers, candidates: list[Candidate], rules: list[RuleSpec], explain: bool = True
+    answers: Answers,
+    candidates: list[Candidate],
+    rules: list[RuleSpec],
+    explain: bool = True,
+    memo: Memo | None = None,
 ) -> Recommendation:
-    """Rank every candidate for `answers`; explain each score, each exclusion and each tie."""
-    memo = Memo()
+    """Rank every candidate for `answers`; explain each score, each exclusion and each tie.
 
-    def ranker(trial: Answers, cs: list[Candidate], rs: list[RuleSpec]) -> Recommendation:
-        return rank(trial, cs, rs, memo)
-
-    result = ranker(answers, candidates, rules)
-    if explain and result.ranked:
-        result.changes = what_would_change(answers, candidates, rules, result, ranker)
+    `memo` may be shared by every recommendation over the same candidates and rules.
+    """
+    memo = memo or Memo()
+    matches = [match(r.when, answers) for r in rules]
+    if not explain:
+        return rank(answers, candidates, rules, memo, matches)
+    whatifs = WhatIfs(answers, candidates, rules, memo, matches)
+    result = rank(answers, candidates, rules, memo, matches, list(whatifs.tallies.values()))
+    if result.ranked:
+        result.changes = what_would_change(answers, result, whatifs.standings)
         result.nothing_single_changes = not result.changes
-        result.unused_answers = unused_answers(answers, candidates, rules, result, ranker)
+        result.unused_answers = unused_answers(answers, result, whatifs.standings)
     return result
 
 
 def rank(
-    answers: Answers, candidates: list[Candidate], rules: list[RuleSpec], memo: Memo | None = None
+    answers: Answers,
+    candidates: list[Candidate],
+    rules: list[RuleSpec],
+    memo: Memo | None = None,
+    matches: list[Match | None] | None = None,
+    tallies: list[Tally] | None = None,
 ) -> Recommendation:
     """Scores, order, exclusions, ties and disagreements (without the what-ifs)."""
-    tallies = score(answers, candidates, rules, memo)
+    tallies = tallies or score(answers, candidates, rules, memo, matches)
     defaults = _default_ranks(tallies)
     ranked = sorted((t for t in tallies if not t.exclusions), key=order_key)
     picks = [_pick(t, defaults.get(t.candidate.slug)) for t in ranked]
@@ -83,16 +102,6 @@ def _first_by(ranked: list[Tally]) -> FirstBy:
     first, second = order_key(ranked[0]), order_key(ranked[1])
     names: tuple[FirstBy, ...] = ("score", "default-order", "coverage", "name")
     return next((n for n, a, b in zip(names, first, second, strict=True) if a != b), "name")
-
-
-def order_key(t: Tally) -> tuple[float, float, int, str]:
-    """Score, then the sourced default order, then how many sources describe the system.
-
-    The name comes last only so the order is total; the tests check that no first place is
-    ever decided by it.
-    """
-    return (-round(t.score, 2), -round(t.prior, 2), -len(t.candidate.summary_sources),
-            t.candidate.name.lower())  # fmt: skip
 
 
 def _default_ranks(tallies: list[Tally]) -> dict[str, int]:

@@ -1,6 +1,7 @@
 """Explanations around a ranking: ties, disagreements, what-ifs, unused answers, "why not X?".
 
-Ranking functions are passed in (not imported) so this module stays below the engine.
+The standings of a what-if are passed in as a function (not imported) so this module stays
+below the engine.
 """
 
 from collections.abc import Callable
@@ -9,19 +10,18 @@ from pydantic import BaseModel
 
 from app.decision.model import (
     Answers,
-    Candidate,
     Change,
     ChangeKind,
     Pick,
     Reason,
     Recommendation,
-    RuleSpec,
     Tie,
     Unused,
 )
 from app.decision.questions import QUESTIONS, covered_by, option_label
 
-Ranker = Callable[[Answers, list[Candidate], list[RuleSpec]], Recommendation]
+Standing = tuple[str, str, float]  # slug, name, score; ruled-out systems are left out
+Standings = Callable[[Answers], list[Standing]]
 DIFFER_MARGIN = 3.0  # one first pick: further behind than this, a runner-up is not a rival
 MIN_BACKING = 2.0  # a recommendation (not a mention) from a source, fully known
 MAX_CHANGES = 6
@@ -130,11 +130,7 @@ def _trials(answers: Answers) -> list[tuple[str, str, ChangeKind]]:
 
 
 def what_would_change(
-    answers: Answers,
-    candidates: list[Candidate],
-    rules: list[RuleSpec],
-    current: Recommendation,
-    ranker: Ranker,
+    answers: Answers, current: Recommendation, standings: Standings
 ) -> list[Change]:
     """Single answers that would put another system first, the ones a person can change first."""
     top = current.ranked[0].slug
@@ -142,11 +138,11 @@ def what_would_change(
     for question, option, kind in _trials(answers):
         chosen = answers.get(question, ())
         trial = {**answers, question: (*chosen, option) if kind == "add" else (option,)}
-        ranked = ranker(trial, candidates, rules).ranked
-        if ranked and ranked[0].slug != top:
+        ranked = standings(trial)
+        if ranked and ranked[0][0] != top:
             found.append(Change(question=question, option=option,
-                                label=option_label(question, option), new_top=ranked[0].slug,
-                                new_top_name=ranked[0].name, kind=kind))  # fmt: skip
+                                label=option_label(question, option), new_top=ranked[0][0],
+                                new_top_name=ranked[0][1], kind=kind))  # fmt: skip
     preference = {"refine": 0, "change": 1, "answer": 2, "add": 3}
     found.sort(key=lambda c: preference[c.kind])
     per_question: dict[str, list[Change]] = {}
@@ -155,13 +151,7 @@ def what_would_change(
     return [c for changes in per_question.values() for c in changes[:2]][:MAX_CHANGES]
 
 
-def unused_answers(
-    answers: Answers,
-    candidates: list[Candidate],
-    rules: list[RuleSpec],
-    current: Recommendation,
-    ranker: Ranker,
-) -> list[Unused]:
+def unused_answers(answers: Answers, current: Recommendation, standings: Standings) -> list[Unused]:
     """Answers that changed no score: removing them leaves the ranking exactly as it is."""
     shown = [(p.slug, p.score) for p in current.ranked]
     out = []
@@ -171,7 +161,7 @@ def unused_answers(
             trial = {q: a for q, a in answers.items() if q != question} | (
                 {question: rest} if rest else {}
             )
-            if [(p.slug, p.score) for p in ranker(trial, candidates, rules).ranked] == shown:
+            if [(slug, score) for slug, _, score in standings(trial)] == shown:
                 label = option_label(question, option)
                 text = (
                     f"“{label}” changed nothing: no source's advice depends on it "

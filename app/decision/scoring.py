@@ -13,6 +13,7 @@ The scheme (docs/decision.md works an example through it):
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from app.decision.evidence import link
@@ -50,20 +51,32 @@ class Item:
     match: Match
     target: Target
 
-    @property
-    def weight(self) -> float:
+    @cached_property
+    def weight(self) -> float:  # read thousands of times per recommendation
         sign = -1 if self.rule.effect == "penalty" else 1
         return sign * self.rule.weight * self.match.factor * self.target.share
 
 
 class Memo:
-    """What does not depend on the answers, worked out once per recommendation (what-ifs
-    re-rank dozens of times): which systems each rule speaks about, and hardware fits."""
+    """What depends only on the candidates, the rules and a few answers, worked out once:
+    which systems each rule speaks about, hardware fits, default orders and each system's
+    weighing of the advice that applies to it. A recommendation's what-ifs re-rank dozens of
+    times, and different answers share most of this, so one memo can serve every
+    recommendation over the same data. Entries are read-only once stored; `limit` bounds the
+    weighings kept (the biggest part)."""
 
-    def __init__(self) -> None:
+    def __init__(self, limit: int = 20_000) -> None:
+        self.limit = limit
         self.spoken: dict[str, list[tuple[str, Target]]] = {}
         self.fits: dict[tuple[tuple[str, ...], str], Fit] = {}
         self.priors: dict[tuple[str, ...], tuple[float, list[Reason]]] = {}
+        self.weighed: dict[tuple[object, ...], tuple[float, list[Reason]]] = {}
+        self.refits: dict[tuple[tuple[str, ...], tuple[str, ...]], frozenset[str]] = {}
+        self.names: dict[tuple[str, Match], frozenset[str]] = {}
+        self.rulings: dict[tuple[str, str, int], tuple[bool, float, Reason]] = {}
+        self.applications: dict[
+            tuple[str, Match], tuple[list[tuple[str, Item]], list[tuple[str, Reason]]]
+        ] = {}
 
     def about(self, rule: RuleSpec, candidates: list[Candidate]) -> list[tuple[str, Target]]:
         """The systems `rule` selects (or would, but their data is silent), with the evidence."""
@@ -81,6 +94,57 @@ class Memo:
             found = self.priors[key] = _prior(defaults, c)
         return found[0], list(found[1])
 
+    def weigh(
+        self, c: Candidate, items: list["Item"], set_aside: frozenset[str]
+    ) -> tuple[float, list[Reason]]:
+        """A what-if changes one answer, which leaves most systems' applying advice as it was:
+        their weighing is looked up instead of redone."""
+        key = (c.slug, set_aside,
+               *((i.rule.slug, i.match, id(i.target)) for i in items))  # fmt: skip
+        found = self.weighed.get(key)
+        if found is None:
+            if len(self.weighed) >= self.limit:
+                self.weighed.clear()  # cheaper than LRU bookkeeping on every lookup
+            found = self.weighed[key] = _weigh(items, set_aside, c)
+        return found
+
+    def applied(
+        self, rule: RuleSpec, m: Match, candidates: list[Candidate]
+    ) -> tuple[list[tuple[str, "Item"]], list[tuple[str, Reason]]]:
+        """The rule applied to each system it speaks about, and the 'no source says' lines for
+        the systems whose data is silent on it (only once its conditions are all answered)."""
+        key = (rule.slug, m)
+        found = self.applications.get(key)
+        if found is None:
+            names = {c.slug: c.name for c in candidates}
+            hits: list[tuple[str, Item]] = []
+            unknowns: list[tuple[str, Reason]] = []
+            for slug, spoken in self.about(rule, candidates):
+                if spoken.status == "hit":
+                    hits.append((slug, Item(rule, m, spoken)))
+                elif m.known == 1:
+                    text = _unknown(rule, names[slug])
+                    unknowns.append((slug, reason(text, spoken.source, rule=rule.slug,
+                                                  kind="unknown")))  # fmt: skip
+            found = self.applications[key] = (hits, unknowns)
+        return found
+
+    def ruling(self, item: "Item", c: Candidate) -> tuple[bool, float, Reason]:
+        key = (item.rule.slug, c.slug, id(item.target))
+        found = self.rulings.get(key)
+        if found is None:
+            found = self.rulings[key] = _ruling(item, c)
+        return found
+
+    def named(self, rule: RuleSpec, m: Match, candidates: list[Candidate]) -> frozenset[str]:
+        """The systems `rule` applies to under `m`."""
+        key = (rule.slug, m)
+        found = self.names.get(key)
+        if found is None:
+            hits = self.applied(rule, m, candidates)[0]
+            found = self.names[key] = frozenset(slug for slug, _ in hits)
+        return found
+
     def fit(self, answers: Answers, c: Candidate) -> Fit:
         key = (answers.get("hardware", ()), c.slug)
         found = self.fits.get(key)
@@ -90,25 +154,83 @@ class Memo:
 
 
 def score(
-    answers: Answers, candidates: list[Candidate], rules: list[RuleSpec], memo: Memo | None = None
+    answers: Answers,
+    candidates: list[Candidate],
+    rules: list[RuleSpec],
+    memo: Memo | None = None,
+    matches: list[Match | None] | None = None,
 ) -> list[Tally]:
-    """Every candidate's tally for `answers` (unsorted)."""
+    """Every candidate's tally for `answers` (unsorted). `matches`, when given, is each rule's
+    match against `answers` (see `rematch`)."""
     memo = memo or Memo()
+    if matches is None:
+        matches = [match(r.when, answers) for r in rules]
     tallies = {c.slug: Tally(c) for c in candidates}
-    applying = [(r, m) for r in rules if (m := match(r.when, answers)) is not None]
+    applying = [(r, m) for r, m in zip(rules, matches, strict=True) if m is not None]
     items = _items(tallies, applying, memo, candidates)
     for tally in tallies.values():
-        _hardware(memo.fit(answers, tally.candidate), tally)
-        _exclusions(tally, items[tally.candidate.slug])
+        rule_out(tally, memo.fit(answers, tally.candidate), items[tally.candidate.slug], memo)
     ranked = {slug for slug, t in tallies.items() if not t.exclusions}
-    set_aside = _set_aside(applying, items, ranked)
+    set_aside = set_aside_defaults(applying, memo, candidates, ranked)
     for tally in tallies.values():
-        mine = items[tally.candidate.slug]
-        boosts = [i for i in mine if i.rule.effect in ("boost", "penalty")]
-        _weigh(tally, boosts, set_aside.get(tally.candidate.slug, set()))
-        defaults = [i for i in mine if i.rule.effect == "default"]
-        tally.prior, tally.order = memo.prior(defaults, tally.candidate)
+        slug = tally.candidate.slug
+        weigh_advice(tally, items[slug], aside_for(set_aside, slug), memo)
     return list(tallies.values())
+
+
+def rule_out(tally: Tally, fit: Fit, items: list["Item"], memo: "Memo") -> None:
+    """The first phase of a system's tally: hardware fit and rule-outs (which decide the
+    systems still ranked, and so which defaults more specific advice sets aside)."""
+    _hardware(fit, tally)
+    _exclusions(tally, items, memo)
+
+
+def weigh_advice(
+    tally: Tally, items: list["Item"], set_aside: frozenset[str], memo: "Memo"
+) -> None:
+    """The second phase: the advice that applies, and the default order."""
+    boosts = [i for i in items if i.rule.effect in ("boost", "penalty")]
+    added, reasons = memo.weigh(tally.candidate, boosts, set_aside)
+    tally.score += added
+    tally.reasons += reasons
+    defaults = [i for i in items if i.rule.effect == "default"]
+    tally.prior, tally.order = memo.prior(defaults, tally.candidate)
+
+
+def order_key(t: Tally) -> tuple[float, float, int, str]:
+    """Score, then the sourced default order, then how many sources describe the system.
+
+    The name comes last only so the order is total; the tests check that no first place is
+    ever decided by it.
+    """
+    return (-round(t.score, 2), -round(t.prior, 2), -len(t.candidate.summary_sources),
+            t.candidate.name.lower())  # fmt: skip
+
+
+def rules_by_question(rules: list[RuleSpec]) -> dict[str, list[int]]:
+    """For each question, the positions of the rules whose conditions name it."""
+    out: dict[str, list[int]] = defaultdict(list)
+    for position, rule in enumerate(rules):
+        for question in rule.when:
+            out[question].append(position)
+    return out
+
+
+def rematch(
+    rules: list[RuleSpec],
+    by_question: dict[str, list[int]],
+    base: Answers,
+    base_matches: list[Match | None],
+    trial: Answers,
+) -> list[Match | None]:
+    """Each rule's match against `trial`, redoing only the rules that name a question whose
+    answer differs from `base` (a what-if changes one answer; most rules never notice)."""
+    changed = [q for q in base.keys() | trial.keys() if base.get(q) != trial.get(q)]
+    matches = list(base_matches)
+    for question in changed:
+        for position in by_question.get(question, ()):
+            matches[position] = match(rules[position].when, trial)
+    return matches
 
 
 def _items(
@@ -119,91 +241,112 @@ def _items(
 ) -> dict[str, list[Item]]:
     out: dict[str, list[Item]] = {slug: [] for slug in tallies}
     for rule, m in applying:
-        for slug, found in memo.about(rule, candidates):
-            if found.status == "hit":
-                out[slug].append(Item(rule, m, found))
-            elif m.known == 1:
-                text = _unknown(rule, tallies[slug])
-                tallies[slug].unknowns.append(reason(text, found.source, rule=rule.slug,
-                                                     kind="unknown"))  # fmt: skip
+        hits, unknowns = memo.applied(rule, m, candidates)
+        for slug, item in hits:
+            out[slug].append(item)
+        for slug, unknown in unknowns:
+            tallies[slug].unknowns.append(unknown)
     return out
 
 
-def _unknown(rule: RuleSpec, tally: Tally) -> str:
+def _unknown(rule: RuleSpec, name: str) -> str:
     """The 'no source says' line for a rule that selects systems by their data."""
     requires = rule.requires or {}
     if "licence" in requires:
-        return f"No source gives {tally.candidate.name}'s licence."
+        return f"No source gives {name}'s licence."
     test = requires.get("having") or requires.get("lacking") or {}
     capability = str(test.get("capability", "")) if isinstance(test, dict) else ""
     subject = rule.subject or capability.replace("-", " ")
-    return f"No source says whether {tally.candidate.name} has this: {subject}."
+    return f"No source says whether {name} has this: {subject}."
 
 
 def _hardware(fit: Fit, tally: Tally) -> None:
     tally.score += fit.score
-    tally.reasons += [r.model_copy() for r in fit.reasons]
+    tally.reasons += fit.reasons  # shared with other tallies: read-only from here on
     tally.unknowns += fit.unknowns
     tally.exclusions += fit.exclusions
 
 
-def _exclusions(tally: Tally, items: list[Item]) -> None:
+def _exclusions(tally: Tally, items: list[Item], memo: "Memo") -> None:
     """Rule-outs, fully answered only; a disputed one that most weight contradicts is a penalty."""
     for item in items:
         if item.rule.effect != "exclude" or item.match.known < 1:
             continue
-        text = _text(item.rule, tally.candidate)
-        sides = item.target.sides
-        if sides is None or sides.share >= 0.5:
-            extra: dict[str, Any] = {"disputed": sides.text()} if sides else {}
-            tally.exclusions.append(reason(text, item.target.source, rule=item.rule.slug,
-                                           kind="excluded", **extra))  # fmt: skip
+        excluded, weight, because = memo.ruling(item, tally.candidate)
+        if excluded:
+            tally.exclusions.append(because)
         else:
-            weight = -round(EXCLUSION_AS_PENALTY * sides.share, 2)
             tally.score += weight
-            tally.reasons.append(reason(text, item.target.source, weight, item.rule.slug,
-                                        kind="against", disputed=sides.text()))  # fmt: skip
+            tally.reasons.append(because)
 
 
-def _set_aside(
-    applying: list[tuple[RuleSpec, Match]], items: dict[str, list[Item]], ranked: set[str]
-) -> dict[str, set[str]]:
-    """Defaults that more specific advice overrides, per system.
+def _ruling(item: Item, c: Candidate) -> tuple[bool, float, Reason]:
+    """(ruled out?, the penalty instead, the reason) for one exclude rule and one system."""
+    text = _text(item.rule, c)
+    sides = item.target.sides
+    if sides is None or sides.share >= 0.5:
+        extra: dict[str, Any] = {"disputed": sides.text()} if sides else {}
+        return True, 0.0, reason(text, item.target.source, rule=item.rule.slug, kind="excluded",
+                                 **extra)  # fmt: skip
+    weight = -round(EXCLUSION_AS_PENALTY * sides.share, 2)
+    return False, weight, reason(text, item.target.source, weight, item.rule.slug,
+                                 kind="against", disputed=sides.text())  # fmt: skip
+
+
+SetAside = dict[str, frozenset[str]]
+"""For each default rule that more specific advice overrides, the systems it is set aside for."""
+
+
+def set_aside_defaults(
+    applying: list[tuple[RuleSpec, Match]],
+    memo: "Memo",
+    candidates: list[Candidate],
+    ranked: set[str],
+) -> SetAside:
+    """Defaults that more specific advice overrides.
 
     A fully met recommendation (strength 2 or more, not itself a default) sets aside, for every
     system it does not name, a source's default that ignores one of the questions it uses
     ("production: start with vLLM" gives way to "on Gaudi, TGI"). Advice for systems that
     other advice firmly warns against here sets nothing aside.
     """
-    specific = [
-        (r, set(r.when), {slug for slug in ranked for i in items[slug] if i.rule is r})
-        for r, m in applying
-        if r.effect == "boost" and not r.fallback and m.known == 1 and r.when
-        and r.weight >= OVERRIDING_STRENGTH
-    ]  # fmt: skip
+    warned: set[str] = set()
+    specific: list[tuple[set[str], frozenset[str]]] = []
+    for rule, m in applying:
+        if _firm_warning_rule(rule, m):
+            warned |= memo.named(rule, m, candidates) & ranked
+        elif (rule.effect == "boost" and not rule.fallback and m.known == 1 and rule.when
+              and rule.weight >= OVERRIDING_STRENGTH):  # fmt: skip
+            specific.append((set(rule.when), memo.named(rule, m, candidates) & ranked))
     # Advice for systems that other advice firmly warns against here overrides nothing.
-    warned = {slug for slug in ranked for i in items[slug] if _firm_warning(i)}
-    specific = [(r, q, named - warned) for r, q, named in specific if named - warned]
-    out: dict[str, set[str]] = {}
-    for rule, _ in applying:
-        if rule.effect != "boost":
-            continue
-        if not rule.fallback:
+    specific = [(questions, named - warned) for questions, named in specific if named - warned]
+    out: SetAside = {}
+    for rule, m in applying:
+        if rule.effect != "boost" or not rule.fallback:
             continue
         mine = set(rule.when)
-        for _, questions, named in specific:
-            if questions - mine:
-                for slug in ranked - named:
-                    out.setdefault(slug, set()).add(rule.slug)
+        # Set aside for every system it applies to that some more specific advice here does
+        # not name (listing only those keeps a what-if from disturbing the other systems).
+        overriding = [named for questions, named in specific if questions - mine]
+        if overriding:
+            exempt = overriding[0].intersection(*overriding[1:])
+            out[rule.slug] = (memo.named(rule, m, candidates) & ranked) - exempt
     return out
 
 
-def _firm_warning(item: Item) -> bool:
-    return (item.rule.effect == "penalty" and item.match.known == 1
-            and item.rule.weight >= OVERRIDING_STRENGTH)  # fmt: skip
+def aside_for(set_aside: SetAside, slug: str) -> frozenset[str]:
+    """The defaults set aside for one system."""
+    return frozenset(rule for rule, slugs in set_aside.items() if slug in slugs)
 
 
-def _weigh(tally: Tally, items: list[Item], set_aside: set[str]) -> None:
+def _firm_warning_rule(rule: RuleSpec, m: Match) -> bool:
+    return rule.effect == "penalty" and m.known == 1 and rule.weight >= OVERRIDING_STRENGTH
+
+
+def _weigh(
+    items: list[Item], set_aside: frozenset[str], c: Candidate
+) -> tuple[float, list[Reason]]:
+    """The score the advice adds to one system, and its reasons."""
     groups: dict[tuple[str, int], list[Item]] = defaultdict(list)
     aside: dict[tuple[str, int], list[Item]] = defaultdict(list)
     for item in items:
@@ -213,9 +356,9 @@ def _weigh(tally: Tally, items: list[Item], set_aside: set[str]) -> None:
     partial: list[Reason] = []  # guesses (half-known) and overridden defaults
     for key, shelved in aside.items():
         if key not in groups:  # the advice itself gives way; otherwise it still corroborates
-            partial.append(_set_aside_reason(shelved, tally.candidate))
+            partial.append(_set_aside_reason(shelved, c))
     for key, group in groups.items():
-        grouped = _group_reason(group, tally.candidate, aside.get(key, []))
+        grouped = _group_reason(group, c, aside.get(key, []))
         (full if grouped.known >= 1 else partial).append(grouped)
     # Half-known rules are guesses about the open questions, and an overridden default is no
     # longer decisive: only the best boost and the worst penalty among them count, each worth
@@ -228,9 +371,8 @@ def _weigh(tally: Tally, items: list[Item], set_aside: set[str]) -> None:
         strong = extra.lead_weight >= OVERRIDING_STRENGTH * extra.known
         sign = 1 if extra.weight > 0 else -1
         extra.weight = sign * min(abs(extra.weight), GUESS_CAP) if keep and strong else 0.0
-    for grouped in full + partial:
-        tally.score += grouped.weight
-        tally.reasons.append(grouped)
+    reasons = full + partial
+    return sum(r.weight for r in reasons), reasons
 
 
 def _group_reason(group: list[Item], c: Candidate, shelved: list[Item] | None = None) -> Reason:

@@ -7,6 +7,7 @@ from sqlmodel import Session, col, select
 from app.decision.engine import Answers, Candidate, ClaimRef, Recommendation, RuleSpec, recommend
 from app.decision.explain import WhyNot, why_not
 from app.decision.questions import QUESTIONS_BY_ID
+from app.decision.scoring import Memo
 from app.models import Capability, Rule, System, SystemFact
 from app.queries.common import source_refs
 from app.queries.matrix import matrix_base
@@ -83,8 +84,15 @@ def _tested(requires: dict[str, object] | None) -> str:
     return str(test.get("capability", "")) if isinstance(test, dict) else ""
 
 
+@per_version(max_entries=2)
+def scoring_memo(session: Session) -> Memo:
+    """Shared by every recommendation over one data version (see Memo)."""
+    return Memo()
+
+
 def recommendation(session: Session, answers: Answers, explain: bool = True) -> Recommendation:
-    return recommend(answers, candidates(session), rules(session), explain=explain)
+    return recommend(answers, candidates(session), rules(session), explain=explain,
+                     memo=scoring_memo(session))  # fmt: skip
 
 
 def explain_why_not(result: Recommendation | None, slug: str | None) -> WhyNot | None:
