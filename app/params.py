@@ -281,6 +281,10 @@ assert get_args(LicenceFamily) == LICENCE_FAMILIES
 assert get_args(SystemKind) == SYSTEM_KINDS and get_args(Status) == STATUSES
 
 
+MATRIX_PAGE_SIZE = 50
+"""Systems per matrix page: a page stays small however many systems a team adds."""
+
+
 class MatrixParams(QueryModel):
     """Everything the matrix pages and /api/v1/matrix accept."""
 
@@ -323,6 +327,11 @@ class MatrixParams(QueryModel):
         Field(description="hide systems that sources speak to on fewer than this percentage of"
                           " the view's capabilities", ge=0, le=100),
     ] = 0  # fmt: skip
+    page: Annotated[
+        int,
+        Field(description=f"which page of rows ({MATRIX_PAGE_SIZE} systems each); a page past "
+                          "the last one shows the last", ge=1, le=100_000),
+    ] = 1  # fmt: skip
 
     @property
     def needs(self) -> tuple[Need, ...]:
@@ -350,6 +359,8 @@ class MatrixParams(QueryModel):
         pairs += [("group", g) for g in p.group]
         if p.min_coverage:
             pairs.append(("min_coverage", str(p.min_coverage)))
+        if p.page > 1:
+            pairs.append(("page", str(p.page)))
         if with_cell and p.cell:
             pairs.append(("cell", p.cell))
         return _encode(pairs)
@@ -366,15 +377,16 @@ class MatrixParams(QueryModel):
         return out
 
     def without(self, name: str, value: str) -> "MatrixParams":
-        """These parameters with one filter value removed."""
+        """These parameters with one filter value removed (from the first page: the rows change)."""
         if name == "q":
-            return self.replace(q="")
+            return self.replace(q="", page=1)
         if name == "min_coverage":
-            return self.replace(min_coverage=0)
+            return self.replace(min_coverage=0, page=1)
         if name == "need":
             kept = tuple(n.token() for n in self.needs if n.token() != value)
-            return self.replace(need=kept, add="", at="any")
-        return self.replace(**{name: tuple(v for v in getattr(self, name) if v != value)})
+            return self.replace(need=kept, add="", at="any", page=1)
+        values = tuple(v for v in getattr(self, name) if v != value)
+        return self.replace(**{name: values, "page": 1})
 
 
 class MatrixApiParams(MatrixParams):
@@ -405,6 +417,10 @@ def _data_list(name: str, description: str) -> Any:
     ]
 
 
+RESULTS_PAGE_SIZE = 200
+"""Rows per page of the /benchmarks results table."""
+
+
 class BenchmarkParams(QueryModel):
     """Everything /benchmarks and /api/v1/benchmarks accept."""
 
@@ -422,8 +438,13 @@ class BenchmarkParams(QueryModel):
     sort: Annotated[
         BenchmarkSort | Literal[""], Field(description="a column, `-` in front for descending")
     ] = ""
+    page: Annotated[
+        int,
+        Field(description=f"which page of the page's results table ({RESULTS_PAGE_SIZE} rows "
+                          "each); the JSON and CSV always hold every result", ge=1, le=100_000),
+    ] = 1  # fmt: skip
 
-    def query_string(self) -> str:
+    def query_string(self, with_page: bool = True) -> str:
         pairs: list[tuple[str, str]] = []
         for name in ("system", "metric", "hardware", "model", "precision", "source"):
             pairs += [(name, v) for v in getattr(self, name)]
@@ -431,12 +452,14 @@ class BenchmarkParams(QueryModel):
             value = getattr(self, name)
             if value not in ("", None):
                 pairs.append((name, str(value)))
+        if with_page and self.page > 1:
+            pairs.append(("page", str(self.page)))
         return _encode(pairs)
 
     def sorted_by(self, column: str) -> str:
         """The query string for sorting by `column`, flipping direction when already sorted."""
         flipped = f"-{column}" if self.sort == column else column
-        return self.replace(sort=flipped).query_string()
+        return self.replace(sort=flipped, page=1).query_string()
 
 
 # --- /compare, /api/v1/compare -----------------------------------------------------------

@@ -8,7 +8,8 @@ from pydantic import BaseModel
 from sqlmodel import Session, col, select
 
 from app.models import Claim, System
-from app.params import MatrixParams, Need
+from app.paging import Paging, paginate
+from app.params import MATRIX_PAGE_SIZE, MatrixParams, Need
 from app.queries.catalogue import data_version
 from app.queries.cells import headline_level, is_disputed, newest_first
 from app.queries.common import capabilities_in_order, source_refs
@@ -85,8 +86,10 @@ class MatrixResult(BaseModel):
     view: str
     query: str
     groups: list[MatrixGroup]
-    rows: list[MatrixRow]
+    rows: list[MatrixRow]  # one page of them
     total_systems: int
+    paging: Paging = Paging()  # paging.total: the systems that pass the filters
+    page_queries: list[str] = []  # the canonical query string of each page, in order
     hidden_columns: int
     relax: Relaxation | None
     capabilities: list[CapabilityMatch] = []
@@ -185,20 +188,28 @@ def _load_cells(
     }
 
 
-def build_matrix(session: Session, view: str, params: MatrixParams) -> MatrixResult:
-    """The rows and columns the page shows for `params`."""
+def build_matrix(
+    session: Session, view: str, params: MatrixParams, paged: bool = True
+) -> MatrixResult:
+    """The rows and columns the page shows for `params`: one page of rows, or all of them
+    (`paged=False`, for exports). Only the page's rows are built."""
     base = matrix_base(session)
     rows = _filter_rows(base, view, params)
     groups = _visible_groups(base, view, params, rows)
     relax = _relaxation(base, view, params) if not rows else None
     shown_columns = [c for g in groups for c in g.columns]
     all_columns = sum(len(g.columns) for g in base.groups[view])
+    ordered = _sorted(base, rows, shown_columns, params)
+    size = MATRIX_PAGE_SIZE if paged else max(len(ordered), 1)
+    shown, paging = paginate(ordered, params.page if paged else 1, size)
     return MatrixResult(
         view=view,
         query=params.query_string(),
         groups=groups,
-        rows=_sorted([_row(base, view, s, shown_columns, params.needs) for s in rows], params.sort),
+        rows=[_row(base, view, s, shown_columns, params.needs) for s in shown],
         total_systems=len(base.systems),
+        paging=paging,
+        page_queries=[params.query_string(page=n) for n in range(1, paging.pages + 1)],
         hidden_columns=all_columns - len(shown_columns),
         relax=relax,
         capabilities=_capability_matches(base, params),
@@ -253,12 +264,12 @@ def _capability_matches(base: MatrixBase, params: MatrixParams) -> list[Capabili
                 continue
             if view == "hardware":
                 hw = tuple(dict.fromkeys((*params.hw, column.slug)))
-                query = params.query_string(q="", hw=hw)
+                query = params.query_string(q="", hw=hw, page=1)
             else:
                 have = {n.capability for n in params.needs}
                 extra = () if column.slug in have else (column.slug,)
                 need = (*(n.token() for n in params.needs), *extra)
-                query = params.query_string(q="", need=need, add="")
+                query = params.query_string(q="", need=need, add="", page=1)
             kind = "feature" if view == "features" else "hardware"
             out.append(CapabilityMatch(slug=column.slug, name=column.name, kind=kind,
                                        filter_query=query))  # fmt: skip
@@ -339,7 +350,7 @@ def _row(
     needs: tuple[Need, ...],
 ) -> MatrixRow:
     cells = [_cell(base, system.slug, c.slug) for c in columns]
-    matches = sum(LEVEL_RANK.get(_level(base, system.slug, n.capability), 0) for n in needs)
+    matches = _matches(base, system.slug, needs)
     coverage = sum(_coverage_weight(c.level) for c in cells)
     claimed, claimable = claim_count(base, view, system.slug)
     return MatrixRow(system=system, cells=cells, matches=matches, coverage=coverage,
@@ -366,12 +377,25 @@ def _cell(base: MatrixBase, system: str, capability: str) -> MatrixCell:
     )
 
 
-def _sorted(rows: list[MatrixRow], sort: str) -> list[MatrixRow]:
-    if sort == "matches":
-        return sorted(rows, key=lambda r: (-r.matches, r.system.name.lower()))
-    if sort == "coverage":
-        return sorted(rows, key=lambda r: (-r.coverage, r.system.name.lower()))
-    return sorted(rows, key=lambda r: r.system.name.lower())
+def _sorted(
+    base: MatrixBase, rows: list[SystemSummary], columns: list[MatrixColumn], params: MatrixParams
+) -> list[SystemSummary]:
+    """The rows in the page's order, worked out from the levels alone (rows are built later,
+    for one page)."""
+    if params.sort == "matches":
+        needs = params.needs
+        return sorted(rows, key=lambda s: (-_matches(base, s.slug, needs), s.name.lower()))
+    if params.sort == "coverage":
+        return sorted(rows, key=lambda s: (-_coverage(base, s.slug, columns), s.name.lower()))
+    return sorted(rows, key=lambda s: s.name.lower())
+
+
+def _matches(base: MatrixBase, system: str, needs: tuple[Need, ...]) -> int:
+    return sum(LEVEL_RANK.get(_level(base, system, n.capability), 0) for n in needs)
+
+
+def _coverage(base: MatrixBase, system: str, columns: list[MatrixColumn]) -> float:
+    return sum(_coverage_weight(_level(base, system, c.slug)) for c in columns)
 
 
 def _relaxation(base: MatrixBase, view: str, params: MatrixParams) -> Relaxation | None:

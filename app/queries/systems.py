@@ -135,22 +135,29 @@ def _sources_used(
     return sorted((r for r in refs.values() if r.slug in slugs), key=lambda r: r.date, reverse=True)
 
 
+@per_version(max_entries=2)
+def measured_together(session: Session) -> dict[str, dict[str, int]]:
+    """For each system, how many benchmark contexts it shares with each other system."""
+    measured: dict[tuple[str, ...], set[str]] = defaultdict(set)
+    for result in benchmark_views(session):
+        measured[context_key(result)].add(result.system)
+    shared: dict[str, dict[str, int]] = defaultdict(dict)
+    for members in measured.values():
+        for slug in members:
+            for other in members - {slug}:
+                shared[slug][other] = shared[slug].get(other, 0) + 1
+    return dict(shared)
+
+
 def compare_candidates(session: Session, slug: str, limit: int = 4) -> list[SystemSummary]:
     """Systems most often weighed against `slug`: shared best-for tags and benchmark contexts."""
     systems = list_systems(session)
     this = next((s for s in systems if s.slug == slug), None)
     if this is None:
         return []
-    measured: dict[tuple[str, ...], set[str]] = defaultdict(set)
-    for result in benchmark_views(session):
-        measured[context_key(result)].add(result.system)
-    shared = defaultdict(int)
-    for members in measured.values():
-        if slug in members:
-            for other in members - {slug}:
-                shared[other] += 1
+    shared = measured_together(session).get(slug, {})
     scored = [
-        (len(set(s.tags) & set(this.tags)) + 2 * shared[s.slug], s)
+        (len(set(s.tags) & set(this.tags)) + 2 * shared.get(s.slug, 0), s)
         for s in systems
         if s.slug != slug
     ]

@@ -9,7 +9,8 @@ from fastapi.responses import Response
 from sqlmodel import Session
 
 from app.db import SessionDep
-from app.params import BenchmarkParams, Reading, read_query
+from app.paging import paginate
+from app.params import RESULTS_PAGE_SIZE, BenchmarkParams, Reading, read_query
 from app.queries.benchmark_page import BenchmarkPage, all_results, build_benchmark_page, vocabulary
 from app.queries.contexts import context_chart, describe_ratio, throughput_vs_ttft
 from app.queries.vocabularies import benchmark_vocabularies
@@ -37,7 +38,13 @@ def _benchmarks_page(request: Request, session: Session) -> Response:
     canonical = f"/benchmarks{query}"
     if not problems and (redirect := tidy_redirect(request, canonical, reading.ignored)):
         return redirect
+    exports = params.query_string(with_page=False)
+    exports = f"?{exports}" if exports else ""
+    rows, paging = paginate(page.results, params.page, RESULTS_PAGE_SIZE)
     context = {
+        "rows": rows,
+        "paging": paging,
+        "page_queries": [params.replace(page=n).query_string() for n in range(1, paging.pages + 1)],
         "params": params,
         "page": page,
         "problems": problems,
@@ -47,8 +54,8 @@ def _benchmarks_page(request: Request, session: Session) -> Response:
         "scatters": throughput_vs_ttft(page.contexts),
         "describe_ratio": describe_ratio,
         "placement": placement(page),
-        "json_url": f"/api/v1/benchmarks{query}",
-        "csv_url": f"/benchmarks.csv{query}",
+        "json_url": f"/api/v1/benchmarks{exports}",
+        "csv_url": f"/benchmarks.csv{exports}",
         "active": "benchmarks",
     }
     return render(request, "pages/benchmarks.html", context, session=session,

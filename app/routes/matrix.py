@@ -71,7 +71,9 @@ def _matrix_page(request: Request, session: Session, view: str) -> Response:
         return redirect
     result = build_matrix(session, view, params)
     base = matrix_base(session)
-    query = f"?{result.query}" if result.query else ""
+    # The other view and the CSV start from the first page (the CSV holds every page).
+    unpaged = params.query_string(page=1)
+    query = f"?{unpaged}" if unpaged else ""
     context = {
         "view": view,
         "params": params,
@@ -108,7 +110,7 @@ def _csv_export(request: Request, session: Session, view: str) -> Response:
     if reading.problems:
         text = "\n".join(p.message for p in reading.problems[:10]) + "\n"
         return Response(text, 422, media_type="text/plain")
-    result = build_matrix(session, view, reading.params)
+    result = build_matrix(session, view, reading.params, paged=False)
     return Response(
         matrix_csv(result),
         media_type="text/csv; charset=utf-8",
