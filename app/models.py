@@ -5,6 +5,17 @@ from typing import Any
 from sqlalchemy import JSON, Column, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
+# Constraint names follow one pattern, so a migration can drop or change a constraint by
+# name on every database (SQLite keeps unnamed constraints, and batch mode needs names).
+# Set before any table is defined: names are given when a constraint joins its table.
+SQLModel.metadata.naming_convention = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
 
 class Source(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)

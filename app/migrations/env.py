@@ -1,0 +1,76 @@
+"""Alembic's entry point: run by app/migrate.py (and by the `alembic` command in a checkout).
+
+The schema is SQLModel.metadata; batch mode makes the same scripts work on SQLite (which can
+barely ALTER a table) and on PostgreSQL.
+"""
+
+from typing import Any
+
+from alembic import context
+from sqlalchemy import Connection
+from sqlmodel import SQLModel
+from sqlmodel.sql.sqltypes import AutoString
+
+from app import models  # noqa: F401  (registers the tables on SQLModel.metadata)
+from app.db import make_engine
+
+target_metadata = SQLModel.metadata
+
+
+def render_item(type_: str, obj: Any, _context: Any) -> str | bool:
+    """Write SQLModel's string type as plain sa.String, so scripts need only SQLAlchemy."""
+    if type_ == "type" and isinstance(obj, AutoString):
+        return f"sa.String(length={obj.length})" if obj.length else "sa.String()"
+    return False
+
+
+def _database_url() -> str:
+    from app.settings import Settings
+
+    # `alembic -x url=...` picks another database; otherwise the app's own setting.
+    return context.get_x_argument(as_dictionary=True).get("url") or Settings().database_url
+
+
+def configure(connection: Connection) -> None:
+    context.configure(
+        connection=connection,
+        target_metadata=target_metadata,
+        render_as_batch=True,
+        compare_type=True,
+        render_item=render_item,
+    )
+
+
+def run_online() -> None:
+    # app/migrate.py hands over a connection inside its transaction (and its lock).
+    connection = context.config.attributes.get("connection")
+    if connection is not None:
+        configure(connection)
+        with context.begin_transaction():
+            context.run_migrations()
+        return
+    # The `alembic` command in a checkout (e.g. `alembic revision --autogenerate`).
+    engine = make_engine(_database_url())
+    with engine.begin() as connection:
+        configure(connection)
+        with context.begin_transaction():
+            context.run_migrations()
+    engine.dispose()
+
+
+def run_offline() -> None:
+    context.configure(
+        url=_database_url(),
+        target_metadata=target_metadata,
+        literal_binds=True,
+        render_as_batch=True,
+        render_item=render_item,
+    )
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+if context.is_offline_mode():
+    run_offline()
+else:
+    run_online()
