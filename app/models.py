@@ -1,8 +1,18 @@
 """The database tables. Slugs are the stable keys; numeric ids never leave the database."""
 
+import datetime as dt
 from typing import Any
 
-from sqlalchemy import JSON, Column, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    Column,
+    DateTime,
+    Dialect,
+    Index,
+    TypeDecorator,
+    UniqueConstraint,
+    false,
+)
 from sqlmodel import Field, SQLModel
 
 # Constraint names follow one pattern, so a migration can drop or change a constraint by
@@ -15,6 +25,15 @@ SQLModel.metadata.naming_convention = {
     "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
     "pk": "pk_%(table_name)s",
 }
+
+
+def withdrawn_field() -> Any:
+    """Set when the seed no longer has a published row that other rows still point at.
+
+    Reseeding deletes a published row that left seed/ only when nothing refers to it (team
+    claims, results and notes will); otherwise the row stays, marked withdrawn.
+    """
+    return Field(default=False, sa_column_kwargs={"server_default": false()})
 
 
 class Source(SQLModel, table=True):
@@ -30,6 +49,10 @@ class Source(SQLModel, table=True):
     url: str | None = None
     note: str | None = None
     position: int = 0
+    # The seed owns the published sources and every row that cites one; a team's rows cite
+    # its own sources (published false), which reseeding never touches.
+    published: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
+    withdrawn: bool = withdrawn_field()
 
 
 class SourceCaveat(SQLModel, table=True):
@@ -59,6 +82,7 @@ class Capability(SQLModel, table=True):
     description: str
     category_id: int = Field(foreign_key="capabilitycategory.id", index=True)
     position: int = 0
+    withdrawn: bool = withdrawn_field()
 
 
 class System(SQLModel, table=True):
@@ -74,6 +98,7 @@ class System(SQLModel, table=True):
     summary: str
     tags: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     summary_sources: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    withdrawn: bool = withdrawn_field()
 
 
 class SystemNote(SQLModel, table=True):
@@ -113,6 +138,7 @@ class Claim(SQLModel, table=True):
     strength: int | None = None
     note: str | None = None
     position: int = 0
+    withdrawn: bool = withdrawn_field()
 
 
 class Metric(SQLModel, table=True):
@@ -123,6 +149,7 @@ class Metric(SQLModel, table=True):
     better: str = Field(max_length=10)
     kind: str = Field(max_length=20)
     position: int = 0
+    withdrawn: bool = withdrawn_field()
 
 
 class BenchmarkResult(SQLModel, table=True):
@@ -147,6 +174,7 @@ class BenchmarkResult(SQLModel, table=True):
     date: str | None = Field(default=None, max_length=10)
     note: str | None = None
     position: int = 0
+    withdrawn: bool = withdrawn_field()
 
 
 class Rule(SQLModel, table=True):
@@ -172,3 +200,56 @@ class Meta(SQLModel, table=True):
 
     key: str = Field(primary_key=True, max_length=50)
     value: str
+
+
+class UTCDateTime(TypeDecorator[dt.datetime]):
+    """A timestamp stored in UTC and read back as an aware datetime on every database.
+
+    SQLite keeps no time zone, so its values come back naive; they were written in UTC.
+    """
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(
+        self, value: dt.datetime | None, _dialect: Dialect
+    ) -> dt.datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError(f"a naive datetime ({value}) has no time zone; pass one in UTC")
+        return value.astimezone(dt.UTC)
+
+    def process_result_value(
+        self, value: dt.datetime | None, _dialect: Dialect
+    ) -> dt.datetime | None:
+        if value is None or value.tzinfo is not None:
+            return value
+        return value.replace(tzinfo=dt.UTC)
+
+
+class Revision(SQLModel, table=True):
+    """One change to one row, written in the same transaction as the change (app/revisions.py).
+
+    `key` is the row's stable key as text (a slug, or `system/capability/source` for a
+    claim), so the history outlives the row's id. `user_id` names the user who made a team
+    change; its foreign key is added once the user table exists.
+    """
+
+    __table_args__ = (
+        Index("ix_revision_entity_key", "entity", "key"),
+        Index("ix_revision_system_slug", "system_slug"),
+        Index("ix_revision_actor", "actor"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    at: dt.datetime = Field(sa_column=Column(UTCDateTime(), nullable=False))
+    actor: str = Field(max_length=100)  # "seed", or the user's name
+    user_id: int | None = Field(default=None, index=True)
+    entity: str = Field(max_length=40)  # "system", "claim", "benchmark_result", "source", ...
+    key: str = Field(max_length=400)
+    system_slug: str | None = Field(default=None, max_length=100)
+    action: str = Field(max_length=20)  # create, update, delete, withdraw
+    before: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+    after: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+    message: str | None = None

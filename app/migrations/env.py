@@ -7,7 +7,7 @@ barely ALTER a table) and on PostgreSQL.
 from typing import Any
 
 from alembic import context
-from sqlalchemy import Connection
+from sqlalchemy import Connection, TypeDecorator
 from sqlmodel import SQLModel
 from sqlmodel.sql.sqltypes import AutoString
 
@@ -18,9 +18,13 @@ target_metadata = SQLModel.metadata
 
 
 def render_item(type_: str, obj: Any, _context: Any) -> str | bool:
-    """Write SQLModel's string type as plain sa.String, so scripts need only SQLAlchemy."""
-    if type_ == "type" and isinstance(obj, AutoString):
+    """Write our types as plain SQLAlchemy ones, so a script never imports app code."""
+    if type_ != "type":
+        return False
+    if isinstance(obj, AutoString):
         return f"sa.String(length={obj.length})" if obj.length else "sa.String()"
+    if isinstance(obj, TypeDecorator):  # e.g. UTCDateTime: stored as its plain type
+        return f"sa.{obj.impl!r}"
     return False
 
 
