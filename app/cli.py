@@ -1,4 +1,4 @@
-"""The inference-atlas command: serve, seed, check, export."""
+"""The inference-atlas command: serve, migrate, seed, check, export."""
 
 from pathlib import Path
 from typing import Annotated
@@ -6,12 +6,11 @@ from typing import Annotated
 import typer
 from sqlalchemy.exc import OperationalError
 
-from app.db import create_tables, make_engine
+from app.db import make_engine
 from app.seeding.errors import SeedError
 from app.seeding.export import export_seed
 from app.seeding.load import load_seed
-from app.seeding.service import prepare_database
-from app.seeding.service import seed as seed_database
+from app.seeding.service import migrate_and_seed, prepare_database
 from app.settings import Settings
 
 cli = typer.Typer(help="Inference Atlas: choose an LLM inference server from sourced data.")
@@ -19,7 +18,7 @@ cli = typer.Typer(help="Inference Atlas: choose an LLM inference server from sou
 
 @cli.command()
 def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
-    """Serve the dashboard (seeding an empty database first)."""
+    """Serve the dashboard (migrating, and seeding an empty database, first)."""
     import uvicorn
 
     from app.main import create_app
@@ -29,15 +28,34 @@ def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
     uvicorn.run(create_app(settings), host=host, port=port, access_log=settings.access_log)
 
 
+@cli.command()
+def migrate() -> None:
+    """Upgrade the database to the newest schema, then seed it if it is empty."""
+    _prepare(Settings())
+
+
 def _prepare(settings: Settings) -> None:
     engine = make_engine(settings.database_url, **settings.engine_options())
     try:
-        if prepare_database(engine, settings.seed_dir):
-            typer.echo(f"Seeded an empty database from {settings.seed_dir}.")
+        done = prepare_database(engine, settings.seed_dir)
     except SeedError as exc:
         _fail(exc)
+    except OperationalError as exc:
+        _locked(exc)
     finally:
         engine.dispose()
+    step = done.migration
+    if step.rebuilt:
+        typer.echo(
+            f"The database predates migrations (it held only seed data): dropped and rebuilt "
+            f"{len(step.rebuilt)} tables."
+        )
+    if step.before != step.after:
+        typer.echo(f"Migrated the database from {step.before or 'empty'} to {step.after}.")
+    else:
+        typer.echo(f"The database is at the newest schema ({step.after}).")
+    if done.seeded:
+        typer.echo(f"Seeded the empty database from {settings.seed_dir}.")
 
 
 def _locked(exc: OperationalError) -> None:
@@ -60,12 +78,11 @@ def _fail(exc: SeedError) -> None:
 def seed(
     seed_dir: Annotated[Path | None, typer.Option(help="Seed folder (default: seed/)")] = None,
 ) -> None:
-    """Validate the seed files, then (re)load them in one transaction."""
+    """Validate the seed files, then bring the published data up to them in one transaction."""
     settings = Settings()
     engine = make_engine(settings.database_url, **settings.engine_options())
-    create_tables(engine)
     try:
-        data = seed_database(engine, seed_dir or settings.seed_dir)
+        data, report = migrate_and_seed(engine, seed_dir or settings.seed_dir)
     except SeedError as exc:
         _fail(exc)
     except OperationalError as exc:
@@ -75,6 +92,7 @@ def seed(
     rows = sum(len(r) for r in data.benchmarks.values())
     claims = sum(len(c) for s in data.claims.values() for c in s.values())
     typer.echo(f"Loaded {len(data.systems)} systems, {claims} claims, {rows} benchmark results.")
+    typer.echo(report.summary())
 
 
 @cli.command()

@@ -15,7 +15,7 @@ from typing import Annotated, Any
 from fastapi import Depends, Request
 from sqlalchemy import Connection, Engine, event, text
 from sqlalchemy.engine import make_url
-from sqlmodel import Session, SQLModel, create_engine
+from sqlmodel import Session, create_engine
 from starlette.concurrency import run_in_threadpool
 
 from app import models  # noqa: F401  (registers the tables on SQLModel.metadata)
@@ -78,14 +78,24 @@ def reader(engine: Engine) -> Engine:
     return engine
 
 
-def create_tables(engine: Engine) -> None:
-    """Create any missing tables."""
-    SQLModel.metadata.create_all(engine)
+WRITE_LOCK = 7746211
+"""PostgreSQL advisory lock taken by every transaction that changes the data."""
+
+
+def lock_writes(session: Session) -> None:
+    """Serialise writers of the data for the rest of `session`'s transaction.
+
+    SQLite already has one writer at a time (`writer()` begins IMMEDIATE). PostgreSQL lets
+    writers run side by side, and two of them could both read version N and write N+1, or
+    both insert the row a reseed adds; the transaction-scoped advisory lock queues them.
+    """
+    if session.get_bind().dialect.name == "postgresql":
+        session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": WRITE_LOCK})
 
 
 @contextmanager
 def startup_lock(engine: Engine) -> Iterator[None]:
-    """Held while one process creates and seeds an empty database; the others wait for it."""
+    """Held while one process migrates and seeds the database; the others wait for it."""
     if engine.dialect.name == "postgresql":
         with engine.connect() as connection:
             # Any constant works as long as every process of this app uses the same one.

@@ -1,4 +1,9 @@
-"""Shared fixtures: one seeded database per test session, copies of seed/ to break."""
+"""Shared fixtures: one seeded database per test session, copies of seed/ to break.
+
+The suite runs on SQLite, or on PostgreSQL when ATLAS_TEST_DATABASE_URL names a server
+(see tests/databases.py and scripts/postgres.sh). Tests marked `postgres` need that server;
+tests marked `sqlite` are about SQLite itself and are skipped on PostgreSQL.
+"""
 
 import os
 import shutil
@@ -9,30 +14,45 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 
-from app.db import create_tables, make_engine
 from app.main import create_app
-from app.seeding.service import seed
 from app.settings import PROJECT_ROOT, Settings
+from tests.databases import BACKEND, ON_POSTGRES, drop_created, new_engine, seeded_url
 
 SEED_DIR = PROJECT_ROOT / "seed"
 # The test client calls itself "testserver"; every app a test builds must answer to it.
 os.environ["TRUSTED_HOSTS"] = "testserver,localhost,127.0.0.1"
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+def pytest_report_header() -> str:
+    return f"database: {BACKEND}"
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    if item.get_closest_marker("postgres") and not ON_POSTGRES:
+        message = "needs PostgreSQL: set ATLAS_TEST_DATABASE_URL (scripts/postgres.sh does)"
+        if IN_CI:
+            # CI runs these against a real server; a skip there would hide a broken setup.
+            pytest.fail(message, pytrace=False)
+        pytest.skip(message)
+    if item.get_closest_marker("sqlite") and ON_POSTGRES:
+        pytest.skip("about SQLite itself")
+
+
+def pytest_sessionfinish() -> None:
+    drop_created()
 
 
 @pytest.fixture(scope="session")
 def database_url(tmp_path_factory: pytest.TempPathFactory) -> str:
-    """A SQLite file seeded once from the real seed/ folder."""
-    path = tmp_path_factory.mktemp("db") / "atlas.db"
-    url = f"sqlite:///{path}"
-    engine = make_engine(url)
-    create_tables(engine)
-    seed(engine, SEED_DIR)
-    engine.dispose()
-    return url
+    """A database migrated and seeded once from the real seed/ folder."""
+    return seeded_url(tmp_path_factory.mktemp("db"), SEED_DIR)
 
 
 @pytest.fixture(scope="session")
 def engine(database_url: str) -> Iterator[Engine]:
+    from app.db import make_engine
+
     engine = make_engine(database_url)
     yield engine
     engine.dispose()
@@ -55,7 +75,10 @@ def seed_copy(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def empty_engine(tmp_path: Path) -> Iterator[Engine]:
-    engine = make_engine(f"sqlite:///{tmp_path / 'fresh.db'}")
-    create_tables(engine)
+    """A new database at the newest schema, with no rows."""
+    from app import migrate
+
+    engine = new_engine(tmp_path, "fresh")
+    migrate.upgrade(engine)
     yield engine
     engine.dispose()

@@ -6,13 +6,14 @@ import pytest
 from typer.testing import CliRunner
 
 from app.cli import cli
+from tests.databases import new_database_url
 
 
 @pytest.fixture
 def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    db = tmp_path / "cli.db"
-    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{db}")
-    return db
+    """DATABASE_URL names a new database; returns where a SQLite file for it would be."""
+    monkeypatch.setenv("DATABASE_URL", new_database_url(tmp_path, "cli"))
+    return tmp_path / "cli.db"
 
 
 def test_seed_then_export(env: Path, seed_copy: Path, tmp_path: Path) -> None:
@@ -42,6 +43,7 @@ def test_check_validates_without_a_database(env: Path, seed_copy: Path) -> None:
     assert not env.exists()
 
 
+@pytest.mark.sqlite
 def test_seed_waits_for_a_locked_database_then_says_so(tmp_path: Path) -> None:
     import os
     import sqlite3

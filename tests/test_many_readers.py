@@ -17,8 +17,11 @@ from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
+from sqlalchemy import text
 
+from app.db import make_engine
 from app.settings import PROJECT_ROOT
+from tests.databases import new_database_url
 
 CLI = str(Path(sys.executable).parent / "inference-atlas")
 VIEWS = [
@@ -47,7 +50,8 @@ def fetch(url: str, timeout: float = 20) -> tuple[int, bytes]:
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[str, str]]]:
     """A server process on its own database, as `inference-atlas serve` runs it."""
     folder = tmp_path_factory.mktemp("live")
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{folder / 'live.db'}", "ACCESS_LOG": "false"}
+    url = new_database_url(folder, "live")
+    env = {**os.environ, "DATABASE_URL": url, "ACCESS_LOG": "false"}
     port = 8600 + os.getpid() % 300
     log = (folder / "serve.log").open("w")
     server = subprocess.Popen(
@@ -128,7 +132,7 @@ def test_processes_starting_at_once_on_an_empty_database(tmp_path: Path) -> None
         "from app.settings import Settings; import sys; e = make_engine(sys.argv[1]); "
         "prepare_database(e, Settings().seed_dir)"
     )
-    url = f"sqlite:///{tmp_path / 'race.db'}"
+    url = new_database_url(tmp_path, "race")
     starts = [
         subprocess.Popen(
             [sys.executable, "-c", script, url], cwd=PROJECT_ROOT, stderr=subprocess.PIPE, text=True
@@ -137,13 +141,15 @@ def test_processes_starting_at_once_on_an_empty_database(tmp_path: Path) -> None
     ]
     errors = [p.communicate()[1] for p in starts]
     assert [p.returncode for p in starts] == [0] * 4, errors
-    import sqlite3
-
-    with sqlite3.connect(tmp_path / "race.db") as db:
-        [(version,)] = db.execute("SELECT value FROM meta WHERE key = 'data_version'")
-        [(systems,)] = db.execute("SELECT count(*) FROM system")
-    assert version.startswith("1."), "seeded exactly once"
-    assert systems >= 26
+    engine = make_engine(url)
+    with engine.connect() as db:
+        version = db.execute(text("SELECT value FROM meta WHERE key = 'data_version'")).scalar()
+        systems = db.execute(text("SELECT count(*) FROM system")).scalar()
+        loads = db.execute(text("SELECT count(*) FROM revision WHERE entity = 'dataset'")).scalar()
+    engine.dispose()
+    assert version is not None and version.startswith("1."), "seeded exactly once"
+    assert loads == 1, "one first-load revision"
+    assert systems is not None and systems >= 26
 
 
 def test_schema_fuzzer_finds_no_5xx_and_no_valid_request_refused(

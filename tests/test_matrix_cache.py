@@ -9,6 +9,7 @@ from app.main import create_app
 from app.seeding.service import seed
 from app.seeding.yamlio import dump_yaml, read_yaml
 from app.settings import Settings
+from tests.databases import new_database_url
 
 
 def test_etag_gives_304_and_differs_per_query(client: TestClient) -> None:
@@ -32,7 +33,7 @@ def test_cached_response_equals_a_fresh_render(client: TestClient) -> None:
 
 
 def test_new_data_version_renders_afresh(seed_copy: Path, tmp_path: Path) -> None:
-    app = create_app(Settings(database_url=f"sqlite:///{tmp_path / 'c.db'}", seed_dir=seed_copy))
+    app = create_app(Settings(database_url=new_database_url(tmp_path, "c"), seed_dir=seed_copy))
     with TestClient(app) as client:
         before = client.get("/matrix")
         rows = len(BeautifulSoup(before.text, "html.parser").select("table.matrix tbody tr"))

@@ -43,21 +43,3 @@ def test_an_edit_survives_the_round_trip(
     export_seed(empty_engine, tmp_path / "out")
     exported = (tmp_path / "out" / "claims" / "olla-servers-compared.yaml").read_text()
     assert exported.endswith("candle:\n  cpu-arm:\n    level: partial\n    note: test edit\n")
-
-
-def test_a_database_of_older_tables_is_rebuilt_from_the_seed(tmp_path: Path) -> None:
-    import sqlite3
-
-    from app.db import make_engine
-    from app.seeding.service import prepare_database, stale_tables
-
-    engine = make_engine(f"sqlite:///{tmp_path / 'old.db'}")
-    prepare_database(engine, SEED_DIR)
-    engine.dispose()
-    with sqlite3.connect(tmp_path / "old.db") as db:
-        db.execute("ALTER TABLE rule DROP COLUMN advice")  # as an older version made it
-    engine = make_engine(f"sqlite:///{tmp_path / 'old.db'}")
-    assert stale_tables(engine) == ["rule"]
-    assert prepare_database(engine, SEED_DIR), "reseeded"
-    assert stale_tables(engine) == []
-    engine.dispose()

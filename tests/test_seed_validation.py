@@ -20,8 +20,8 @@ from sqlalchemy import Engine
 from sqlmodel import SQLModel
 from typer.testing import CliRunner
 
+from app import migrate
 from app.cli import cli
-from app.db import create_tables, make_engine
 from app.main import create_app
 from app.seeding.errors import SeedError
 from app.seeding.export import export_seed
@@ -31,6 +31,7 @@ from app.seeding.service import seed
 from app.seeding.yamlio import dump_yaml
 from app.settings import Settings
 from tests.conftest import SEED_DIR
+from tests.databases import new_database_url, new_engine
 from tests.test_seed_errors import line_number, replace_in
 
 KEPT = ("omlx", "sglang", "vllm")
@@ -85,8 +86,8 @@ def seed_dir(small_seed: Path, tmp_path: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def seeded(small_seed: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
-    engine = make_engine(f"sqlite:///{tmp_path_factory.mktemp('db') / 'small.db'}")
-    create_tables(engine)
+    engine = new_engine(tmp_path_factory.mktemp("db"), "small")
+    migrate.upgrade(engine)
     seed(engine, small_seed)
     yield engine
     engine.dispose()
@@ -135,7 +136,7 @@ def test_a_range_from_zero_and_a_zero_figure_render(seed_dir: Path, tmp_path: Pa
     replace_in(
         seed_dir / "benchmarks/overview-early-2026.csv", "throughput,12500,", "throughput,0,"
     )
-    app = create_app(Settings(database_url=f"sqlite:///{tmp_path / 'z.db'}", seed_dir=seed_dir))
+    app = create_app(Settings(database_url=new_database_url(tmp_path, "z"), seed_dir=seed_dir))
     with TestClient(app) as client:
         for url in ("/benchmarks", "/systems/omlx", "/compare?s=omlx&s=vllm", "/systems/vllm"):
             assert client.get(url).status_code == 200, url
@@ -477,7 +478,7 @@ def test_a_missing_seed_folder_is_named(tmp_path: Path, seeded: Engine) -> None:
 def test_seed_command_reports_and_writes_nothing(
     seed_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, breakage: str
 ) -> None:
-    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path / 'cli.db'}")
+    monkeypatch.setenv("DATABASE_URL", new_database_url(tmp_path, "cli"))
     if breakage == "utf8":
         (seed_dir / OLLA_CSV).write_bytes(b"\xff")
     else:

@@ -1,12 +1,40 @@
-"""Write validated seed data to the database in one transaction."""
+"""Bring the published data in the database up to validated seed data, in one transaction.
+
+An upsert by stable keys, not wipe-and-insert, so the ids of unchanged rows (and everything
+that points at them: team items, revisions) stay valid:
+
+- sources, capability categories, capabilities, metrics, systems and rules by slug,
+  benchmark results by their id (`slug` in the table);
+- claims by cell and source (system, capability, source); when a source gives several
+  readings of a cell, its readings are matched by note first, then in file order;
+- a system's best-for/weakness lines (per kind) and facts, and a source's caveats, are lists
+  without keys of their own: an unchanged entry keeps its row wherever it moved, the rest
+  are paired up in file order (an edited line is updated in place), and what is left over
+  is added or removed.
+
+A row whose values are unchanged is not written. A published row that is no longer in the
+seed is deleted, unless another row points at it (any foreign key, so team tables added
+later count): then it stays, marked withdrawn. The seed owns the published sources and the
+rows citing them, and every system, capability, category, metric and rule; rows citing a
+team's own (unpublished) source are never read or written here.
+
+Every published item whose document changed (see docs.py) gets a revision by the actor
+"seed". The first seed of an empty database writes one summary revision instead of one per
+row: before it there was nothing to compare with.
+"""
 
 import secrets
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import Any, TypeVar
 
-from sqlalchemy import Engine, delete
-from sqlmodel import Session, SQLModel, select
+from sqlalchemy import Engine, delete, func, update
+from sqlmodel import Session, SQLModel, col, select
 
-from app.db import writer
+from app import revisions
+from app.db import lock_writes, writer
 from app.models import (
     BenchmarkResult,
     Capability,
@@ -21,152 +49,443 @@ from app.models import (
     SystemFact,
     SystemNote,
 )
+from app.references import chunks, referenced_ids
+from app.seeding.docs import Doc, published_docs
+from app.seeding.errors import SeedError, SeedProblem
 from app.seeding.load import SeedData
 
-# Children first, so foreign keys never dangle while the old data is removed.
-_TABLES_IN_DELETE_ORDER: tuple[type[SQLModel], ...] = (
+Row = TypeVar("Row", bound=SQLModel)
+
+# Children before the rows they point at, so a parent is checked for references only once
+# its own published children are gone.
+_REMOVAL_ORDER: tuple[type[SQLModel], ...] = (
     Rule, BenchmarkResult, Claim, SystemFact, SystemNote, System, Metric,
     Capability, CapabilityCategory, SourceCaveat, Source,
 )  # fmt: skip
 
 
-def apply_seed(engine: Engine, data: SeedData) -> None:
-    """Replace the seeded data with `data`; all or nothing."""
+@dataclass
+class SeedReport:
+    """What a seed run changed, in rows and in revisions."""
+
+    first: bool = False  # the database had no published data before
+    created: int = 0
+    updated: int = 0
+    deleted: int = 0
+    withdrawn: int = 0
+    revisions: int = 0
+    leftovers: dict[type[SQLModel], list[int]] = field(default_factory=dict, repr=False)
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.created or self.updated or self.deleted or self.withdrawn)
+
+    def summary(self) -> str:
+        if not self.changed:
+            return "Nothing changed."
+        rows = (
+            f"{self.created} rows added, {self.updated} updated, {self.deleted} deleted, "
+            f"{self.withdrawn} withdrawn (still referred to)"
+        )
+        if self.first:
+            return f"{rows}; first load of the published data (one summary revision)."
+        return f"{rows}; {self.revisions} revisions recorded."
+
+
+def apply_seed(engine: Engine, data: SeedData, actor: str = revisions.SEED_ACTOR) -> SeedReport:
+    """Make the published data match `data`; all or nothing."""
     with Session(writer(engine)) as session, session.begin():
-        for table in _TABLES_IN_DELETE_ORDER:
-            session.exec(delete(table))  # type: ignore[call-overload]
-        ids = _Ids()
-        ids.sources = _add_sources(session, data)
-        ids.capabilities = _add_capabilities(session, data)
-        ids.metrics = _add_metrics(session, data)
-        ids.systems = _add_systems(session, data, ids.sources)
-        _add_claims(session, data, ids)
-        _add_benchmarks(session, data, ids)
-        _add_rules(session, data, ids.sources)
+        lock_writes(session)
+        report = _Seeder(session, data).run(actor)
         _bump_version(session)
+    return report
 
 
 class _Ids:
     sources: dict[str, int]
+    categories: dict[str, int]
     capabilities: dict[str, int]
     metrics: dict[str, int]
     systems: dict[str, int]
 
 
-def _flush_ids(session: Session, rows: dict[str, SQLModel]) -> dict[str, int]:
-    session.add_all(rows.values())
-    session.flush()
-    return {slug: row.id for slug, row in rows.items()}  # type: ignore[attr-defined]
+class _Seeder:
+    def __init__(self, session: Session, data: SeedData) -> None:
+        self.session = session
+        self.data = data
+        self.report = SeedReport()
+        self.ids = _Ids()
+        # Rows citing these are the seed's; read once, before any source is added or removed.
+        self.published = set(session.exec(select(Source.id).where(col(Source.published))))
 
+    def run(self, actor: str) -> SeedReport:
+        self.report.first = not self.published and self._count(System) == 0
+        before = {} if self.report.first else published_docs(self.session)
+        self.sync_sources()
+        self.sync_capabilities()
+        self.sync_metrics()
+        self.sync_systems()
+        self.sync_claims()
+        self.sync_benchmarks()
+        self.sync_rules()
+        self.session.flush()
+        for model in _REMOVAL_ORDER:
+            self.remove(model, self.report.leftovers.get(model, []))
+        if self.report.first:
+            self.record_first_load(actor)
+        elif self.report.changed:
+            self.record_changes(actor, before, published_docs(self.session))
+        return self.report
 
-def _add_sources(session: Session, data: SeedData) -> dict[str, int]:
-    rows = {
-        slug: Source(slug=slug, position=i, **entry.model_dump(exclude={"caveats"}))
-        for i, (slug, entry) in enumerate(data.sources.items())
-    }
-    ids = _flush_ids(session, rows)
-    for slug, entry in data.sources.items():
-        session.add_all(
-            SourceCaveat(source_id=ids[slug], position=i, **caveat.model_dump())
-            for i, caveat in enumerate(entry.caveats)
-        )
-    return ids
+    # -- writing rows ---------------------------------------------------------------------
+    def put(self, model: type[Row], row: Row | None, fields: dict[str, Any]) -> Row:
+        """Insert a new row, or update the fields of `row` that differ; return the row."""
+        if row is None:
+            row = model(**fields)
+            self.session.add(row)
+            self.report.created += 1
+            return row
+        changed = False
+        for name, value in fields.items():
+            if getattr(row, name) != value:
+                setattr(row, name, value)
+                changed = True
+        self.report.updated += changed
+        return row
 
+    def leave(self, model: type[SQLModel], rows: Iterable[Any]) -> None:
+        """Mark rows that are no longer in the seed for removal (done children first)."""
+        self.report.leftovers.setdefault(model, []).extend(row.id for row in rows)
 
-def _add_capabilities(session: Session, data: SeedData) -> dict[str, int]:
-    categories = {
-        slug: CapabilityCategory(slug=slug, name=c.name, kind=c.kind, position=i)
-        for i, (slug, c) in enumerate(data.categories.items())
-    }
-    category_ids = _flush_ids(session, categories)
-    rows = {
-        slug: Capability(
-            slug=slug,
-            name=c.name,
-            description=c.description,
-            category_id=category_ids[c.category],
-            position=i,
-        )
-        for i, (slug, c) in enumerate(data.capabilities.items())
-    }
-    return _flush_ids(session, rows)
+    def by_slug(self, model: type[Row], wanted: dict[str, dict[str, Any]]) -> dict[str, int]:
+        """Upsert slug-keyed rows of a table the seed owns wholly; return slug -> id."""
+        existing = {row.slug: row for row in self.session.exec(select(model))}  # type: ignore[attr-defined]
+        rows = {
+            slug: self.put(model, existing.get(slug), {"slug": slug, **fields})
+            for slug, fields in wanted.items()
+        }
+        self.leave(model, (row for slug, row in existing.items() if slug not in wanted))
+        self.session.flush()
+        return {slug: row.id for slug, row in rows.items()}  # type: ignore[attr-defined]
 
+    def sync_list(
+        self,
+        model: type[Row],
+        existing: Sequence[Row],
+        wanted: list[dict[str, Any]],
+        content: tuple[str, ...],
+    ) -> None:
+        """Upsert a keyless list (one system's facts, one source's caveats, one cell's readings)."""
+        pairs, unused = pair_up(existing, wanted, content)
+        for row, fields in zip(pairs, wanted, strict=True):
+            self.put(model, row, fields)
+        self.leave(model, unused)
 
-def _add_metrics(session: Session, data: SeedData) -> dict[str, int]:
-    rows = {
-        slug: Metric(slug=slug, position=i, **m.model_dump())
-        for i, (slug, m) in enumerate(data.metrics.items())
-    }
-    return _flush_ids(session, rows)
-
-
-def _add_systems(session: Session, data: SeedData, source_ids: dict[str, int]) -> dict[str, int]:
-    rows = {
-        slug: System(
-            slug=slug,
-            **s.model_dump(exclude={"best_for", "weaknesses", "facts"}),
-        )
-        for slug, s in data.systems.items()
-    }
-    system_ids = _flush_ids(session, rows)
-    for slug, s in data.systems.items():
-        sid = system_ids[slug]
-        for kind, lines in (("best_for", s.best_for), ("weakness", s.weaknesses)):
-            session.add_all(
-                SystemNote(system_id=sid, kind=kind, text=line.text,
-                           source_id=source_ids[line.source], position=i)
-                for i, line in enumerate(lines)
-            )  # fmt: skip
-        session.add_all(
-            SystemFact(system_id=sid, source_id=source_ids[f.source], position=i,
-                       **f.model_dump(exclude={"source"}))
-            for i, f in enumerate(s.facts)
-        )  # fmt: skip
-    return system_ids
-
-
-def _add_claims(session: Session, data: SeedData, ids: _Ids) -> None:
-    position = 0
-    for source, by_system in data.claims.items():
-        for system, by_capability in by_system.items():
-            for capability, entries in by_capability.items():
-                for claim in entries if isinstance(entries, list) else [entries]:
-                    session.add(
-                        Claim(
-                            system_id=ids.systems[system],
-                            capability_id=ids.capabilities[capability],
-                            source_id=ids.sources[source],
-                            position=position,
-                            **claim.model_dump(),
-                        )
+    # -- tables ---------------------------------------------------------------------------
+    def sync_sources(self) -> None:
+        existing = {s.slug: s for s in self.session.exec(select(Source))}
+        taken = [
+            slug for slug in self.data.sources if slug in existing and not existing[slug].published
+        ]
+        if taken:
+            raise SeedError(
+                [
+                    SeedProblem(
+                        "sources.yaml",
+                        None,
+                        slug,
+                        "a team's own source already has this slug; rename one",
                     )
-                    position += 1
-
-
-def _add_benchmarks(session: Session, data: SeedData, ids: _Ids) -> None:
-    position = 0
-    for source, rows in data.benchmarks.items():
-        for row in rows:
-            fields = row.model_dump(exclude={"id", "system", "metric"})
-            session.add(
-                BenchmarkResult(
-                    slug=row.id,
-                    system_id=ids.systems[row.system],
-                    metric_id=ids.metrics[row.metric],
-                    source_id=ids.sources[source],
-                    position=position,
-                    **fields,
-                )
+                    for slug in taken
+                ]
             )
-            position += 1
+        rows = {}
+        for position, (slug, entry) in enumerate(self.data.sources.items()):
+            fields = entry.model_dump(exclude={"caveats"})
+            fields.update(slug=slug, position=position, published=True, withdrawn=False)
+            rows[slug] = self.put(Source, existing.get(slug), fields)
+        self.leave(Source, (s for slug, s in existing.items() if s.published and slug not in rows))
+        self.session.flush()
+        self.ids.sources = {slug: row.id for slug, row in rows.items()}  # type: ignore[misc]
+        caveats = self._grouped(SourceCaveat, lambda c: c.source_id)
+        for slug, entry in self.data.sources.items():
+            source_id = self.ids.sources[slug]
+            wanted = [
+                {"source_id": source_id, "position": i, **c.model_dump()}
+                for i, c in enumerate(entry.caveats)
+            ]
+            self.sync_list(SourceCaveat, caveats.pop(source_id, []), wanted, ("kind", "text"))
+        for rows_left in caveats.values():  # caveats of sources that left the seed
+            self.leave(SourceCaveat, (c for c in rows_left if c.source_id in self.published))
+
+    def sync_capabilities(self) -> None:
+        self.ids.categories = self.by_slug(
+            CapabilityCategory,
+            {
+                slug: {"name": c.name, "kind": c.kind, "position": i}
+                for i, (slug, c) in enumerate(self.data.categories.items())
+            },
+        )
+        self.ids.capabilities = self.by_slug(
+            Capability,
+            {
+                slug: {
+                    "name": c.name,
+                    "description": c.description,
+                    "position": i,
+                    "category_id": self.ids.categories[c.category],
+                    "withdrawn": False,
+                }
+                for i, (slug, c) in enumerate(self.data.capabilities.items())
+            },
+        )
+
+    def sync_metrics(self) -> None:
+        self.ids.metrics = self.by_slug(
+            Metric,
+            {
+                slug: {**m.model_dump(), "position": i, "withdrawn": False}
+                for i, (slug, m) in enumerate(self.data.metrics.items())
+            },
+        )
+
+    def sync_systems(self) -> None:
+        self.ids.systems = self.by_slug(
+            System,
+            {
+                slug: {
+                    **s.model_dump(exclude={"best_for", "weaknesses", "facts"}),
+                    "withdrawn": False,
+                }
+                for slug, s in self.data.systems.items()
+            },
+        )
+        sources = self.ids.sources
+        notes = self._grouped(SystemNote, lambda n: (n.system_id, n.kind), scoped=True)
+        facts = self._grouped(SystemFact, lambda f: f.system_id, scoped=True)
+        for slug, s in self.data.systems.items():
+            sid = self.ids.systems[slug]
+            for kind, lines in (("best_for", s.best_for), ("weakness", s.weaknesses)):
+                wanted = [
+                    {
+                        "system_id": sid,
+                        "kind": kind,
+                        "text": line.text,
+                        "source_id": sources[line.source],
+                        "position": i,
+                    }
+                    for i, line in enumerate(lines)
+                ]
+                self.sync_list(
+                    SystemNote, notes.pop((sid, kind), []), wanted, ("text", "source_id")
+                )
+            wanted = [
+                {
+                    **f.model_dump(exclude={"source"}),
+                    "system_id": sid,
+                    "source_id": sources[f.source],
+                    "position": i,
+                }
+                for i, f in enumerate(s.facts)
+            ]
+            content = ("attribute", "value", "date", "note", "source_id")
+            self.sync_list(SystemFact, facts.pop(sid, []), wanted, content)
+        # What is left belongs to systems that left the seed.
+        for group in notes.values():
+            self.leave(SystemNote, group)
+        for group in facts.values():
+            self.leave(SystemFact, group)
+
+    def sync_claims(self) -> None:
+        cells = self._grouped(
+            Claim, lambda c: (c.system_id, c.capability_id, c.source_id), scoped=True
+        )
+        wanted: dict[tuple[int, int, int], list[dict[str, Any]]] = defaultdict(list)
+        position = 0
+        for source, by_system in self.data.claims.items():
+            for system, by_capability in by_system.items():
+                for capability, entries in by_capability.items():
+                    cell = (
+                        self.ids.systems[system],
+                        self.ids.capabilities[capability],
+                        self.ids.sources[source],
+                    )
+                    for claim in entries if isinstance(entries, list) else [entries]:
+                        wanted[cell].append(
+                            {
+                                "system_id": cell[0],
+                                "capability_id": cell[1],
+                                "source_id": cell[2],
+                                "position": position,
+                                "withdrawn": False,
+                                **claim.model_dump(),
+                            }
+                        )
+                        position += 1
+        for cell, readings in wanted.items():
+            self.sync_list(Claim, cells.pop(cell, []), readings, ("note",))
+        for rows in cells.values():
+            self.leave(Claim, rows)
+
+    def sync_benchmarks(self) -> None:
+        existing = {r.slug: r for r in self.session.exec(select(BenchmarkResult))}
+        wanted: dict[str, dict[str, Any]] = {}
+        position = 0
+        for source, rows in self.data.benchmarks.items():
+            for row in rows:
+                wanted[row.id] = {
+                    **row.model_dump(exclude={"id", "system", "metric"}),
+                    "slug": row.id,
+                    "system_id": self.ids.systems[row.system],
+                    "metric_id": self.ids.metrics[row.metric],
+                    "source_id": self.ids.sources[source],
+                    "position": position,
+                    "withdrawn": False,
+                }
+                position += 1
+        taken = [slug for slug in wanted if slug in existing and not self._ours(existing[slug])]
+        if taken:
+            raise SeedError(
+                [
+                    SeedProblem(
+                        "benchmarks", None, slug, "a team result already has this id; rename one"
+                    )
+                    for slug in taken
+                ]
+            )
+        for slug, fields in wanted.items():
+            self.put(BenchmarkResult, existing.get(slug), fields)
+        self.leave(
+            BenchmarkResult,
+            (r for slug, r in existing.items() if slug not in wanted and self._ours(r)),
+        )
+
+    def sync_rules(self) -> None:
+        wanted = {}
+        for i, (slug, rule) in enumerate(self.data.rules.items()):
+            fields = rule.model_dump(exclude={"source", "requires", "rests_on"})
+            fields["requires"] = (
+                rule.requires.model_dump(exclude_none=True) if rule.requires else None
+            )
+            fields["rests_on"] = (
+                rule.rests_on.model_dump(exclude_none=True) if rule.rests_on else None
+            )
+            wanted[slug] = {**fields, "source_id": self.ids.sources[rule.source], "position": i}
+        self.by_slug(Rule, wanted)
+
+    # -- removing -------------------------------------------------------------------------
+    def remove(self, model: type[SQLModel], ids: list[int]) -> None:
+        """Delete rows nothing points at; keep the others, marked withdrawn where they can be."""
+        if not ids:
+            return
+        table = model.__table__  # type: ignore[attr-defined]
+        kept = referenced_ids(self.session, table, ids)
+        gone = [i for i in ids if i not in kept]
+        for chunk in chunks(gone):
+            self.session.execute(delete(table).where(table.c.id.in_(chunk)))
+        self.report.deleted += len(gone)
+        if kept and "withdrawn" in table.c:
+            for chunk in chunks(kept):
+                statement = (
+                    update(table)
+                    .where(table.c.id.in_(chunk), table.c.withdrawn.is_(False))
+                    .values(withdrawn=True)
+                )
+                self.report.withdrawn += self.session.execute(statement).rowcount  # type: ignore[attr-defined]
+        # A kept row without the flag (a category, a caveat) simply stays while it is needed.
+
+    # -- revisions ------------------------------------------------------------------------
+    def record_first_load(self, actor: str) -> None:
+        counts = {
+            "sources": len(self.data.sources),
+            "systems": len(self.data.systems),
+            "capabilities": len(self.data.capabilities),
+            "claims": self._count(Claim),
+            "benchmark_results": self._count(BenchmarkResult),
+            "rules": len(self.data.rules),
+        }
+        revisions.record(
+            self.session,
+            actor=actor,
+            entity="dataset",
+            key="published",
+            action="create",
+            after=counts,
+            message="First load of the published data set",
+        )
+        self.report.revisions = 1
+
+    def record_changes(
+        self, actor: str, before: dict[tuple[str, str], Doc], after: dict[tuple[str, str], Doc]
+    ) -> None:
+        for key in [*before, *(k for k in after if k not in before)]:
+            old, new = before.get(key), after.get(key)
+            if old is not None and new is not None and old.body == new.body:
+                continue
+            action = _action(old, new)
+            doc = new or old
+            assert doc is not None
+            revisions.record(
+                self.session,
+                actor=actor,
+                entity=doc.entity,
+                key=doc.key,
+                action=action,
+                before=old and old.body,
+                after=new and new.body,
+                system_slug=doc.system_slug,
+            )
+            self.report.revisions += 1
+
+    # -- helpers --------------------------------------------------------------------------
+    def _ours(self, row: Any) -> bool:
+        """Whether a row citing a source is published data (a team's rows cite its own)."""
+        return row.source_id in self.published
+
+    def _grouped(
+        self, model: type[Row], key: Callable[[Any], Any], scoped: bool = False
+    ) -> dict[Any, list[Row]]:
+        groups: dict[Any, list[Row]] = defaultdict(list)
+        statement = select(model).order_by(col(model.position))  # type: ignore[attr-defined]
+        for row in self.session.exec(statement):
+            if not scoped or self._ours(row):
+                groups[key(row)].append(row)
+        return groups
+
+    def _count(self, model: type[SQLModel]) -> int:
+        return self.session.exec(select(func.count()).select_from(model)).one()
 
 
-def _add_rules(session: Session, data: SeedData, source_ids: dict[str, int]) -> None:
-    for i, (slug, rule) in enumerate(data.rules.items()):
-        fields = rule.model_dump(exclude={"source", "requires", "rests_on"})
-        fields["requires"] = rule.requires.model_dump(exclude_none=True) if rule.requires else None
-        fields["rests_on"] = rule.rests_on.model_dump(exclude_none=True) if rule.rests_on else None
-        session.add(Rule(slug=slug, source_id=source_ids[rule.source], position=i, **fields))
+def pair_up(
+    rows: Sequence[Row], wanted: list[dict[str, Any]], content: tuple[str, ...]
+) -> tuple[list[Row | None], list[Row]]:
+    """Match existing rows to wanted entries: same content first, then the rest in order.
+
+    Returns, per wanted entry, the row to update (None: insert one), and the unused rows.
+    """
+    free: dict[tuple[Any, ...], list[Row]] = defaultdict(list)
+    for row in rows:
+        free[tuple(getattr(row, name) for name in content)].append(row)
+    matched: list[Row | None] = []
+    for fields in wanted:
+        same = free.get(tuple(fields.get(name) for name in content))
+        matched.append(same.pop(0) if same else None)
+    taken = {id(row) for row in matched if row is not None}
+    rest = [row for row in rows if id(row) not in taken]
+    for i, row in enumerate(matched):
+        if row is None and rest:
+            matched[i] = rest.pop(0)
+    return matched, rest
+
+
+def _action(old: Doc | None, new: Doc | None) -> revisions.Action:
+    if old is None:
+        return "create"
+    if new is None:
+        return "delete"
+    if new.body.get("withdrawn") and not old.body.get("withdrawn"):
+        return "withdraw"
+    return "update"
 
 
 def _bump_version(session: Session) -> None:

@@ -1,62 +1,58 @@
 """Seeding entry points used by the CLI and the app's first start."""
 
+from dataclasses import dataclass
 from pathlib import Path
 
-from sqlalchemy import Engine, UniqueConstraint, inspect
-from sqlmodel import Session, SQLModel, select
+from sqlalchemy import Engine
+from sqlmodel import Session, select
 
-from app.db import create_tables, startup_lock
+from app import migrate
+from app.db import startup_lock
 from app.models import System
-from app.seeding.apply import apply_seed
+from app.seeding.apply import SeedReport, apply_seed
 from app.seeding.load import SeedData, load_seed
 
 
+@dataclass
+class Preparation:
+    """What `prepare_database` did: the migration, and whether it loaded seed/."""
+
+    migration: migrate.Migration
+    seeded: bool
+
+
 def seed(engine: Engine, seed_dir: Path) -> SeedData:
-    """Validate seed_dir completely, then replace the seeded data in one transaction."""
+    """Validate seed_dir completely, then bring the published data up to it in one transaction."""
+    return seed_with_report(engine, seed_dir)[0]
+
+
+def seed_with_report(engine: Engine, seed_dir: Path) -> tuple[SeedData, SeedReport]:
     data = load_seed(seed_dir)
-    apply_seed(engine, data)
-    return data
+    return data, apply_seed(engine, data)
 
 
-def seed_if_empty(engine: Engine, seed_dir: Path) -> bool:
-    """Seed a database that has no systems yet; return whether it did."""
+def is_empty(engine: Engine) -> bool:
     with Session(engine) as session:
-        if session.exec(select(System.id).limit(1)).first() is not None:
-            return False
-    seed(engine, seed_dir)
-    return True
+        return session.exec(select(System.id).limit(1)).first() is None
 
 
-def prepare_database(engine: Engine, seed_dir: Path) -> bool:
-    """Create the tables and seed an empty database, once, however many processes start.
+def prepare_database(engine: Engine, seed_dir: Path) -> Preparation:
+    """Upgrade the schema to the newest migration, then seed the database if it is empty.
 
-    A database made by an older version of the tables is rebuilt from seed/: every row in it
-    came from seed/ (there is no team data yet), so nothing is lost.
+    Held under the startup lock, so any number of processes can start at once: the first
+    migrates and seeds, the others wait and then find nothing to do.
     """
     with startup_lock(engine):
-        if stale_tables(engine):
-            SQLModel.metadata.drop_all(engine)
-        create_tables(engine)
-        return seed_if_empty(engine, seed_dir)
+        migration = migrate.upgrade(engine)
+        seeded = is_empty(engine)
+        if seeded:
+            seed(engine, seed_dir)
+        return Preparation(migration=migration, seeded=seeded)
 
 
-def stale_tables(engine: Engine) -> list[str]:
-    """Tables whose columns or unique keys differ from the models'."""
-    inspector = inspect(engine)
-    existing = set(inspector.get_table_names())
-    stale = []
-    for table in SQLModel.metadata.sorted_tables:
-        if table.name not in existing:
-            continue
-        columns = {c["name"] for c in inspector.get_columns(table.name)}
-        uniques = {
-            tuple(sorted(u["column_names"])) for u in inspector.get_unique_constraints(table.name)
-        }
-        wanted = {
-            tuple(sorted(c.name for c in constraint.columns))
-            for constraint in table.constraints
-            if isinstance(constraint, UniqueConstraint)
-        }
-        if columns != {c.name for c in table.columns} or not wanted <= uniques:
-            stale.append(table.name)
-    return stale
+def migrate_and_seed(engine: Engine, seed_dir: Path) -> tuple[SeedData, SeedReport]:
+    """`inference-atlas seed`: upgrade first, then load seed/ (under the startup lock, so a
+    process starting meanwhile never seeds the same empty database as well)."""
+    with startup_lock(engine):
+        migrate.upgrade(engine)
+        return seed_with_report(engine, seed_dir)

@@ -1,0 +1,58 @@
+"""Revisions: who changed what, when, from what to what. Call `record` in the transaction
+that makes the change, so a change and its revision are committed (or rolled back) together.
+"""
+
+import datetime as dt
+from typing import Any, Literal, get_args
+
+from sqlmodel import Session
+
+from app.models import Revision
+
+Action = Literal["create", "update", "delete", "withdraw"]
+ACTIONS: tuple[str, ...] = get_args(Action)
+SEED_ACTOR = "seed"
+"""The actor of every revision a reseed writes."""
+
+
+def record(
+    session: Session,
+    *,
+    actor: str,
+    entity: str,
+    key: str,
+    action: Action,
+    before: dict[str, Any] | None = None,
+    after: dict[str, Any] | None = None,
+    system_slug: str | None = None,
+    user_id: int | None = None,
+    message: str | None = None,
+    at: dt.datetime | None = None,
+) -> Revision:
+    """Add one revision to `session` (written with the caller's commit) and return it.
+
+    `entity` names the kind of row ("system", "claim", "benchmark_result", ...) and `key`
+    its stable key as text ("vllm", "vllm/prefix-caching/source-slug", a result id); `before`
+    and `after` are JSON-ready documents of the row (None where it did not or no longer
+    exists); `system_slug` files the change under a system's history.
+    """
+    if action not in ACTIONS:
+        raise ValueError(f"unknown revision action {action!r}; allowed: {', '.join(ACTIONS)}")
+    if not actor.strip():
+        raise ValueError("a revision needs an actor: 'seed' or the user's name")
+    if before is None and after is None:
+        raise ValueError(f"revision of {entity} {key!r} has neither a before nor an after")
+    revision = Revision(
+        at=at or dt.datetime.now(dt.UTC),
+        actor=actor,
+        user_id=user_id,
+        entity=entity,
+        key=key,
+        system_slug=system_slug,
+        action=action,
+        before=before,
+        after=after,
+        message=message,
+    )
+    session.add(revision)
+    return revision

@@ -1,0 +1,143 @@
+"""Alembic owns the schema: the migrations build what the models describe, upgrades keep
+every row, and a database made before migrations existed is rebuilt once from seed/."""
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import Engine, MetaData, inspect, select, text
+from sqlmodel import SQLModel
+
+from app import migrate
+from app.db import make_engine
+from app.seeding.service import prepare_database
+from tests.conftest import SEED_DIR
+from tests.databases import new_engine
+
+
+@pytest.fixture
+def fresh(tmp_path: Path) -> Iterator[Engine]:
+    engine = new_engine(tmp_path, "migrations")
+    yield engine
+    engine.dispose()
+
+
+def schema_differences(engine: Engine) -> list[Any]:
+    with engine.connect() as connection:
+        context = MigrationContext.configure(connection, opts={"compare_type": True})
+        return compare_metadata(context, SQLModel.metadata)
+
+
+def test_the_migrations_build_exactly_the_models_tables(fresh: Engine, tmp_path: Path) -> None:
+    migration = migrate.upgrade(fresh)
+    assert (migration.before, migration.after) == (None, migrate.head_revision())
+    assert schema_differences(fresh) == []
+    # create_all (what a quick test database could use) makes the same tables too.
+    other = new_engine(tmp_path, "create-all")
+    SQLModel.metadata.create_all(other)
+    assert schema_differences(other) == []
+    assert sorted(inspect(other).get_table_names()) == sorted(
+        t for t in inspect(fresh).get_table_names() if t != "alembic_version"
+    )
+    other.dispose()
+
+
+def test_every_migration_goes_down_and_up_again(fresh: Engine) -> None:
+    migrate.upgrade(fresh)
+    migrate.downgrade(fresh, "base")
+    assert "system" not in inspect(fresh).get_table_names()
+    migrate.upgrade(fresh)
+    assert schema_differences(fresh) == []
+
+
+def copy_rows(source: Engine, target: Engine) -> dict[str, int]:
+    """Copy every row the target's tables can hold (their columns only); return the counts."""
+    wanted, present = MetaData(), MetaData()
+    wanted.reflect(target)
+    present.reflect(source)
+    counts = {}
+    with source.connect() as reading, target.begin() as writing:
+        for table in wanted.sorted_tables:
+            if table.name == "alembic_version":
+                continue
+            origin = present.tables[table.name]
+            columns = [origin.c[column.name] for column in table.columns]
+            rows = [dict(row) for row in reading.execute(select(*columns)).mappings()]
+            if rows:
+                writing.execute(table.insert(), rows)
+            counts[table.name] = len(rows)
+    return counts
+
+
+def count_rows(engine: Engine, names: list[str]) -> dict[str, int]:
+    with engine.connect() as connection:
+        return {
+            n: connection.execute(text(f'SELECT count(*) FROM "{n}"')).scalar_one() for n in names
+        }
+
+
+def test_upgrading_from_the_baseline_keeps_every_row(tmp_path: Path) -> None:
+    full = new_engine(tmp_path, "full")
+    prepare_database(full, SEED_DIR)
+    old = new_engine(tmp_path, "old")
+    migrate.upgrade(old, migrate.BASELINE)
+    before = copy_rows(full, old)
+    assert before["claim"] > 800 and before["benchmarkresult"] > 100
+    with old.connect() as connection:
+        vllm = connection.execute(text("SELECT id, summary FROM system WHERE slug = 'vllm'")).one()
+
+    migration = migrate.upgrade(old)
+
+    assert (migration.before, migration.after) == (migrate.BASELINE, migrate.head_revision())
+    assert count_rows(old, list(before)) == before
+    with old.connect() as connection:
+        assert (
+            connection.execute(text("SELECT id, summary FROM system WHERE slug = 'vllm'")).one()
+            == vllm
+        )
+        published = connection.execute(text("SELECT published FROM source")).scalars().all()
+        withdrawn = connection.execute(text("SELECT count(*) FROM claim WHERE withdrawn")).scalar()
+    assert published and all(published), "every source before the upgrade came from seed/"
+    assert withdrawn == 0
+    assert schema_differences(old) == []
+    full.dispose()
+    old.dispose()
+
+
+def test_a_database_made_before_migrations_is_rebuilt_once(tmp_path: Path) -> None:
+    full = new_engine(tmp_path, "full")
+    prepare_database(full, SEED_DIR)
+    legacy = new_engine(tmp_path, "legacy")
+    migrate.upgrade(legacy, migrate.BASELINE)
+    with legacy.begin() as connection:
+        connection.execute(text("DROP TABLE alembic_version"))  # as create_all left it
+    copy_rows(full, legacy)
+
+    first = prepare_database(legacy, SEED_DIR)
+    again = prepare_database(legacy, SEED_DIR)
+
+    assert "system" in first.migration.rebuilt and first.seeded
+    assert first.migration.after == migrate.head_revision()
+    assert not again.migration.rebuilt and not again.seeded and not again.migration.changed
+    assert schema_differences(legacy) == []
+    full.dispose()
+    legacy.dispose()
+
+
+def test_upgrading_an_up_to_date_database_changes_nothing(fresh: Engine) -> None:
+    migrate.upgrade(fresh)
+    assert not migrate.upgrade(fresh).changed
+
+
+@pytest.mark.sqlite
+def test_sqlite_foreign_keys_are_enforced_again_after_a_migration(tmp_path: Path) -> None:
+    engine = make_engine(f"sqlite:///{tmp_path / 'fk.db'}", pool_size=1)
+    migrate.upgrade(engine, migrate.BASELINE)
+    migrate.upgrade(engine)  # batch operations ran with the keys off
+    with engine.connect() as connection:
+        assert connection.execute(text("PRAGMA foreign_keys")).scalar() == 1
+        connection.execute(select(1))
+    engine.dispose()
