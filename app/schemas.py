@@ -1,5 +1,8 @@
 """Read models returned by the query layer: plain data for templates and the JSON API alike."""
 
+from datetime import datetime
+from typing import Any
+
 from pydantic import BaseModel
 
 PERMISSIVE = {"Apache-2.0", "MIT", "BSD-3-Clause", "Apache-2.0 OR MIT"}
@@ -188,3 +191,19 @@ class Freshness(BaseModel):
     claim_count: int
     benchmark_count: int
     source_count: int
+
+
+class RevisionView(BaseModel):
+    """One change: who made it, when, to what (entity and stable key), before and after."""
+
+    id: int
+    at: datetime
+    actor: str
+    user_id: int | None
+    entity: str
+    key: str
+    system: str | None
+    action: str
+    before: dict[str, Any] | None
+    after: dict[str, Any] | None
+    message: str | None

@@ -8,9 +8,9 @@ that points at them: team items, revisions) stay valid:
 - claims by cell and source (system, capability, source); when a source gives several
   readings of a cell, its readings are matched by note first, then in file order;
 - a system's best-for/weakness lines (per kind) and facts, and a source's caveats, are lists
-  without keys of their own: an unchanged entry keeps its row wherever it moved, the rest
-  are paired up in file order (an edited line is updated in place), and what is left over
-  is added or removed.
+  without keys of their own: they are matched as a diff would (`pair_up`): an unchanged
+  entry keeps its row wherever it moved, an edited one is updated in place, and what is
+  left over is added or removed.
 
 A row whose values are unchanged is not written. A published row that is no longer in the
 seed is deleted, unless another row points at it (any foreign key, so team tables added
@@ -28,6 +28,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from difflib import SequenceMatcher
 from typing import Any, TypeVar
 
 from sqlalchemy import Engine, delete, func, update
@@ -459,23 +460,38 @@ class _Seeder:
 def pair_up(
     rows: Sequence[Row], wanted: list[dict[str, Any]], content: tuple[str, ...]
 ) -> tuple[list[Row | None], list[Row]]:
-    """Match existing rows to wanted entries: same content first, then the rest in order.
+    """Match existing rows to wanted entries of a keyless list, as a reader of a diff would.
 
-    Returns, per wanted entry, the row to update (None: insert one), and the unused rows.
+    Lines that stayed in place match first, then lines that moved (same content), then an
+    edited line takes the row of the line it replaced (a `replace` run of the diff, in
+    order). Returns, per wanted entry, the row to update (None: insert one), and the rows
+    left over.
     """
-    free: dict[tuple[Any, ...], list[Row]] = defaultdict(list)
-    for row in rows:
-        free[tuple(getattr(row, name) for name in content)].append(row)
-    matched: list[Row | None] = []
-    for fields in wanted:
-        same = free.get(tuple(fields.get(name) for name in content))
-        matched.append(same.pop(0) if same else None)
-    taken = {id(row) for row in matched if row is not None}
-    rest = [row for row in rows if id(row) not in taken]
-    for i, row in enumerate(matched):
-        if row is None and rest:
-            matched[i] = rest.pop(0)
-    return matched, rest
+    old = [tuple(getattr(row, name) for name in content) for row in rows]
+    new = [tuple(fields.get(name) for name in content) for fields in wanted]
+    matched: list[int | None] = [None] * len(new)  # index into rows, per wanted entry
+    diff = SequenceMatcher(None, old, new, autojunk=False).get_opcodes()
+    for tag, i1, _i2, j1, j2 in diff:
+        if tag == "equal":
+            matched[j1:j2] = range(i1, i1 + (j2 - j1))
+    free: dict[tuple[Any, ...], list[int]] = defaultdict(list)
+    used = {i for i in matched if i is not None}
+    for i, key in enumerate(old):
+        if i not in used:
+            free[key].append(i)
+    for j, key in enumerate(new):
+        if matched[j] is None and free.get(key):
+            matched[j] = free[key].pop(0)
+            used.add(matched[j])
+    for tag, i1, i2, j1, j2 in diff:
+        if tag == "replace":
+            spare = iter([i for i in range(i1, i2) if i not in used])
+            for j in range(j1, j2):
+                if matched[j] is None and (i := next(spare, None)) is not None:
+                    matched[j] = i
+                    used.add(i)
+    pairs = [None if i is None else rows[i] for i in matched]
+    return pairs, [row for i, row in enumerate(rows) if i not in used]
 
 
 def _action(old: Doc | None, new: Doc | None) -> revisions.Action:
