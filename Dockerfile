@@ -21,5 +21,6 @@ RUN pip install --no-cache-dir -e .
 USER atlas
 VOLUME /data
 EXPOSE 8000
-# serve seeds the empty database on first start.
+# serve runs `inference-atlas migrate` first (the schema upgrade, then seed/ into an empty
+# database), under a lock, so several containers may start at once on one database.
 CMD ["inference-atlas", "serve", "--host", "0.0.0.0", "--port", "8000"]

@@ -10,6 +10,7 @@ import os
 import shlex
 import shutil
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -18,6 +19,9 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from app.migrate import head_revision  # noqa: E402
 
 
 def free_port() -> int:
@@ -110,11 +114,15 @@ def main() -> None:
         server = subprocess.Popen(command, cwd=run.workdir, env=run.env)
         try:
             check(port)
-            assert (run.root / "data" / "inference_atlas.db").exists(), "database not in /data"
+            database = run.root / "data" / "inference_atlas.db"
+            assert database.exists(), "database not in /data"
+            with sqlite3.connect(database) as db:
+                [(revision,)] = db.execute("SELECT version_num FROM alembic_version")
+            assert revision == head_revision(), f"migrated to {revision}, not the newest"
         finally:
             server.terminate()
             server.wait(timeout=20)
-    print("Dockerfile dry run: built, seeded on first start, served /systems/vllm.")
+    print("Dockerfile dry run: built, migrated and seeded on first start, served /systems/vllm.")
 
 
 def check(port: int) -> None:
