@@ -2,7 +2,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PYTHON ?= python3
 
-.PHONY: setup run test lint format seed check browser-deps docker-dry-run bench clean
+.PHONY: setup run test test-sqlite test-postgres lint format migrate seed check browser-deps docker-dry-run bench clean
 
 setup: $(VENV)/.installed static/vendor/htmx.min.js
 
@@ -17,6 +17,9 @@ static/vendor/htmx.min.js: package.json package-lock.json scripts/vendor.sh
 
 run: setup
 	$(BIN)/inference-atlas serve --host 127.0.0.1 --port 8000
+
+migrate: setup
+	$(BIN)/inference-atlas migrate
 
 seed: setup
 	$(BIN)/inference-atlas seed
@@ -35,8 +38,16 @@ format: setup
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
-test: setup browser-deps lint
-	$(BIN)/pytest
+# The suite twice: on SQLite (the default database), then on a throwaway PostgreSQL server.
+test: setup browser-deps lint test-sqlite test-postgres
+
+test-sqlite: setup
+	$(BIN)/pytest -m "not postgres"
+
+# Installs Debian's postgresql when it is missing (root). PG_PYTEST_ARGS narrows the run.
+PG_PYTEST_ARGS ?=
+test-postgres: setup
+	bash scripts/postgres.sh $(BIN)/pytest $(PG_PYTEST_ARGS)
 
 bench: setup
 	command -v wrk >/dev/null || (apt-get update -qq && apt-get install -y -qq wrk)

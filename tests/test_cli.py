@@ -28,6 +28,23 @@ def test_seed_then_export(env: Path, seed_copy: Path, tmp_path: Path) -> None:
     ).read_text()
 
 
+def test_migrate_upgrades_and_seeds_once(
+    env: Path, seed_copy: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from app.migrate import head_revision
+
+    monkeypatch.setenv("SEED_DIR", str(seed_copy))
+    first = CliRunner().invoke(cli, ["migrate"])
+    assert first.exit_code == 0, first.output
+    assert f"Migrated the database from empty to {head_revision()}." in first.output
+    assert "Seeded the empty database" in first.output
+    again = CliRunner().invoke(cli, ["migrate"])
+    assert again.exit_code == 0, again.output
+    assert again.output == f"The database is at the newest schema ({head_revision()}).\n"
+    reseed = CliRunner().invoke(cli, ["seed", "--seed-dir", str(seed_copy)])
+    assert reseed.exit_code == 0 and "Nothing changed." in reseed.output
+
+
 def test_seed_with_errors_exits_non_zero_and_writes_nothing(env: Path, seed_copy: Path) -> None:
     (seed_copy / "systems" / "tgi.yaml").write_text("name: [\n")
     result = CliRunner().invoke(cli, ["seed", "--seed-dir", str(seed_copy)])

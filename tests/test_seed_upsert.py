@@ -27,9 +27,11 @@ from app.models import (
 from app.queries.revisions import list_revisions
 from app.seeding.apply import apply_seed, pair_up
 from app.seeding.errors import SeedError
+from app.seeding.export import export_seed
 from app.seeding.load import load_seed
 from app.seeding.service import seed, seed_with_report
 from app.seeding.yamlio import dump_yaml, read_yaml
+from tests.test_seed_roundtrip import data_files
 
 OLLA = "olla-servers-compared"
 
@@ -224,6 +226,9 @@ def test_team_rows_are_kept_and_a_system_they_use_is_withdrawn(
     actions = {r.key: r.action for r in history(seeded, entity="system")}
     assert actions == {"litellm": "withdraw", "olla": "delete"}
     assert [r.key for r in history(seeded, system="litellm")] == ["litellm"]
+    # The export is the seed's data only: no team rows, nothing withdrawn.
+    export_seed(seeded, seed_copy.parent / "out")
+    assert data_files(seed_copy.parent / "out") == data_files(seed_copy)
 
     # Back in the seed, it is the same row again.
     (seed_copy / "systems" / "litellm.yaml").write_text(

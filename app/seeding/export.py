@@ -1,4 +1,8 @@
-"""Write the database back out in the seed format (the inverse of load + apply)."""
+"""Write the published data back out in the seed format (the inverse of load + apply).
+
+Only what the seed owns: published sources and the rows citing them, without withdrawn
+rows (they have left the seed). A team's own sources, claims and results are not seed data.
+"""
 
 import csv
 import io
@@ -43,11 +47,11 @@ def export_seed(engine: Engine, out_dir: Path) -> list[Path]:
 def _render_all(session: Session) -> dict[str, str]:
     slugs = _Slugs(session)
     files = {
-        "sources.yaml": dump_yaml(_sources(session)),
+        "sources.yaml": dump_yaml(_sources(session, slugs)),
         "capabilities.yaml": dump_yaml(_capabilities(session)),
         "metrics.yaml": dump_yaml(_metrics(session)),
     }
-    for system in session.exec(select(System).order_by(System.slug)):
+    for system in session.exec(_current(System).order_by(System.slug)):
         files[f"systems/{system.slug}.yaml"] = dump_yaml(_system(session, system, slugs))
     for source_slug, claims in _claims(session, slugs).items():
         files[f"claims/{source_slug}.yaml"] = dump_yaml(claims)
@@ -59,14 +63,24 @@ def _render_all(session: Session) -> dict[str, str]:
 
 
 class _Slugs:
-    """id -> slug lookups, loaded once."""
+    """id -> slug lookups of the seed's current rows, loaded once."""
 
     def __init__(self, session: Session) -> None:
-        self.source = {s.id: s.slug for s in session.exec(select(Source))}
-        self.system = {s.id: s.slug for s in session.exec(select(System))}
-        self.capability = {c.id: c.slug for c in session.exec(select(Capability))}
-        self.metric = {m.id: m.slug for m in session.exec(select(Metric))}
+        self.source = {
+            s.id: s.slug for s in session.exec(_current(Source).where(col(Source.published)))
+        }
+        self.system = {s.id: s.slug for s in session.exec(_current(System))}
+        self.capability = {c.id: c.slug for c in session.exec(_current(Capability))}
+        self.metric = {m.id: m.slug for m in session.exec(_current(Metric))}
         self.category = {c.id: c.slug for c in session.exec(select(CapabilityCategory))}
+
+    def cites_published(self, row: Any) -> bool:
+        return row.source_id in self.source and not getattr(row, "withdrawn", False)
+
+
+def _current(model: Any) -> Any:
+    """Rows of `model` that are still in the seed (not withdrawn)."""
+    return select(model).where(col(model.withdrawn).is_(False))
 
 
 def _clean(values: dict[str, Any], schema: type[BaseModel] | None = None) -> dict[str, Any]:
@@ -77,7 +91,7 @@ def _clean(values: dict[str, Any], schema: type[BaseModel] | None = None) -> dic
     }
 
 
-def _sources(session: Session) -> dict[str, Any]:
+def _sources(session: Session, slugs: _Slugs) -> dict[str, Any]:
     caveats: dict[int, list[dict[str, str]]] = {}
     for c in session.exec(select(SourceCaveat).order_by(col(SourceCaveat.position))):
         caveats.setdefault(c.source_id, []).append({"kind": c.kind, "text": c.text})
@@ -85,12 +99,13 @@ def _sources(session: Session) -> dict[str, Any]:
     return {
         s.slug: _clean({**s.model_dump(), "caveats": caveats.get(s.id, [])}, SourceEntry)  # type: ignore[arg-type]
         for s in rows
+        if s.id in slugs.source
     }
 
 
 def _capabilities(session: Session) -> dict[str, Any]:
     categories = session.exec(select(CapabilityCategory).order_by(col(CapabilityCategory.position)))
-    caps = session.exec(select(Capability).order_by(col(Capability.position)))
+    caps = session.exec(_current(Capability).order_by(col(Capability.position)))
     category_slug = {}
     out_categories = {}
     for c in categories:
@@ -108,7 +123,7 @@ def _capabilities(session: Session) -> dict[str, Any]:
 
 
 def _metrics(session: Session) -> dict[str, Any]:
-    rows = session.exec(select(Metric).order_by(col(Metric.position)))
+    rows = session.exec(_current(Metric).order_by(col(Metric.position)))
     return {m.slug: _clean(m.model_dump(), MetricEntry) for m in rows}
 
 
@@ -123,6 +138,8 @@ def _system(session: Session, system: System, slugs: _Slugs) -> dict[str, Any]:
         .where(SystemFact.system_id == system.id)
         .order_by(col(SystemFact.position))
     ).all()
+    notes = [n for n in notes if slugs.cites_published(n)]
+    facts = [f for f in facts if slugs.cites_published(f)]
     out = system.model_dump()
     for kind, key in (("best_for", "best_for"), ("weakness", "weaknesses")):
         out[key] = [
@@ -139,6 +156,8 @@ def _system(session: Session, system: System, slugs: _Slugs) -> dict[str, Any]:
 def _claims(session: Session, slugs: _Slugs) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = defaultdict(dict)
     for claim in session.exec(select(Claim).order_by(col(Claim.position))):
+        if not slugs.cites_published(claim):
+            continue
         by_system = out[slugs.source[claim.source_id]].setdefault(slugs.system[claim.system_id], {})
         entry = _clean({"level": claim.level, "strength": claim.strength, "note": claim.note})
         capability = slugs.capability[claim.capability_id]
@@ -153,6 +172,8 @@ def _claims(session: Session, slugs: _Slugs) -> dict[str, dict[str, Any]]:
 def _benchmarks(session: Session, slugs: _Slugs) -> dict[str, list[dict[str, Any]]]:
     out: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for row in session.exec(select(BenchmarkResult).order_by(col(BenchmarkResult.position))):
+        if not slugs.cites_published(row):
+            continue
         values = row.model_dump()
         values.update(
             id=row.slug, system=slugs.system[row.system_id], metric=slugs.metric[row.metric_id]
