@@ -88,6 +88,8 @@ def lock_writes(session: Session) -> None:
     SQLite already has one writer at a time (`writer()` begins IMMEDIATE). PostgreSQL lets
     writers run side by side, and two of them could both read version N and write N+1, or
     both insert the row a reseed adds; the transaction-scoped advisory lock queues them.
+    Call it first in the transaction: writers run at READ COMMITTED, so every statement after
+    the wait sees what the writer before committed.
     """
     if session.get_bind().dialect.name == "postgresql":
         session.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": WRITE_LOCK})
