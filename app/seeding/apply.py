@@ -292,10 +292,10 @@ class _Seeder:
             content = ("attribute", "value", "date", "note", "source_id")
             self.sync_list(SystemFact, facts.pop(sid, []), wanted, content)
         # What is left belongs to systems that left the seed.
-        for group in notes.values():
-            self.leave(SystemNote, group)
-        for group in facts.values():
-            self.leave(SystemFact, group)
+        for note_rows in notes.values():
+            self.leave(SystemNote, note_rows)
+        for fact_rows in facts.values():
+            self.leave(SystemFact, fact_rows)
 
     def sync_claims(self) -> None:
         cells = self._grouped(
@@ -432,8 +432,8 @@ class _Seeder:
                 entity=doc.entity,
                 key=doc.key,
                 action=action,
-                before=old and old.body,
-                after=new and new.body,
+                before=old.body if old else None,
+                after=new.body if new else None,
                 system_slug=doc.system_slug,
             )
             self.report.revisions += 1
@@ -481,15 +481,16 @@ def pair_up(
             free[key].append(i)
     for j, key in enumerate(new):
         if matched[j] is None and free.get(key):
-            matched[j] = free[key].pop(0)
-            used.add(matched[j])
+            i = free[key].pop(0)
+            matched[j] = i
+            used.add(i)
     for tag, i1, i2, j1, j2 in diff:
         if tag == "replace":
             spare = iter([i for i in range(i1, i2) if i not in used])
             for j in range(j1, j2):
-                if matched[j] is None and (i := next(spare, None)) is not None:
-                    matched[j] = i
-                    used.add(i)
+                if matched[j] is None and (spare_row := next(spare, None)) is not None:
+                    matched[j] = spare_row
+                    used.add(spare_row)
     pairs = [None if i is None else rows[i] for i in matched]
     return pairs, [row for i, row in enumerate(rows) if i not in used]
 
