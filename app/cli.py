@@ -7,6 +7,7 @@ import typer
 from sqlalchemy.exc import OperationalError
 
 from app.db import create_tables, make_engine
+from app.memory import tune_for_serving
 from app.seeding.errors import SeedError
 from app.seeding.export import export_seed
 from app.seeding.load import load_seed
@@ -26,7 +27,9 @@ def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
 
     settings = Settings()
     _prepare(settings)
-    uvicorn.run(create_app(settings), host=host, port=port, access_log=settings.access_log)
+    app = create_app(settings)
+    tune_for_serving()
+    uvicorn.run(app, host=host, port=port, access_log=settings.access_log)
 
 
 def _prepare(settings: Settings) -> None:
