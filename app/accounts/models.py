@@ -1,8 +1,8 @@
 """The account tables. Created by create_all like the data tables (the Alembic migration
 for them is written when the migrations land).
 
-Times are naive UTC datetimes everywhere: SQLite keeps no time zone, and a value that came
-back aware on one database and naive on the other would compare wrongly.
+Times are aware UTC datetimes: SQLModel stores them as UTC and hands them back in UTC on
+SQLite (which keeps no time zone) and PostgreSQL alike.
 
 The user table is `user_account`, not `user`: USER is a reserved word in PostgreSQL, and
 every hand-written query would have to quote it.
@@ -28,7 +28,7 @@ class Role(StrEnum):
 
 
 def utcnow() -> datetime:
-    return datetime.now(UTC).replace(tzinfo=None)
+    return datetime.now(UTC)
 
 
 class UserAccount(SQLModel, table=True):

@@ -20,6 +20,7 @@ from app.accounts.service import (
     disable_user,
     enable_user,
     list_users,
+    new_user_problems,
     normalise_name,
     set_role,
 )
@@ -78,17 +79,17 @@ async def users_page(request: Request, session: SessionDep, admin: AdminUser) ->
 
 
 def _add(request: Request, session: Session, form: dict[str, str]) -> Response:
-    problems: dict[str, str] = {}
-    if form["password"] != form["repeat"]:
-        problems["repeat"] = "The two passwords differ."
     try:
         with write_transaction(session):
+            problems = new_user_problems(session, form["name"], form["role"], form["password"])
+            if form["password"] != form["repeat"]:
+                problems["repeat"] = "The two passwords differ."
             if problems:
                 raise AccountError(problems)
             user = add_user(session, form["name"], form["role"], form["password"])
     except AccountError as exc:
         kept = {"name": form["name"], "role": form["role"]}
-        return _page(request, session, form=kept, problems=problems | exc.problems, status_code=422)
+        return _page(request, session, form=kept, problems=exc.problems, status_code=422)
     return RedirectResponse(f"{USERS}?{urlencode({'done': 'added', 'user': user.name})}", 303)
 
 
