@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sqlalchemy import delete, func
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from app.accounts.models import SignInFailure
 
@@ -62,11 +62,11 @@ def blocked(session: Session, name: str, address: str, now: datetime) -> Blocked
 
 
 def record_failure(session: Session, name: str, address: str, now: datetime) -> None:
-    session.exec(delete(SignInFailure).where(SignInFailure.at <= now - WINDOW))  # type: ignore[call-overload]
+    session.exec(delete(SignInFailure).where(col(SignInFailure.at) <= now - WINDOW))
     session.add(SignInFailure(name=name[:100], address=address[:64], at=now))
 
 
 def forget_account(session: Session, name: str) -> None:
     """After a successful sign-in the account's earlier typos stop counting against it
     (the address's failures still do)."""
-    session.exec(delete(SignInFailure).where(SignInFailure.name == name))  # type: ignore[call-overload]
+    session.exec(delete(SignInFailure).where(col(SignInFailure.name) == name))

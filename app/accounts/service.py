@@ -148,8 +148,8 @@ def disable_user(session: Session, name: str, now: datetime | None = None) -> tu
     session.add(user)
     ended = _end_sessions(session, user.id)
     revoked = session.exec(
-        update(ApiToken)  # type: ignore[call-overload]
-        .where(ApiToken.user_id == user.id, col(ApiToken.revoked_at).is_(None))
+        update(ApiToken)
+        .where(col(ApiToken.user_id) == user.id, col(ApiToken.revoked_at).is_(None))
         .values(revoked_at=now or utcnow())
     ).rowcount
     return ended, revoked
@@ -174,9 +174,7 @@ def set_password(session: Session, name: str, password: str) -> int:
 
 
 def _end_sessions(session: Session, user_id: int | None) -> int:
-    return session.exec(
-        delete(LoginSession).where(LoginSession.user_id == user_id)  # type: ignore[call-overload]
-    ).rowcount
+    return session.exec(delete(LoginSession).where(col(LoginSession.user_id) == user_id)).rowcount
 
 
 @dataclass(frozen=True)
@@ -281,7 +279,7 @@ def start_session(
 ) -> tuple[str, datetime]:
     """A new session row; returns the raw token (for the cookie, never stored) and expiry."""
     now = utcnow()
-    session.exec(delete(LoginSession).where(LoginSession.expires_at <= now))  # type: ignore[call-overload]
+    session.exec(delete(LoginSession).where(col(LoginSession.expires_at) <= now))
     token = secrets.token_urlsafe(32)
     expires = now + lifetime
     session.add(
@@ -299,7 +297,7 @@ def start_session(
 
 def end_session(session: Session, token: str) -> bool:
     """Delete the session behind `token`; whether there was one."""
-    result = session.exec(delete(LoginSession).where(LoginSession.id == digest(token)))  # type: ignore[call-overload]
+    result = session.exec(delete(LoginSession).where(col(LoginSession.id) == digest(token)))
     return result.rowcount > 0
 
 
@@ -323,8 +321,8 @@ def session_identity(
 
 def touch_session(session: Session, session_id: str, now: datetime | None = None) -> None:
     session.exec(
-        update(LoginSession)  # type: ignore[call-overload]
-        .where(LoginSession.id == session_id)
+        update(LoginSession)
+        .where(col(LoginSession.id) == session_id)
         .values(last_seen_at=now or utcnow())
     )
 

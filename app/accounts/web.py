@@ -17,7 +17,7 @@ from urllib.parse import urlencode, urlsplit
 
 from fastapi import Depends, HTTPException, Request
 from fastapi.responses import Response
-from itsdangerous import BadSignature, URLSafeTimedSerializer
+from itsdangerous import BadData, URLSafeTimedSerializer
 from sqlalchemy.exc import OperationalError
 from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
@@ -59,7 +59,7 @@ def cookie_token(request: Request) -> str | None:
     max_age = int(session_lifetime(request).total_seconds())
     try:
         token = signer.loads(value, max_age=max_age)
-    except BadSignature:  # forged, garbled, signed with another secret, or too old
+    except BadData:  # forged, garbled, signed with another secret, or too old
         return None
     return token if isinstance(token, str) else None
 
