@@ -27,7 +27,11 @@ MIN_GZIP_BYTES = 512
 
 @dataclass(frozen=True)
 class CachedPage:
-    body: bytes
+    """A frozen response. A compressible body is kept only gzipped (a sixth of the memory or
+    less): browsers and scripts that send Accept-Encoding get it as it is, the rest get it
+    decompressed on the way out."""
+
+    plain: bytes | None
     status_code: int
     headers: dict[str, str]
     gzipped: bytes | None = None
@@ -43,12 +47,17 @@ class CachedPage:
         headers["etag"] = f'W/"{hashlib.sha256(body).hexdigest()[:24]}"'
         headers.setdefault("cache-control", "private, no-cache" if private else "no-cache")
         headers["vary"] = VARY
-        gzipped = gzip.compress(body, compresslevel=6) if len(body) >= MIN_GZIP_BYTES else None
-        return cls(body, response.status_code, headers, gzipped)
+        if len(body) < MIN_GZIP_BYTES:
+            return cls(body, response.status_code, headers)
+        return cls(None, response.status_code, headers, gzip.compress(body, compresslevel=6))
+
+    @property
+    def body(self) -> bytes:
+        return self.plain if self.plain is not None else gzip.decompress(self.gzipped or b"")
 
     @property
     def size(self) -> int:
-        return len(self.body) + len(self.gzipped or b"") + 200
+        return len(self.plain or b"") + len(self.gzipped or b"") + 200
 
     def respond(self, request_headers: Mapping[str, str]) -> Response:
         """This page as a response: 304 when the client has it, gzip when it accepts it."""

@@ -52,9 +52,13 @@ class CountingSession:
 
     def __init__(self) -> None:
         self.builds = 0
+        self.info: dict[str, object] = {}
 
     def exec(self, _statement: object) -> SimpleNamespace:
         return SimpleNamespace(first=lambda: "1.test")
+
+    def get_transaction(self) -> None:
+        return None
 
 
 def test_concurrent_misses_share_one_build() -> None:

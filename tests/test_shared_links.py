@@ -3,6 +3,8 @@
 Also the bounds: however hostile the query string, the work and the reply stay small.
 """
 
+import os
+
 import pytest
 from bs4 import BeautifulSoup
 from fastapi.testclient import TestClient
@@ -110,10 +112,13 @@ def test_render_cache_is_bounded_by_bytes(client: TestClient) -> None:
     from app.cache import CachedPage, RenderCache
 
     cache = RenderCache(max_bytes=100_000, max_entry_bytes=60_000)
-    page = CachedPage.of(Response(b"x" * 30_000))
+    page = CachedPage.of(Response(os.urandom(30_000)))  # random bytes do not compress
     for i in range(10):
         cache.put((i,), page)
     assert cache.bytes_used <= 100_000
     assert cache.get((9,)) is not None and cache.get((0,)) is None
-    cache.put(("big",), CachedPage.of(Response(bytes(range(256)) * 400)))
+    cache.put(("big",), CachedPage.of(Response(os.urandom(100_000))))
     assert cache.get(("big",)) is None, "one entry may not crowd out the rest"
+    text = CachedPage.of(Response(b"<tr><td>vLLM</td></tr>" * 5_000))
+    assert text.size < 5_000, "a compressible page is kept gzipped only"
+    assert text.body == b"<tr><td>vLLM</td></tr>" * 5_000

@@ -57,7 +57,7 @@ def recommend(
     whatifs = WhatIfs(answers, candidates, rules, memo, matches)
     result = rank(answers, candidates, rules, memo, matches, list(whatifs.tallies.values()))
     if result.ranked:
-        result.changes = what_would_change(answers, result, whatifs.standings)
+        result.changes = what_would_change(answers, result, whatifs.leader)
         result.nothing_single_changes = not result.changes
         result.unused_answers = unused_answers(answers, result, whatifs.standings)
     return result

@@ -22,6 +22,7 @@ from app.decision.questions import QUESTIONS, covered_by, option_label
 
 Standing = tuple[str, str, float]  # slug, name, score; ruled-out systems are left out
 Standings = Callable[[Answers], list[Standing]]
+Leader = Callable[[Answers], Standing | None]
 DIFFER_MARGIN = 3.0  # one first pick: further behind than this, a runner-up is not a rival
 MIN_BACKING = 2.0  # a recommendation (not a mention) from a source, fully known
 MAX_CHANGES = 6
@@ -129,26 +130,38 @@ def _trials(answers: Answers) -> list[tuple[str, str, ChangeKind]]:
     return out
 
 
-def what_would_change(
-    answers: Answers, current: Recommendation, standings: Standings
-) -> list[Change]:
+def what_would_change(answers: Answers, current: Recommendation, leader: Leader) -> list[Change]:
     """Single answers that would put another system first, the ones a person can change first."""
     top = current.ranked[0].slug
     found: list[Change] = []
-    for question, option, kind in _trials(answers):
+    trials = _trials(answers)
+    # Adding a need comes last in the order shown, so once the other kinds of change fill the
+    # list, no added need can reach it and those what-ifs are not worth working out.
+    trials.sort(key=lambda t: t[2] == "add")  # stable: question order kept within each part
+    for question, option, kind in trials:
+        if kind == "add" and _shown_count(found) >= MAX_CHANGES:
+            break
         chosen = answers.get(question, ())
         trial = {**answers, question: (*chosen, option) if kind == "add" else (option,)}
-        ranked = standings(trial)
-        if ranked and ranked[0][0] != top:
+        first = leader(trial)
+        if first and first[0] != top:
             found.append(Change(question=question, option=option,
-                                label=option_label(question, option), new_top=ranked[0][0],
-                                new_top_name=ranked[0][1], kind=kind))  # fmt: skip
+                                label=option_label(question, option), new_top=first[0],
+                                new_top_name=first[1], kind=kind))  # fmt: skip
     preference = {"refine": 0, "change": 1, "answer": 2, "add": 3}
     found.sort(key=lambda c: preference[c.kind])
     per_question: dict[str, list[Change]] = {}
     for change in found:
         per_question.setdefault(change.question, []).append(change)
     return [c for changes in per_question.values() for c in changes[:2]][:MAX_CHANGES]
+
+
+def _shown_count(found: list[Change]) -> int:
+    """How many of `found` the list would show (at most two per question)."""
+    per_question: dict[str, int] = {}
+    for change in found:
+        per_question[change.question] = per_question.get(change.question, 0) + 1
+    return sum(min(n, 2) for n in per_question.values())
 
 
 def unused_answers(answers: Answers, current: Recommendation, standings: Standings) -> list[Unused]:

@@ -65,7 +65,7 @@ class Memo:
     recommendation over the same data. Entries are read-only once stored; `limit` bounds the
     weighings kept (the biggest part)."""
 
-    def __init__(self, limit: int = 20_000) -> None:
+    def __init__(self, limit: int = 5_000) -> None:
         self.limit = limit
         self.spoken: dict[str, list[tuple[str, Target]]] = {}
         self.fits: dict[tuple[tuple[str, ...], str], Fit] = {}

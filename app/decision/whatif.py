@@ -53,46 +53,64 @@ class WhatIfs:
         self.set_aside = set_aside_defaults(applying, memo, candidates, self.ranked)
         self.keys = {slug: order_key(self.tallies[slug]) for slug in self.ranked}
         self.entries = {slug: _entry(t) for slug, t in self.tallies.items()}
+        self.order = sorted(self.keys, key=self.keys.__getitem__)
         self.by_slug = {c.slug: c for c in candidates}
 
     def standings(self, trial: Answers) -> list[Standing]:
         """Every system still ranked for `trial`, in order, with its score."""
+        fresh = self._rescored(trial)
+        keys = self.keys | {slug: order_key(t) for slug, t in fresh.items() if not t.exclusions}
+        for slug, tally in fresh.items():
+            if tally.exclusions:
+                keys.pop(slug, None)
+        entries = self.entries | {slug: _entry(t) for slug, t in fresh.items()}
+        return [entries[slug] for slug in sorted(keys, key=keys.__getitem__)]
+
+    def leader(self, trial: Answers) -> Standing | None:
+        """The first place for `trial` (what "what would change this" needs of each what-if)."""
+        fresh = self._rescored(trial)
+        # The best system whose tally the what-if leaves alone: the first in the given order.
+        kept = next((slug for slug in self.order if slug not in fresh), None)
+        best = (self.keys[kept], self.entries[kept]) if kept else None
+        for tally in fresh.values():
+            if not tally.exclusions and (best is None or order_key(tally) < best[0]):
+                best = (order_key(tally), _entry(tally))
+        return best[1] if best else None
+
+    def _rescored(self, trial: Answers) -> dict[str, Tally]:
+        """New tallies for the systems `trial` affects; every other system keeps its own."""
         matches = rematch(self.rules, self.by_question, self.answers, self.matches, trial)
         changed = {p for p in self._named(trial) if matches[p] != self.matches[p]}
         hardware_changed = trial.get("hardware", ()) != self.answers.get("hardware", ())
         added = self._added(changed, matches)
         touched = self._touched(changed) | added.keys()
         scope = touched | (self._refitted(trial) if hardware_changed else set())
-        by_slug = self.by_slug
         fresh: dict[str, Tally] = {}
         items: dict[str, list[Item]] = {}
         for slug in scope:
-            c = by_slug[slug]
             items[slug] = (
                 self._rebuilt(slug, changed, added.get(slug, []))
                 if slug in touched
                 else self.items[slug]
             )
-            fresh[slug] = Tally(c)
-            rule_out(fresh[slug], self.memo.fit(trial, c), items[slug], self.memo)
+            fresh[slug] = self._ruled(slug, trial, items[slug])
         ranked = (self.ranked - scope) | {slug for slug, t in fresh.items() if not t.exclusions}
         set_aside = set_aside_defaults(self._applying(matches), self.memo, self.candidates, ranked)
         moved: set[str] = set()
         for rule in set_aside.keys() | self.set_aside.keys():
             moved |= set_aside.get(rule, frozenset()) ^ self.set_aside.get(rule, frozenset())
         for slug in moved - scope:
-            c = by_slug[slug]
             items[slug] = self.items[slug]
-            fresh[slug] = Tally(c)
-            rule_out(fresh[slug], self.memo.fit(trial, c), items[slug], self.memo)
+            fresh[slug] = self._ruled(slug, trial, items[slug])
         for slug, tally in fresh.items():
             weigh_advice(tally, items[slug], aside_for(set_aside, slug), self.memo)
-        keys = self.keys | {slug: order_key(t) for slug, t in fresh.items() if not t.exclusions}
-        for slug in ranked ^ self.ranked:
-            if slug not in ranked:
-                del keys[slug]
-        entries = self.entries | {slug: _entry(t) for slug, t in fresh.items()}
-        return [entries[slug] for slug in sorted(keys, key=keys.__getitem__)]
+        return fresh
+
+    def _ruled(self, slug: str, trial: Answers, items: list[Item]) -> Tally:
+        c = self.by_slug[slug]
+        tally = Tally(c)
+        rule_out(tally, self.memo.fit(trial, c), items, self.memo)
+        return tally
 
     def _named(self, trial: Answers) -> set[int]:
         """The rules naming a question whose answer `trial` changes."""

@@ -30,21 +30,28 @@ def source_caveats(session: Session) -> dict[int, list[Caveat]]:
     return out
 
 
+@per_version(max_entries=2)
 def system_names(session: Session) -> dict[int, tuple[str, str]]:
     """id -> (slug, name) for every system."""
     rows = session.exec(select(System.id, System.slug, System.name))
     return {sid: (slug, name) for sid, slug, name in rows}
 
 
+@per_version(max_entries=2)
 def metrics_by_id(session: Session) -> dict[int, Metric]:
-    return {m.id: m for m in session.exec(select(Metric))}  # type: ignore[misc]
+    # Copies, not the session's own rows: they outlive the request that loaded them.
+    return {m.id: Metric.model_validate(m) for m in session.exec(select(Metric))}  # type: ignore[misc]
 
 
+@per_version(max_entries=2)
 def capabilities_in_order(session: Session) -> list[tuple[Capability, CapabilityCategory]]:
-    """Capabilities with their categories, in seed (display) order."""
+    """Capabilities with their categories, in seed (display) order (copies, shared)."""
     statement = (
         select(Capability, CapabilityCategory)
         .join(CapabilityCategory, col(Capability.category_id) == col(CapabilityCategory.id))
         .order_by(col(CapabilityCategory.position), col(Capability.position))
     )
-    return list(session.exec(statement).all())
+    return [
+        (Capability.model_validate(capability), CapabilityCategory.model_validate(category))
+        for capability, category in session.exec(statement)
+    ]

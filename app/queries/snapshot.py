@@ -14,6 +14,8 @@ from functools import wraps
 from threading import Lock
 from typing import Concatenate, ParamSpec, TypeVar
 
+from sqlalchemy import event
+from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Session, select
 
 from app.models import Meta
@@ -23,9 +25,26 @@ R = TypeVar("R")
 
 
 def data_version(session: Session) -> str:
-    """Changes whenever the data does (unique per database); part of every cache key."""
-    value = session.exec(select(Meta.value).where(Meta.key == "data_version")).first()
-    return value or "0"
+    """Changes whenever the data does (unique per database); part of every cache key.
+
+    Read once per transaction: a request reads one snapshot, so its version cannot change
+    under it, and a page calls this for every memoised read model it uses. A flush (a write in
+    this session) forgets it.
+    """
+    known = session.info.get(_VERSION_KEY)
+    if known is not None and known[0] is session.get_transaction():
+        return str(known[1])
+    value = session.exec(select(Meta.value).where(Meta.key == "data_version")).first() or "0"
+    session.info[_VERSION_KEY] = (session.get_transaction(), value)
+    return value
+
+
+_VERSION_KEY = "atlas.data_version"
+
+
+@event.listens_for(OrmSession, "after_flush")
+def _forget_version(session: OrmSession, _context: object) -> None:
+    session.info.pop(_VERSION_KEY, None)
 
 
 def per_version(

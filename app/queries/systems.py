@@ -46,7 +46,7 @@ def system_slugs(session: Session) -> list[str]:
     return list(session.exec(select(System.slug).order_by(col(System.slug))))
 
 
-@per_version()
+@per_version(max_entries=64)  # the most visited systems; a big instance has hundreds
 def get_system(session: Session, slug: str) -> SystemDetail | None:
     """One system with its claims grouped by category, facts, benchmarks and sources."""
     system = session.exec(select(System).where(System.slug == slug)).first()

@@ -6,16 +6,19 @@ import io
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
+from markupsafe import Markup
 from sqlmodel import Session
 
 from app.db import SessionDep
+from app.fragments import FragmentCache
 from app.paging import paginate
 from app.params import RESULTS_PAGE_SIZE, BenchmarkParams, Reading, read_query
 from app.queries.benchmark_page import BenchmarkPage, all_results, build_benchmark_page, vocabulary
 from app.queries.contexts import context_chart, describe_ratio, throughput_vs_ttft
+from app.queries.snapshot import data_version
 from app.queries.vocabularies import benchmark_vocabularies
 from app.schemas import BenchmarkView
-from app.web import render, serve, tidy_redirect
+from app.web import render, serve, templates, tidy_redirect
 
 router = APIRouter(include_in_schema=False)
 
@@ -28,6 +31,22 @@ def read_benchmarks(
         results = all_results(session, dt.date.today())
     reading = read_query(BenchmarkParams, request.query_params, benchmark_vocabularies(session))
     return reading, build_benchmark_page(session, reading.params, results)
+
+
+CARDS = FragmentCache(max_bytes=8 * 1024 * 1024)
+
+
+def _cards(session: Session, page: BenchmarkPage) -> list[Markup]:
+    """Each ranked context's chart card, rendered once per data version, day and set of figures."""
+    version, today = data_version(session), dt.date.today()
+    cards_ui = templates.env.globals["charts_ui"]
+    out = []
+    for position, c in enumerate(page.ranked, start=1):
+        anchor = f"ctx-{position}"
+        key = (version, today, c.key, tuple(r.result.id for r in c.results), anchor)
+        out.append(CARDS.get(key, lambda c=c, anchor=anchor: cards_ui.context_card(
+            c, context_chart(c), anchor, describe_ratio)))  # fmt: skip
+    return out
 
 
 def _benchmarks_page(request: Request, session: Session) -> Response:
@@ -50,7 +69,7 @@ def _benchmarks_page(request: Request, session: Session) -> Response:
         "problems": problems,
         "ignored_parameters": reading.ignored,
         "options": labelled_options(results),
-        "charts": {c.key: context_chart(c) for c in page.ranked},
+        "cards": _cards(session, page),
         "scatters": throughput_vs_ttft(page.contexts),
         "describe_ratio": describe_ratio,
         "placement": placement(page),

@@ -60,7 +60,9 @@ def test_every_what_if_matches_a_full_rescoring(
         whatifs = WhatIfs(answers, cs, rs, memo, [match(r.when, answers) for r in rs])
         for question, option, kind in _trials(answers):
             trial = trial_of(answers, question, option, kind)
-            assert whatifs.standings(trial) == full_standings(trial, cs, rs), (answers, trial)
+            full = full_standings(trial, cs, rs)
+            assert whatifs.standings(trial) == full, (answers, trial)
+            assert whatifs.leader(trial) == (full[0] if full else None), (answers, trial)
             checked += 1
         for question in answers:  # removing an answer, as "unused answers" does
             trial = {q: a for q, a in answers.items() if q != question}
