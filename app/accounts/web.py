@@ -17,6 +17,7 @@ from urllib.parse import urlencode, urlsplit
 
 from fastapi import Depends, HTTPException, Request
 from fastapi.responses import Response
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from itsdangerous import BadData, URLSafeTimedSerializer
 from sqlalchemy.exc import OperationalError
 from sqlmodel import Session
@@ -151,8 +152,17 @@ def _session_user(session: Session, token: str) -> SignedIn | None:
 CurrentUser = Annotated[SignedIn | None, Depends(identify)]
 
 
+# Declares `Authorization: Bearer` in OpenAPI for the routes that need a role (Swagger UI then
+# offers "Authorize"); identify() does the checking, so this never refuses anything itself.
+bearer_scheme = HTTPBearer(
+    auto_error=False,
+    description="An API token: inference-atlas token add --user NAME",
+)
+BearerDoc = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer_scheme)]
+
+
 def _require(role: Role):  # noqa: ANN202  (a dependency factory; FastAPI reads the signature)
-    async def dependency(who: CurrentUser) -> SignedIn:
+    async def dependency(who: CurrentUser, _documented: BearerDoc) -> SignedIn:
         if who is None:
             raise SignInRequiredError()
         if not who.allows(role):

@@ -69,6 +69,14 @@ def test_viewers_get_403_and_editors_and_admins_pass(guarded_app, accounts_url) 
         assert response.json() == {"by": name, "via": "token"}
 
 
+def test_routes_that_need_a_role_declare_the_bearer_scheme_in_openapi(guarded_app) -> None:
+    schema = TestClient(guarded_app).get("/openapi.json").json()
+    assert schema["paths"]["/api/v1/test-writes"]["post"]["security"] == [{"HTTPBearer": []}]
+    scheme = schema["components"]["securitySchemes"]["HTTPBearer"]
+    assert (scheme["type"], scheme["scheme"]) == ("http", "bearer")
+    assert "security" not in schema["paths"]["/api/v1/systems"]["get"]  # reads stay open
+
+
 def test_a_browser_session_passes_the_role_check_too(guarded_app) -> None:
     client = TestClient(guarded_app)
     assert sign_in(client, "eddie").status_code == 303
