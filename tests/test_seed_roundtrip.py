@@ -61,3 +61,36 @@ def test_a_database_of_older_tables_is_rebuilt_from_the_seed(tmp_path: Path) -> 
     assert prepare_database(engine, SEED_DIR), "reseeded"
     assert stale_tables(engine) == []
     engine.dispose()
+
+
+def test_a_rebuild_of_published_tables_keeps_the_accounts(tmp_path: Path) -> None:
+    import sqlite3
+
+    import pytest
+    from sqlmodel import Session
+
+    from app.accounts.service import add_user, get_user
+    from app.db import make_engine
+    from app.seeding.service import SchemaError, prepare_database
+
+    engine = make_engine(f"sqlite:///{tmp_path / 'old.db'}")
+    prepare_database(engine, SEED_DIR)
+    with Session(engine) as session:
+        add_user(session, "ada", "editor", "correct horse battery")
+        session.commit()
+    engine.dispose()
+    with sqlite3.connect(tmp_path / "old.db") as db:
+        db.execute("ALTER TABLE rule DROP COLUMN advice")
+    engine = make_engine(f"sqlite:///{tmp_path / 'old.db'}")
+    assert prepare_database(engine, SEED_DIR), "the published tables were rebuilt and reseeded"
+    with Session(engine) as session:
+        assert get_user(session, "ada") is not None, "the account survived the rebuild"
+    engine.dispose()
+    with sqlite3.connect(tmp_path / "old.db") as db:
+        db.execute("ALTER TABLE user_account ADD COLUMN nickname TEXT")
+    engine = make_engine(f"sqlite:///{tmp_path / 'old.db'}")
+    with pytest.raises(SchemaError, match="user_account"):
+        prepare_database(engine, SEED_DIR)
+    with Session(engine) as session:
+        assert get_user(session, "ada") is not None, "nothing was dropped"
+    engine.dispose()

@@ -5,6 +5,7 @@ from pathlib import Path
 from sqlalchemy import Engine, UniqueConstraint, inspect
 from sqlmodel import Session, SQLModel, select
 
+from app.accounts.models import ApiToken, LoginSession, SignInFailure, UserAccount
 from app.db import create_tables, startup_lock
 from app.models import System
 from app.seeding.apply import apply_seed
@@ -30,14 +31,35 @@ def seed_if_empty(engine: Engine, seed_dir: Path) -> bool:
 def prepare_database(engine: Engine, seed_dir: Path) -> bool:
     """Create the tables and seed an empty database, once, however many processes start.
 
-    A database made by an older version of the tables is rebuilt from seed/: every row in it
-    came from seed/ (there is no team data yet), so nothing is lost.
+    Published tables made by an older version of the models are rebuilt from seed/: every row
+    in them came from seed/, so nothing is lost. Accounts (users, sessions, tokens) are never
+    dropped: if their tables are out of date the start stops with a message instead. (Alembic
+    migrations replace this rebuild when team data arrives.)
     """
     with startup_lock(engine):
-        if stale_tables(engine):
-            SQLModel.metadata.drop_all(engine)
+        stale = stale_tables(engine)
+        kept = sorted(set(stale) & ACCOUNT_TABLES)
+        if kept:
+            raise SchemaError(
+                f"The tables {', '.join(kept)} were made by another version of Inference Atlas "
+                "and hold accounts, which a rebuild would lose. Nothing was changed; use the "
+                "version that made this database, or export the users first."
+            )
+        if stale:
+            published = [t for t in SQLModel.metadata.sorted_tables if t.name not in ACCOUNT_TABLES]
+            SQLModel.metadata.drop_all(engine, tables=published)
         create_tables(engine)
         return seed_if_empty(engine, seed_dir)
+
+
+ACCOUNT_TABLES = {
+    model.__tablename__  # type: ignore[attr-defined]
+    for model in (UserAccount, LoginSession, ApiToken, SignInFailure)
+}
+
+
+class SchemaError(RuntimeError):
+    """The database's tables cannot be brought up to date without losing data."""
 
 
 def stale_tables(engine: Engine) -> list[str]:
