@@ -16,7 +16,12 @@ from threading import Lock
 
 from fastapi.responses import Response
 
-VARY = "HX-Request, HX-Target, HX-Boosted, HX-History-Restore-Request, Accept-Encoding"
+# Cookie and Authorization: a signed-in user's page differs (their name, their forms), so
+# no shared cache between us and them may hand it to anyone else.
+VARY = (
+    "HX-Request, HX-Target, HX-Boosted, HX-History-Restore-Request, Accept-Encoding, "
+    "Cookie, Authorization"
+)
 MIN_GZIP_BYTES = 512
 
 
@@ -32,12 +37,15 @@ class CachedPage:
     gzipped: bytes | None = None
 
     @classmethod
-    def of(cls, response: Response) -> "CachedPage":
-        """Freeze a response: hash it for the ETag and compress it once."""
+    def of(cls, response: Response, private: bool = False) -> "CachedPage":
+        """Freeze a response: hash it for the ETag and compress it once.
+
+        `private` marks a signed-in user's response: browsers may keep it, shared caches
+        (proxies, CDNs) must not."""
         body = bytes(response.body)
         headers = {k: v for k, v in response.headers.items() if k.lower() != "content-length"}
         headers["etag"] = f'W/"{hashlib.sha256(body).hexdigest()[:24]}"'
-        headers.setdefault("cache-control", "no-cache")
+        headers.setdefault("cache-control", "private, no-cache" if private else "no-cache")
         headers["vary"] = VARY
         if len(body) < MIN_GZIP_BYTES:
             return cls(body, response.status_code, headers)

@@ -1,19 +1,32 @@
-"""The inference-atlas command: serve, migrate, seed, check, export."""
+"""The inference-atlas command: serve, migrate, seed, check, export, user, token."""
 
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from sqlalchemy.exc import OperationalError
+from sqlmodel import Session
 
-from app.db import make_engine
+from app import migrate as migrations
+from app.accounts import service as accounts
+from app.accounts.models import Role, utcnow
+from app.accounts.passwords import password_problem
+from app.db import make_engine, startup_lock, writer
+from app.memory import tune_for_serving
 from app.seeding.errors import SeedError
 from app.seeding.export import export_seed
 from app.seeding.load import load_seed
-from app.seeding.service import migrate_and_seed, prepare_database
-from app.settings import Settings
+from app.seeding.service import SchemaError, migrate_and_seed, prepare_database
+from app.settings import InsecureSecretError, Settings
 
 cli = typer.Typer(help="Inference Atlas: choose an LLM inference server from sourced data.")
+users = typer.Typer(help="Who can sign in, and with which role (viewer, editor, admin).")
+tokens = typer.Typer(help="API tokens for scripts (Authorization: Bearer TOKEN).")
+cli.add_typer(users, name="user")
+cli.add_typer(tokens, name="token")
 
 
 @cli.command()
@@ -24,8 +37,17 @@ def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
     from app.main import create_app
 
     settings = Settings()
+    try:
+        app = create_app(settings)
+    except InsecureSecretError as exc:
+        typer.echo(str(exc), err=True)
+        raise typer.Exit(code=1) from exc
     _prepare(settings)
-    uvicorn.run(create_app(settings), host=host, port=port, access_log=settings.access_log)
+    tune_for_serving()
+    # Behind a reverse proxy, uvicorn takes the client address and scheme (https, for the
+    # cookie's Secure flag) from X-Forwarded-* only when the proxy's address is listed in
+    # FORWARDED_ALLOW_IPS (default: 127.0.0.1); nothing else in the app reads those headers.
+    uvicorn.run(app, host=host, port=port, access_log=settings.access_log)
 
 
 @cli.command()
@@ -40,6 +62,10 @@ def _prepare(settings: Settings) -> None:
         done = prepare_database(engine, settings.seed_dir)
     except SeedError as exc:
         _fail(exc)
+    except SchemaError as exc:
+        typer.echo(str(exc), err=True)
+        typer.echo("Nothing was changed.", err=True)
+        raise typer.Exit(code=1) from exc
     except OperationalError as exc:
         _locked(exc)
     finally:
@@ -116,6 +142,186 @@ def export(out_dir: Path) -> None:
     written = export_seed(engine, out_dir)
     engine.dispose()
     typer.echo(f"Wrote {len(written)} files to {out_dir}.")
+
+
+# Accounts ----------------------------------------------------------------------------------
+
+
+@contextmanager
+def _accounts() -> Iterator[Session]:
+    """One write transaction for a user or token command; a refusal writes nothing."""
+    settings = Settings()
+    engine = make_engine(settings.database_url, **settings.engine_options())
+    try:
+        # The account tables come with the schema (an empty database is seeded by `serve`).
+        with startup_lock(engine):
+            migrations.upgrade(engine)
+        # Not expiring on commit: the commands print what they wrote after it is committed.
+        with Session(writer(engine), expire_on_commit=False) as session, session.begin():
+            yield session
+    except accounts.AccountError as exc:
+        for message in exc.problems.values():
+            typer.echo(message, err=True)
+        typer.echo("Nothing was written.", err=True)
+        raise typer.Exit(code=1) from exc
+    except SchemaError as exc:
+        _refuse(str(exc))
+    except OperationalError as exc:
+        _locked(exc)
+    finally:
+        engine.dispose()
+
+
+def _read_password(name: str, from_stdin: bool) -> str:
+    """The new password: one line of standard input, or typed twice at a terminal. Never an
+    argument: arguments show in `ps` and in shell history."""
+    if from_stdin:
+        lines = sys.stdin.read().splitlines()
+        if len(lines) > 1:
+            _refuse("Standard input holds more than one line; give the password alone.")
+        password = lines[0] if lines else ""
+    elif sys.stdin.isatty():
+        password = typer.prompt("Password", hide_input=True, confirmation_prompt=True)
+    else:
+        _refuse("Give --password-stdin to read the password from standard input.")
+    if problem := password_problem(password, name):
+        _refuse(problem)
+    return password
+
+
+def _refuse(message: str) -> None:
+    typer.echo(message, err=True)
+    typer.echo("Nothing was written.", err=True)
+    raise typer.Exit(code=1)
+
+
+PasswordStdin = Annotated[
+    bool, typer.Option("--password-stdin", help="Read the password from standard input.")
+]
+
+
+@users.command("add")
+def user_add(
+    name: str,
+    role: Annotated[Role, typer.Option(help="What the user may do.")] = Role.viewer,
+    password_stdin: PasswordStdin = False,
+) -> None:
+    """Add a user who signs in with NAME and a password."""
+    password = _read_password(name, password_stdin)
+    with _accounts() as session:
+        user = accounts.add_user(session, name, role.value, password)
+    typer.echo(f"Added {user.name} ({user.role}).")
+
+
+@users.command("list")
+def user_list() -> None:
+    """Every user, their role and status, live sessions and tokens."""
+    with _accounts() as session:
+        rows = accounts.list_users(session)
+    if not rows:
+        typer.echo("No users yet: add one with inference-atlas user add NAME --role admin.")
+        return
+    table = [("NAME", "ROLE", "STATUS", "SESSIONS", "TOKENS", "ADDED")] + [
+        (u.name, u.role, "disabled" if u.disabled else "active", str(u.sessions), str(u.tokens),
+         u.created_at.strftime("%Y-%m-%d"))
+        for u in rows
+    ]  # fmt: skip
+    _print_table(table)
+
+
+@users.command("set-role")
+def user_set_role(name: str, role: Role) -> None:
+    """Change what a user may do."""
+    with _accounts() as session:
+        user = accounts.set_role(session, name, role.value)
+    typer.echo(f"{user.name} is now {user.role}.")
+
+
+@users.command("disable")
+def user_disable(name: str) -> None:
+    """Stop a user signing in: ends their browser sessions and revokes their API tokens."""
+    with _accounts() as session:
+        ended, revoked = accounts.disable_user(session, name)
+    typer.echo(
+        f"Disabled {accounts.normalise_name(name)}: {_count(ended, 'browser session')} ended, "
+        f"{_count(revoked, 'API token')} revoked."
+    )
+
+
+@users.command("enable")
+def user_enable(name: str) -> None:
+    """Let a disabled user sign in again (their old tokens stay revoked)."""
+    with _accounts() as session:
+        user = accounts.enable_user(session, name)
+    typer.echo(f"{user.name} can sign in again.")
+
+
+@users.command("set-password")
+def user_set_password(name: str, password_stdin: PasswordStdin = False) -> None:
+    """Give a user a new password; their browser sessions end."""
+    password = _read_password(name, password_stdin)
+    with _accounts() as session:
+        ended = accounts.set_password(session, name, password)
+    who = accounts.normalise_name(name)
+    typer.echo(f"Changed the password of {who}; {_count(ended, 'browser session')} ended.")
+
+
+@tokens.command("add")
+def token_add(
+    user: Annotated[str, typer.Option("--user", help="Whose token: it acts with their role.")],
+    expires: Annotated[
+        int | None, typer.Option("--expires", help="Days until it stops working (default: never).")
+    ] = None,
+    label: Annotated[str | None, typer.Option(help="What the token is for.")] = None,
+) -> None:
+    """Make an API token. It is printed once, on standard output; only its hash is kept."""
+    with _accounts() as session:
+        token, raw = accounts.add_token(session, user, expires, label)
+    until = token.expires_at.strftime("%Y-%m-%d %H:%M UTC") if token.expires_at else "never"
+    typer.echo(
+        f"Token {token.id} for {accounts.normalise_name(user)} (expires: {until}). "
+        "It is shown this once: store it now.",
+        err=True,
+    )
+    typer.echo(raw)
+
+
+@tokens.command("list")
+def token_list(
+    user: Annotated[str | None, typer.Option("--user", help="Only this user's tokens.")] = None,
+) -> None:
+    """Every token: id, owner, label, first characters, dates and status."""
+    with _accounts() as session:
+        rows = accounts.list_tokens(session, user)
+    if not rows:
+        typer.echo("No API tokens.")
+        return
+    now = utcnow()
+    table = [("ID", "USER", "LABEL", "STARTS", "CREATED", "EXPIRES", "STATUS")] + [
+        (str(t.id), t.user, t.label or "-", t.prefix + "…", t.created_at.strftime("%Y-%m-%d"),
+         t.expires_at.strftime("%Y-%m-%d") if t.expires_at else "never", t.status(now))
+        for t in rows
+    ]  # fmt: skip
+    _print_table(table)
+
+
+@tokens.command("revoke")
+def token_revoke(token_id: Annotated[int, typer.Argument(metavar="ID")]) -> None:
+    """Stop a token working at once."""
+    with _accounts() as session:
+        token = accounts.revoke_token(session, token_id)
+        revoked_at = token.revoked_at
+    typer.echo(f"Token {token_id} revoked ({revoked_at:%Y-%m-%d %H:%M} UTC).")
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'s' if n != 1 else ''}"
+
+
+def _print_table(rows: Sequence[Sequence[str]]) -> None:
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    for row in rows:
+        typer.echo("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
 
 
 def main() -> None:

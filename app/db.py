@@ -19,6 +19,7 @@ from sqlmodel import Session, create_engine
 from starlette.concurrency import run_in_threadpool
 
 from app import models  # noqa: F401  (registers the tables on SQLModel.metadata)
+from app.accounts import models as account_models  # noqa: F401  (the account tables too)
 
 BUSY_TIMEOUT_MS = 10_000
 """How long a SQLite writer waits for another writer before it gives up with a clear error."""

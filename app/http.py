@@ -57,11 +57,22 @@ async def _too_long(scope: Scope, send: Send, length: int, limit: int) -> None:
         f"The query string is {length} bytes long; this server reads at most {limit}. "
         "Remove some filters or values and try again."
     )
+    await send_plain(scope, send, 414, detail)
+
+
+async def send_plain(
+    scope: Scope,
+    send: Send,
+    status: int,
+    detail: str,
+    headers: tuple[tuple[bytes, bytes], ...] = (),
+) -> None:
+    """An error answered before any route runs: JSON under /api, plain text elsewhere."""
     if scope["path"].startswith("/api/"):
         body, media = json.dumps({"detail": detail}).encode(), b"application/json"
     else:
         body, media = detail.encode(), b"text/plain; charset=utf-8"
-    await _send(send, 414, body, [(b"content-type", media)])
+    await _send(send, status, body, [(b"content-type", media), *headers])
 
 
 async def _redirect_without_slash(send: Send, path: str, query: bytes) -> None:

@@ -6,24 +6,32 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from anyio import to_thread
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 from sqlmodel import Session
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
+from app.accounts.csrf import CrossOriginGuard
+from app.accounts.errors import install_account_handlers
+from app.accounts.passwords import warm_up
+from app.accounts.web import COOKIE, cookie_signer, identify
 from app.cache import RenderCache, VersionWatcher
 from app.db import make_engine, reader
 from app.errors import install_error_handlers
+from app.headers import SecurityHeaders
 from app.http import CompressedStaticFiles, HttpBasics
 from app.queries.catalogue import data_version
-from app.routes import api, benchmarks, compare, decide, docs, matrix, pages
+from app.routes import accounts, admin, api, benchmarks, compare, decide, docs, matrix, pages
 from app.seeding.service import prepare_database
 from app.settings import PROJECT_ROOT, Settings
 from app.web import build_slots
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
-    """Build the application for `settings` (defaults from the environment)."""
+    """Build the application for `settings` (defaults from the environment).
+
+    Raises InsecureSecretError in production without a proper ATLAS_SECRET_KEY."""
     settings = settings or Settings()
+    signer = cookie_signer(settings.signing_secret())
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -31,6 +39,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         to_thread.current_default_thread_limiter().total_tokens = settings.threads
         engine = make_engine(settings.database_url, **settings.engine_options())
         await to_thread.run_sync(prepare_database, engine, settings.seed_dir)
+        await to_thread.run_sync(warm_up)
         app.state.engine = engine
         app.state.versions = VersionWatcher(lambda: _read_version(engine))
         await to_thread.run_sync(app.state.versions.refresh)
@@ -51,18 +60,26 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         docs_url=None,
         redoc_url=None,
         openapi_url=None,
+        # Who is asking, for every route: no database work unless a credential is sent.
+        dependencies=[Depends(identify)],
     )
     app.state.settings = settings
+    app.state.cookie_signer = signer
     # Our middleware answers `/path/` itself with a relative Location.
     app.router.redirect_slashes = False
     app.mount("/static", CompressedStaticFiles(PROJECT_ROOT / "static"), name="static")
-    for module in (api, matrix, benchmarks, compare, decide, pages, docs):
+    for module in (api, matrix, benchmarks, compare, decide, pages, docs, accounts, admin):
         app.include_router(module.router)
     install_error_handlers(app)
+    install_account_handlers(app)
+    # Last added runs first: headers on everything, hosts checked before the forgery check
+    # compares Origin with Host.
+    app.add_middleware(CrossOriginGuard, cookie_name=COOKIE)
     app.add_middleware(HttpBasics, max_query_bytes=settings.max_query_bytes)
     app.add_middleware(
         TrustedHostMiddleware, allowed_hosts=settings.trusted_host_list(), www_redirect=False
     )
+    app.add_middleware(SecurityHeaders)
 
     @app.get("/healthz", include_in_schema=False)
     async def healthz() -> dict[str, str]:

@@ -32,6 +32,14 @@ PRE_ALEMBIC_TABLES = (
 )  # fmt: skip
 """The tables `create_all` made before migrations existed; they held nothing but seed data."""
 
+ACCOUNT_TABLES = ("user_account", "login_session", "api_token", "sign_in_failure")
+"""Tables that `create_all` may also have made before migrations: they hold accounts, so a
+rebuild keeps them (migration 0003 adopts them) when their columns are the expected ones."""
+
+
+class SchemaError(RuntimeError):
+    """The database cannot be brought up to date without losing data; nothing was changed."""
+
 
 @dataclass
 class Migration:
@@ -127,12 +135,14 @@ def _check_foreign_keys(connection: Connection) -> None:
 
 
 def _drop_pre_alembic_tables(connection: Connection) -> list[str]:
-    present = set(inspect(connection).get_table_names())
+    inspector = inspect(connection)
+    present = set(inspector.get_table_names())
     if "alembic_version" in present:
         return []
     legacy = [name for name in PRE_ALEMBIC_TABLES if name in present]
     if not legacy:
         return []
+    _check_kept_account_tables(connection, present)
     log.warning(
         "The database was made before migrations existed and holds only seed data: "
         "dropping its tables (%s) to rebuild them and load seed/ again. This happens once.",
@@ -142,3 +152,26 @@ def _drop_pre_alembic_tables(connection: Connection) -> list[str]:
     tables.reflect(connection, only=legacy)
     tables.drop_all(connection)
     return legacy
+
+
+def _check_kept_account_tables(connection: Connection, present: set[str]) -> None:
+    """Refuse to go on if account tables made before migrations differ from what 0003 makes:
+    adopting them would leave a schema the code cannot use, and dropping them loses users."""
+    from sqlmodel import SQLModel
+
+    from app import models  # noqa: F401  (every table on the metadata)
+
+    inspector = inspect(connection)
+    stale = [
+        name
+        for name in ACCOUNT_TABLES
+        if name in present
+        and {c["name"] for c in inspector.get_columns(name)}
+        != {c.name for c in SQLModel.metadata.tables[name].columns}
+    ]
+    if stale:
+        raise SchemaError(
+            f"The tables {', '.join(stale)} were made by another version of Inference Atlas "
+            "and hold accounts, which a rebuild would lose. Nothing was changed; use the "
+            "version that made this database, or export the users first."
+        )

@@ -26,6 +26,10 @@ SQLModel.metadata.naming_convention = {
     "pk": "pk_%(table_name)s",
 }
 
+# The account tables are part of the same schema (a revision names its user; migrations and
+# create_all must see every table). Imported after the naming convention, which they use.
+from app.accounts import models as _account_models  # noqa: E402, F401
+
 
 def withdrawn_field() -> Any:
     """Set when the seed no longer has a published row that other rows still point at.
@@ -233,7 +237,7 @@ class Revision(SQLModel, table=True):
 
     `key` is the row's stable key as text (a slug, or `system/capability/source` for a
     claim), so the history outlives the row's id. `user_id` names the user who made a team
-    change; its foreign key is added once the user table exists.
+    change (users are disabled, never deleted, so it stays valid).
     """
 
     __table_args__ = (
@@ -245,7 +249,7 @@ class Revision(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     at: dt.datetime = Field(sa_column=Column(UTCDateTime(), nullable=False))
     actor: str = Field(max_length=100)  # "seed", or the user's name
-    user_id: int | None = Field(default=None, index=True)
+    user_id: int | None = Field(default=None, index=True, foreign_key="user_account.id")
     entity: str = Field(max_length=40)  # "system", "claim", "benchmark_result", "source", ...
     key: str = Field(max_length=400)
     system_slug: str | None = Field(default=None, max_length=100)

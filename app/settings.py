@@ -1,14 +1,21 @@
 """Settings from the environment and an optional .env file."""
 
+import logging
+import secrets
 from pathlib import Path
+from typing import Literal
 
+from pydantic import AliasChoices, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_file=".env", extra="ignore")
+    # validate_by_name: tests and callers pass fields by name; the environment uses the aliases.
+    model_config = SettingsConfigDict(
+        env_file=".env", extra="ignore", validate_by_name=True, validate_by_alias=True
+    )
 
     database_url: str = f"sqlite:///{PROJECT_ROOT / 'inference_atlas.db'}"
     seed_dir: Path = PROJECT_ROOT / "seed"
@@ -26,8 +33,64 @@ class Settings(BaseSettings):
     # How long a SQLite writer waits for another one before giving up with a clear message.
     sqlite_busy_timeout_ms: int = 10_000
 
+    # "production" refuses to start without a real secret; "development" makes one up.
+    atlas_env: Literal["development", "production"] = "development"
+    # Signs the session cookie. Every process serving one instance needs the same value.
+    secret_key: str = Field(
+        default="", validation_alias=AliasChoices("atlas_secret_key", "secret_key")
+    )
+    # Whether pages and API reads are open to anyone (false: sign-in needed for everything
+    # but /login, /healthz and static files).
+    atlas_public_read: bool = True
+    # How long a browser sign-in lasts before the password is asked for again.
+    atlas_session_days: int = Field(default=14, ge=1, le=365)
+
+    def signing_secret(self) -> str:
+        """The secret that signs session cookies; refuses a weak one in production.
+
+        In development a missing secret is replaced by a random one for this process only:
+        cookies then stop working across restarts, and several processes (uvicorn
+        --workers, replicas behind one proxy) would each reject the others' cookies.
+        """
+        secret = self.secret_key.strip()
+        if secret and secret.lower() not in PLACEHOLDER_SECRETS:
+            if self.atlas_env == "production" and len(secret) < MIN_SECRET_LENGTH:
+                raise InsecureSecretError(
+                    f"ATLAS_SECRET_KEY is {len(secret)} characters long; production needs at "
+                    f"least {MIN_SECRET_LENGTH}. {MAKE_SECRET}"
+                )
+            return secret
+        problem = "is not set" if not secret else f"is the placeholder {secret!r}"
+        if self.atlas_env == "production":
+            raise InsecureSecretError(
+                f"ATLAS_SECRET_KEY {problem}, and ATLAS_ENV=production refuses to start "
+                f"without a secret of its own to sign session cookies. {MAKE_SECRET}"
+            )
+        logging.getLogger("inference_atlas").warning(
+            "ATLAS_SECRET_KEY %s: signing session cookies with a random secret for this "
+            "process only. Sign-ins end when it restarts, and several processes serving one "
+            "instance must share one ATLAS_SECRET_KEY.",
+            problem,
+        )
+        return secrets.token_urlsafe(48)
+
     def engine_options(self) -> dict[str, int]:
         return {"pool_size": self.threads, "busy_timeout_ms": self.sqlite_busy_timeout_ms}
 
     def trusted_host_list(self) -> list[str]:
         return [h.strip() for h in self.trusted_hosts.split(",") if h.strip()]
+
+
+MIN_SECRET_LENGTH = 32
+# Values copied from examples; a secret anyone can read in a README signs nothing.
+PLACEHOLDER_SECRETS = frozenset(
+    {"changethis", "change-me", "changeme", "secret", "secret-key", "dev", "development", "test"}
+)
+MAKE_SECRET = (
+    "Make one with: python -c 'import secrets; print(secrets.token_urlsafe(48))' "
+    "and set it in the environment or .env."
+)
+
+
+class InsecureSecretError(RuntimeError):
+    """The configured secret cannot be trusted to sign session cookies."""

@@ -17,6 +17,8 @@ from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 
 from app import formatting
+from app.accounts.service import SignedIn
+from app.accounts.web import here, login_url
 from app.cache import VARY, CachedPage, RenderCache, VersionWatcher
 from app.params import group_problems, is_untidy
 from app.queries.catalogue import data_version, site_facts
@@ -49,6 +51,8 @@ templates.env.globals["ui"] = templates.env.get_template("macros/ui.html").modul
 templates.env.globals["charts_ui"] = templates.env.get_template("macros/charts.html").module
 templates.env.globals["matrix_ui"] = templates.env.get_template("macros/matrix.html").module
 templates.env.globals["fmt"] = formatting
+templates.env.globals["login_url"] = login_url
+templates.env.globals["here"] = here
 
 
 def is_htmx(request: Request) -> bool:
@@ -84,6 +88,8 @@ def render(
     """
     if session is not None:
         context.setdefault("freshness", site_facts(session))
+    # The layout names who is signed in; serve() never caches a page that shows a user.
+    context.setdefault("current_user", signed_in(request))
     block = fragment_target(request, fragments)
     response = templates.TemplateResponse(
         request, template, context, status_code=status_code, block_name=block
@@ -112,8 +118,18 @@ def tidy_redirect(request: Request, canonical: str, ignored: Iterable[str] = ())
 Build = Callable[[Session], Response]
 
 
+def signed_in(request: Request) -> SignedIn | None:
+    """Who made the request (set by app.accounts.web.identify), or None."""
+    return getattr(request.state, "user", None)
+
+
 async def serve(request: Request, session: Session, build: Build) -> Response:
-    """Answer from the render cache, or build in a thread and cache what is worth keeping."""
+    """Answer from the render cache, or build in a thread and cache what is worth keeping.
+
+    Only anonymous requests use the cache: a signed-in user's page is built for them
+    alone (same session, same build limit) and never stored or shared."""
+    if signed_in(request) is not None:
+        return await _serve_privately(request, session, build)
     state = request.app.state
     cache: RenderCache = state.render_cache
     versions: VersionWatcher = state.versions
@@ -136,6 +152,14 @@ async def serve(request: Request, session: Session, build: Build) -> Response:
 
         page = await cache.shared(key, build_page)
     return page.respond(request.headers)
+
+
+async def _serve_privately(request: Request, session: Session, build: Build) -> Response:
+    state = request.app.state
+    async with state.build_slots:
+        version, response = await run_in_threadpool(_in_one_transaction, session, build)
+    state.versions.observe(version)
+    return CachedPage.of(response, private=True).respond(request.headers)
 
 
 CLIENT_GONE = 499  # nginx's name for it; never sent to anyone still listening

@@ -50,6 +50,26 @@ def seeded_url(folder: Path, seed_dir: Path, name: str = "atlas") -> str:
     return url
 
 
+def copy_of(database_url: str, folder: Path, seed_dir: Path, name: str = "copy") -> str:
+    """A private database holding what the seeded `database_url` holds.
+
+    SQLite: the online backup of the file. PostgreSQL: a newly seeded database (CREATE
+    DATABASE ... TEMPLATE would need every other connection to the original closed).
+    """
+    if ON_POSTGRES:
+        return seeded_url(folder, seed_dir, name)
+    import sqlite3
+
+    target = folder / f"{name}.db"
+    source = sqlite3.connect(database_url.removeprefix("sqlite:///"))
+    copy = sqlite3.connect(target)
+    with copy:
+        source.backup(copy)
+    source.close()
+    copy.close()
+    return f"sqlite:///{target}"
+
+
 def drop_created() -> None:
     """Drop every database this session made (the server may outlive the tests)."""
     if not _created:

@@ -127,6 +127,59 @@ def test_a_database_made_before_migrations_is_rebuilt_once(tmp_path: Path) -> No
     legacy.dispose()
 
 
+def legacy_database_with_accounts(tmp_path: Path) -> Engine:
+    """A database as create_all made it before migrations: seed data and an account."""
+    from sqlmodel import Session
+
+    from app.accounts.service import add_user
+
+    full = new_engine(tmp_path, "full")
+    prepare_database(full, SEED_DIR)
+    with Session(full) as session:
+        add_user(session, "ada", "editor", "correct horse battery")
+        session.commit()
+    legacy = new_engine(tmp_path, "legacy")
+    migrate.upgrade(legacy, "0003")
+    with legacy.begin() as connection:
+        connection.execute(text("DROP TABLE revision"))
+        connection.execute(text("DROP TABLE alembic_version"))
+    for table in migrate.PRE_ALEMBIC_TABLES:  # back to the baseline's columns
+        with legacy.begin() as connection:
+            for column in ("withdrawn", "published"):
+                if column in {c["name"] for c in inspect(connection).get_columns(table)}:
+                    connection.execute(text(f'ALTER TABLE "{table}" DROP COLUMN {column}'))
+    copy_rows(full, legacy)
+    full.dispose()
+    return legacy
+
+
+def test_a_rebuild_before_migrations_keeps_the_accounts(tmp_path: Path) -> None:
+    from sqlmodel import Session
+
+    from app.accounts.service import get_user
+
+    legacy = legacy_database_with_accounts(tmp_path)
+    done = prepare_database(legacy, SEED_DIR)
+    assert "system" in done.migration.rebuilt and done.seeded
+    assert not set(done.migration.rebuilt) & set(migrate.ACCOUNT_TABLES)
+    with Session(legacy) as session:
+        assert get_user(session, "ada") is not None, "the account survived the rebuild"
+    assert schema_differences(legacy) == []
+    legacy.dispose()
+
+
+def test_account_tables_of_another_version_stop_the_start(tmp_path: Path) -> None:
+    legacy = legacy_database_with_accounts(tmp_path)
+    with legacy.begin() as connection:
+        connection.execute(text("ALTER TABLE user_account ADD COLUMN nickname VARCHAR(20)"))
+    with pytest.raises(migrate.SchemaError, match="user_account"):
+        prepare_database(legacy, SEED_DIR)
+    with legacy.connect() as connection:
+        assert connection.execute(text("SELECT count(*) FROM system")).scalar_one() == 27
+        assert connection.execute(text("SELECT name FROM user_account")).scalars().all() == ["ada"]
+    legacy.dispose()
+
+
 def test_upgrading_an_up_to_date_database_changes_nothing(fresh: Engine) -> None:
     migrate.upgrade(fresh)
     assert not migrate.upgrade(fresh).changed

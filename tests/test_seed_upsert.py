@@ -355,11 +355,16 @@ def test_record_refuses_what_it_cannot_store(empty_engine: Engine) -> None:
 
 
 def test_revisions_list_by_user_system_entity_and_page(empty_engine: Engine) -> None:
+    from app.accounts.service import add_user
+
     with Session(empty_engine) as session:
+        ids = {name: add_user(session, name, "editor", "correct horse battery").id
+               for name in ("ann", "bob")}  # fmt: skip
         for i in range(5):
-            revisions.record(session, actor="ann" if i % 2 else "bob", entity="claim",
+            actor = "ann" if i % 2 else "bob"
+            revisions.record(session, actor=actor, entity="claim",
                              key=f"vllm/cap-{i}/our-lab", action="create", after={"i": i},
-                             system_slug="vllm" if i < 3 else "sglang", user_id=i)  # fmt: skip
+                             system_slug="vllm" if i < 3 else "sglang", user_id=ids[actor])  # fmt: skip
         session.commit()
     everything = history(empty_engine)
     assert [r.after for r in everything] == [{"i": i} for i in (4, 3, 2, 1, 0)]

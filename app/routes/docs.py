@@ -4,7 +4,6 @@ import copy
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from sqlmodel import Session
@@ -48,12 +47,25 @@ async def openapi(request: Request, session: SessionDep) -> Response:
     return await serve(request, session, lambda s: _openapi(request, s))
 
 
+DOCS_PAGE = """<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Inference Atlas API</title>
+<link rel="stylesheet" href="/static/vendor/swagger-ui/swagger-ui.css">
+<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
+<script src="/static/vendor/swagger-ui/swagger-ui-bundle.js" defer></script>
+<script src="/static/js/swagger-init.js" defer></script>
+</head>
+<body>
+<div id="swagger-ui"></div>
+</body>
+</html>
+"""
+
+
 @router.get("/docs")
 async def docs() -> HTMLResponse:
-    return get_swagger_ui_html(
-        openapi_url="/openapi.json",
-        title="Inference Atlas API",
-        swagger_js_url="/static/vendor/swagger-ui/swagger-ui-bundle.js",
-        swagger_css_url="/static/vendor/swagger-ui/swagger-ui.css",
-        swagger_favicon_url="/static/favicon.svg",
-    )
+    """Swagger UI from the pinned package; started by a static script (no inline code)."""
+    return HTMLResponse(DOCS_PAGE)

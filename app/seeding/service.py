@@ -8,9 +8,12 @@ from sqlmodel import Session, select
 
 from app import migrate
 from app.db import startup_lock
+from app.migrate import SchemaError
 from app.models import System
 from app.seeding.apply import SeedReport, apply_seed
 from app.seeding.load import SeedData, load_seed
+
+__all__ = ["Preparation", "SchemaError", "migrate_and_seed", "prepare_database", "seed"]
 
 
 @dataclass

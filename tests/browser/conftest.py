@@ -66,3 +66,22 @@ def browser() -> Iterator[object]:
 def artifacts() -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS
+
+
+def wait_until(page: object, expression: str, timeout_ms: float = 10_000) -> None:
+    """Poll a JavaScript expression until it is truthy. Playwright's wait_for_function
+    evaluates its predicate with eval inside the page, which our Content-Security-Policy
+    (no 'unsafe-eval') refuses; page.evaluate goes through the debugger and is allowed."""
+    from playwright.sync_api import Error
+
+    deadline = time.monotonic() + timeout_ms / 1000
+    while True:
+        try:
+            if page.evaluate(expression):  # type: ignore[attr-defined]
+                return
+        except Error as exc:  # a navigation replaced the page mid-evaluation: look again
+            if "context was destroyed" not in str(exc):
+                raise
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still false after {timeout_ms:g} ms: {expression}")
+        page.wait_for_timeout(50)  # type: ignore[attr-defined]

@@ -5,6 +5,8 @@ from pathlib import Path
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
+from tests.browser.conftest import wait_until
+
 pytestmark = pytest.mark.browser
 
 
@@ -22,7 +24,7 @@ def test_filtering_swaps_results_and_pushes_the_url(page, live_url) -> None:
     page.evaluate("window.__stillHere = true")
     page.check('input[name="metric"][value="throughput"]')
     page.wait_for_url("**/benchmarks?metric=throughput")
-    page.wait_for_function("document.querySelectorAll('table.results tbody tr').length < 40")
+    wait_until(page, "document.querySelectorAll('table.results tbody tr').length < 40")
     assert page.evaluate("window.__stillHere") is True
     assert page.locator("svg.chart g.bar").count() >= 3
     page.reload()
@@ -30,9 +32,10 @@ def test_filtering_swaps_results_and_pushes_the_url(page, live_url) -> None:
     page.go_back()
     page.wait_for_url(f"{live_url}/benchmarks")
     # Going back reloads the URL (no htmx history cache), so the form matches it again.
-    page.wait_for_function(
+    wait_until(
+        page,
         "!document.querySelector('input[name=metric][value=throughput]').checked"
-        " && document.querySelectorAll('table.results tbody tr').length > 100"
+        " && document.querySelectorAll('table.results tbody tr').length > 100",
     )
 
 

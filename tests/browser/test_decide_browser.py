@@ -5,6 +5,8 @@ from pathlib import Path
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
+from tests.browser.conftest import wait_until
+
 pytestmark = pytest.mark.browser
 
 
@@ -50,7 +52,7 @@ def test_why_not_by_clicking_in_place(browser, live_url, artifacts: Path) -> Non
     assert page.locator("#why-not h4").first.inner_text() in ("For", "Against")
     page.screenshot(path=artifacts / "decide-why-not.png", full_page=True)
     page.locator("#why-not a", has_text="Close").click()
-    page.wait_for_function("!location.search.includes('why=')")
+    wait_until(page, "!location.search.includes('why=')")
     assert page.locator("#why-not").count() == 0
     page.context.close()
 

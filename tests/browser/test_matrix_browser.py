@@ -5,6 +5,8 @@ from pathlib import Path
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
+from tests.browser.conftest import wait_until
+
 pytestmark = pytest.mark.browser
 
 
@@ -28,7 +30,7 @@ def test_filter_swaps_table_and_url_without_reload(page, live_url) -> None:
     page.locator("summary", has_text="Licence, kind, status").click()
     page.check('input[name="kind"][value="proxy"]')
     page.wait_for_url("**/matrix?kind=proxy")
-    page.wait_for_function("document.querySelectorAll('table.matrix tbody tr').length === 2")
+    wait_until(page, "document.querySelectorAll('table.matrix tbody tr').length === 2")
     assert page.evaluate("window.__stillHere") is True, "the page must not reload"
     assert page.locator(".count strong").inner_text() == "2"
 
@@ -38,14 +40,14 @@ def test_reload_and_back_restore_state(page, live_url) -> None:
     page.locator("summary", has_text="Runs on").click()
     page.check('input[name="hw"][value="apple-silicon"]')
     page.wait_for_url("**/hardware?hw=apple-silicon")
-    page.wait_for_function("document.querySelectorAll('table.matrix tbody tr').length < 27")
+    wait_until(page, "document.querySelectorAll('table.matrix tbody tr').length < 27")
     filtered = rows(page)
     page.reload()
     assert rows(page) == filtered
     assert page.locator('input[name="hw"][value="apple-silicon"]').is_checked()
     page.go_back()
     page.wait_for_url(f"{live_url}/hardware")
-    page.wait_for_function("document.querySelectorAll('table.matrix tbody tr').length === 27")
+    wait_until(page, "document.querySelectorAll('table.matrix tbody tr').length === 27")
     assert not page.locator('input[name="hw"][value="apple-silicon"]').is_checked()
 
 
@@ -68,7 +70,7 @@ def test_keyboard_only_filtering_and_cell_panel(page, live_url) -> None:
     page.focus("#q")
     page.keyboard.type("olla")
     page.wait_for_url("**q=olla**")
-    page.wait_for_function("document.querySelectorAll('table.matrix tbody tr').length < 27")
+    wait_until(page, "document.querySelectorAll('table.matrix tbody tr').length < 27")
     page.keyboard.press("Tab")  # to the sort select
     page.keyboard.press("Tab")  # to differences-only
     page.keyboard.press("Space")
@@ -78,7 +80,7 @@ def test_keyboard_only_filtering_and_cell_panel(page, live_url) -> None:
     page.keyboard.press("Enter")
     page.locator("#cell_detail .claim-list li").first.wait_for()
     # htmx focuses the panel's autofocus element once the swap settles.
-    page.wait_for_function("document.activeElement.closest('#cell_detail') !== null")
+    wait_until(page, "document.activeElement.closest('#cell_detail') !== null")
 
 
 A11Y_PATHS = [
@@ -195,7 +197,7 @@ def test_cell_panel_has_a_url_escape_closes_it_and_focus_returns(page, live_url)
     page.wait_for_url("**/matrix?group=batching&cell=llama-cpp:continuous-batching")
     box = panel.bounding_box()
     assert box and 0 <= box["y"] < 900 and box["x"] + box["width"] <= 1400, "opens in view"
-    page.wait_for_function("document.activeElement.closest('#cell_detail') !== null")
+    wait_until(page, "document.activeElement.closest('#cell_detail') !== null")
     page.keyboard.press("Escape")
     page.wait_for_url("**/matrix?group=batching")
     assert panel.is_hidden()
@@ -213,7 +215,7 @@ def test_back_closes_the_cell_panel_and_its_url_reopens_it(page, live_url) -> No
     page.locator("#cell_detail").wait_for(state="hidden")
     page.goto(url)
     assert "vLLM · Continuous batching" in page.locator("#cell_detail h2").inner_text()
-    page.wait_for_function("document.activeElement.id === 'cell-heading'")
+    wait_until(page, "document.activeElement.id === 'cell-heading'")
     page.keyboard.press("Escape")
     page.wait_for_url(f"{live_url}/matrix?group=batching")
     assert page.locator("#cell_detail").is_hidden()

@@ -1,0 +1,1 @@
+"""Accounts: users and roles, browser sessions, API tokens, sign-in limiting."""

@@ -1,0 +1,65 @@
+"""Password hashing (Argon2 through pwdlib) and the rules a new password must meet."""
+
+import secrets
+import threading
+from functools import cache
+
+from pwdlib import PasswordHash
+from pwdlib.exceptions import UnknownHashError
+
+MIN_LENGTH = 12
+# Argon2 takes any length, but hashing megabytes on request is a cheap way to load a server.
+MAX_LENGTH = 1024
+
+_hasher = PasswordHash.recommended()
+# Each Argon2 computation takes 64 MiB for ~0.15 s: sixteen worker threads signing in at
+# once would take a GiB. Two at a time keeps memory flat; the rest wait their turn.
+_slots = threading.BoundedSemaphore(2)
+
+
+def hash_password(password: str) -> str:
+    with _slots:
+        return _hasher.hash(password)
+
+
+@cache
+def _dummy_hash() -> str:
+    # A hash of nothing anyone knows, made once per process with the current parameters.
+    return _hasher.hash(secrets.token_urlsafe(24))
+
+
+def warm_up() -> None:
+    """Make the dummy hash now (at start-up): made on the first unknown name instead, that
+    one answer would take twice as long as the others."""
+    _dummy_hash()
+
+
+def verify_password(password: str, password_hash: str | None) -> tuple[bool, str | None]:
+    """Whether `password` matches, and a new hash when the stored one uses old parameters.
+
+    With no hash (no such account, or a disabled one) a dummy hash is verified instead, so
+    the answer takes as long as for a real account and timing does not tell names apart.
+    """
+    with _slots:
+        if password_hash is None:
+            _hasher.verify(password, _dummy_hash())
+            return False, None
+        try:
+            return _hasher.verify_and_update(password, password_hash)
+        except UnknownHashError:
+            # Not a hash we know (edited by hand?): no password can match it.
+            _hasher.verify(password, _dummy_hash())
+            return False, None
+
+
+def password_problem(password: str, name: str = "") -> str | None:
+    """What is wrong with a new password, or None."""
+    if not password:
+        return "The password is empty."
+    if len(password) < MIN_LENGTH:
+        return f"The password is {len(password)} characters long; use at least {MIN_LENGTH}."
+    if len(password) > MAX_LENGTH:
+        return f"The password is longer than {MAX_LENGTH} characters."
+    if name and password.lower() == name.lower():
+        return "The password is the account's name."
+    return None

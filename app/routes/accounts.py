@@ -1,0 +1,125 @@
+"""Browser sign-in and sign-out: /login and /logout.
+
+A successful sign-in stores a session row and sets a signed, HttpOnly, SameSite=Lax cookie
+holding the session's random token; signing out deletes the row, so the cookie is dead
+even if someone kept a copy.
+"""
+
+from fastapi import APIRouter, Request
+from fastapi.responses import RedirectResponse, Response
+from sqlmodel import Session
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import FormData
+
+from app.accounts.service import end_session, sign_in
+from app.accounts.web import (
+    CurrentUser,
+    clear_session_cookie,
+    cookie_token,
+    safe_next,
+    session_lifetime,
+    set_session_cookie,
+)
+from app.db import SessionDep
+from app.web import render
+from app.writes import write_transaction
+
+router = APIRouter(include_in_schema=False)
+
+# Our forms are a few short fields: parsing stops at more fields or longer values than these
+# (Starlette answers 400 naming the limit), so a huge body costs nothing.
+MAX_FIELDS = 10
+MAX_FIELD_BYTES = 8 * 1024
+
+
+async def read_form(request: Request) -> FormData:
+    return await request.form(max_files=0, max_fields=MAX_FIELDS, max_part_size=MAX_FIELD_BYTES)
+
+
+def _address(request: Request) -> str:
+    # uvicorn puts the proxy's X-Forwarded-For here only for proxies in FORWARDED_ALLOW_IPS.
+    return request.client.host if request.client else "unknown"
+
+
+def _login_page(
+    request: Request,
+    next_path: str,
+    *,
+    name: str = "",
+    problems: dict[str, str] | None = None,
+    message: str | None = None,
+    status_code: int = 200,
+    headers: dict[str, str] | None = None,
+) -> Response:
+    context = {
+        "next": next_path,
+        "name": name,
+        "problems": problems or {},
+        "message": message,
+        "active": "login",
+        "public_read": request.app.state.settings.atlas_public_read,
+    }
+    response = render(request, "pages/login.html", context, status_code=status_code)
+    response.headers["Cache-Control"] = "no-store"
+    response.headers.update(headers or {})
+    return response
+
+
+@router.get("/login")
+async def login_form(request: Request, who: CurrentUser) -> Response:
+    return _login_page(request, safe_next(request.query_params.get("next")))
+
+
+@router.post("/login")
+async def login(request: Request, session: SessionDep) -> Response:
+    form = await read_form(request)
+    name = str(form.get("name") or "")
+    password = str(form.get("password") or "")
+    next_path = safe_next(str(form.get("next") or ""))
+    problems = {}
+    if not name.strip():
+        problems["name"] = "Enter your user name."
+    if not password:
+        problems["password"] = "Enter your password."
+    if problems:
+        return _login_page(request, next_path, name=name, problems=problems, status_code=422)
+    lifetime = session_lifetime(request)
+    result = await run_in_threadpool(sign_in, session, name, password, _address(request), lifetime)
+    if result.blocked is not None:
+        return _login_page(
+            request,
+            next_path,
+            name=name,
+            message=result.blocked.message,
+            status_code=429,
+            headers={"Retry-After": str(result.blocked.retry_after)},
+        )
+    if result.user is None:
+        return _login_page(request, next_path, name=name, message=result.problem, status_code=422)
+    previous = cookie_token(request)
+    if previous is not None:
+        await run_in_threadpool(_end, session, previous)
+    response = RedirectResponse(next_path, 303)
+    set_session_cookie(request, response, result.token)
+    return response
+
+
+def _end(session: Session, token: str) -> None:
+    with write_transaction(session):
+        end_session(session, token)
+
+
+@router.get("/logout")
+async def logout_form(request: Request, who: CurrentUser) -> Response:
+    """Signing out changes state, so it takes a POST; this page offers the button."""
+    return render(request, "pages/logout.html", {"active": "login"})
+
+
+@router.post("/logout")
+async def logout(request: Request, session: SessionDep) -> Response:
+    token = cookie_token(request)
+    if token is not None:
+        await run_in_threadpool(_end, session, token)
+    response = RedirectResponse("/", 303)
+    clear_session_cookie(request, response)
+    return response
