@@ -20,7 +20,18 @@ from app.errors import install_error_handlers
 from app.headers import SecurityHeaders
 from app.http import CompressedStaticFiles, HttpBasics
 from app.queries.catalogue import data_version
-from app.routes import accounts, admin, api, benchmarks, compare, decide, docs, matrix, pages
+from app.routes import (
+    accounts,
+    admin,
+    api,
+    benchmarks,
+    compare,
+    decide,
+    docs,
+    matrix,
+    pages,
+    team_api,
+)
 from app.seeding.service import prepare_database
 from app.settings import PROJECT_ROOT, Settings
 from app.web import build_slots
@@ -68,7 +79,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Our middleware answers `/path/` itself with a relative Location.
     app.router.redirect_slashes = False
     app.mount("/static", CompressedStaticFiles(PROJECT_ROOT / "static"), name="static")
-    for module in (api, matrix, benchmarks, compare, decide, pages, docs, accounts, admin):
+    for module in (
+        api,
+        team_api,
+        matrix,
+        benchmarks,
+        compare,
+        decide,
+        pages,
+        docs,
+        accounts,
+        admin,
+    ):
         app.include_router(module.router)
     install_error_handlers(app)
     install_account_handlers(app)

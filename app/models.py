@@ -40,6 +40,42 @@ def withdrawn_field() -> Any:
     return Field(default=False, sa_column_kwargs={"server_default": false()})
 
 
+def version_field() -> Any:
+    """A team row's edit count: a save based on an older version is refused (app/team)."""
+    return Field(default=1, sa_column_kwargs={"server_default": "1"})
+
+
+def author_field() -> Any:
+    """The user who last saved a team row (published rows have none)."""
+    return Field(default=None, foreign_key="user_account.id", index=True)
+
+
+class UTCDateTime(TypeDecorator[dt.datetime]):
+    """A timestamp stored in UTC and read back as an aware datetime on every database.
+
+    SQLite keeps no time zone, so its values come back naive; they were written in UTC.
+    """
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(
+        self, value: dt.datetime | None, _dialect: Dialect
+    ) -> dt.datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError(f"a naive datetime ({value}) has no time zone; pass one in UTC")
+        return value.astimezone(dt.UTC)
+
+    def process_result_value(
+        self, value: dt.datetime | None, _dialect: Dialect
+    ) -> dt.datetime | None:
+        if value is None or value.tzinfo is not None:
+            return value
+        return value.replace(tzinfo=dt.UTC)
+
+
 class Source(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     slug: str = Field(unique=True, index=True, max_length=100)
@@ -143,6 +179,9 @@ class Claim(SQLModel, table=True):
     note: str | None = None
     position: int = 0
     withdrawn: bool = withdrawn_field()
+    user_id: int | None = author_field()
+    version: int = version_field()
+    updated_at: dt.datetime | None = Field(default=None, sa_column=Column(UTCDateTime()))
 
 
 class Metric(SQLModel, table=True):
@@ -179,6 +218,9 @@ class BenchmarkResult(SQLModel, table=True):
     note: str | None = None
     position: int = 0
     withdrawn: bool = withdrawn_field()
+    user_id: int | None = author_field()
+    version: int = version_field()
+    updated_at: dt.datetime | None = Field(default=None, sa_column=Column(UTCDateTime()))
 
 
 class Rule(SQLModel, table=True):
@@ -204,32 +246,6 @@ class Meta(SQLModel, table=True):
 
     key: str = Field(primary_key=True, max_length=50)
     value: str
-
-
-class UTCDateTime(TypeDecorator[dt.datetime]):
-    """A timestamp stored in UTC and read back as an aware datetime on every database.
-
-    SQLite keeps no time zone, so its values come back naive; they were written in UTC.
-    """
-
-    impl = DateTime(timezone=True)
-    cache_ok = True
-
-    def process_bind_param(
-        self, value: dt.datetime | None, _dialect: Dialect
-    ) -> dt.datetime | None:
-        if value is None:
-            return None
-        if value.tzinfo is None:
-            raise ValueError(f"a naive datetime ({value}) has no time zone; pass one in UTC")
-        return value.astimezone(dt.UTC)
-
-    def process_result_value(
-        self, value: dt.datetime | None, _dialect: Dialect
-    ) -> dt.datetime | None:
-        if value is None or value.tzinfo is not None:
-            return value
-        return value.replace(tzinfo=dt.UTC)
 
 
 class Revision(SQLModel, table=True):

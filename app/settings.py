@@ -44,6 +44,8 @@ class Settings(BaseSettings):
     atlas_public_read: bool = True
     # How long a browser sign-in lasts before the password is asked for again.
     atlas_session_days: int = Field(default=14, ge=1, le=365)
+    # How the team's own source is labelled beside the articles' (claims and results).
+    atlas_team_name: str = Field(default="Team", min_length=1, max_length=60)
 
     def signing_secret(self) -> str:
         """The secret that signs session cookies; refuses a weak one in production.

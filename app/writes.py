@@ -9,10 +9,14 @@ another writer), READ COMMITTED on PostgreSQL (a concurrent update waits instead
 failing with a serialisation error).
 """
 
+import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime
 
-from sqlmodel import Session
+from sqlmodel import Session, select
+
+from app.models import Meta
 
 
 @contextmanager
@@ -44,3 +48,21 @@ def end_read(session: Session) -> None:
     Only reads came before, so rolling back discards nothing."""
     if session.in_transaction():
         session.rollback()
+
+
+def bump_data_version(session: Session, *, seeded: bool = False) -> str:
+    """Give the data a new version, in the transaction that changes it.
+
+    Every cache (render cache, per-version read models) keys on the version, and every
+    process watches it, so the change is served everywhere once this commits. Writers are
+    serialised (db.lock_writes), so two never count from the same number.
+    """
+    current = session.exec(select(Meta).where(Meta.key == "data_version")).first()
+    count = int(current.value.partition(".")[0]) + 1 if current else 1
+    # The random part makes a version unique across databases, so caches shared by
+    # several databases in one process (tests, a restore) never mix them up.
+    version = f"{count}.{secrets.token_hex(4)}"
+    now = datetime.now(UTC).isoformat(timespec="seconds")
+    session.merge(Meta(key="data_version", value=version))
+    session.merge(Meta(key="seeded_at" if seeded else "changed_at", value=now))
+    return version

@@ -23,11 +23,9 @@ Every published item whose document changed (see docs.py) gets a revision by the
 row: before it there was nothing to compare with.
 """
 
-import secrets
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from difflib import SequenceMatcher
 from typing import Any, TypeVar
 
@@ -41,7 +39,6 @@ from app.models import (
     Capability,
     CapabilityCategory,
     Claim,
-    Meta,
     Metric,
     Rule,
     Source,
@@ -54,6 +51,7 @@ from app.references import chunks, referenced_ids
 from app.seeding.docs import Doc, published_docs
 from app.seeding.errors import SeedError, SeedProblem
 from app.seeding.load import SeedData
+from app.writes import bump_data_version
 
 Row = TypeVar("Row", bound=SQLModel)
 
@@ -98,7 +96,7 @@ def apply_seed(engine: Engine, data: SeedData, actor: str = revisions.SEED_ACTOR
     with Session(writer(engine)) as session, session.begin():
         lock_writes(session)
         report = _Seeder(session, data).run(actor)
-        _bump_version(session)
+        bump_data_version(session, seeded=True)
     return report
 
 
@@ -503,15 +501,3 @@ def _action(old: Doc | None, new: Doc | None) -> revisions.Action:
     if new.body.get("withdrawn") and not old.body.get("withdrawn"):
         return "withdraw"
     return "update"
-
-
-def _bump_version(session: Session) -> None:
-    """Record when the data changed; caches key on the version."""
-    current = session.exec(select(Meta).where(Meta.key == "data_version")).first()
-    count = int(current.value.partition(".")[0]) + 1 if current else 1
-    # The random part makes a version unique across databases, so caches shared by
-    # several databases in one process (tests, a restore) never mix them up.
-    version = f"{count}.{secrets.token_hex(4)}"
-    now = datetime.now(UTC).isoformat(timespec="seconds")
-    for key, value in (("data_version", version), ("seeded_at", now)):
-        session.merge(Meta(key=key, value=value))

@@ -28,7 +28,16 @@ from app.models import (
     SystemNote,
 )
 
-NOT_CONTENT = {"id", "slug", "position", "published", "withdrawn"}
+NOT_CONTENT = {
+    "id",
+    "slug",
+    "position",
+    "published",
+    "withdrawn",
+    "user_id",
+    "version",
+    "updated_at",
+}
 
 
 @dataclass(frozen=True)

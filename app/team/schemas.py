@@ -1,0 +1,86 @@
+"""What the write API and the editor forms accept: a team's benchmark results and claims.
+
+The field types are the seed's own (app/seeding/schema.py), so a team figure meets the same
+rules as a published one: slugs, printable text of bounded length, real calendar dates,
+finite figures, units from one list.
+"""
+
+from typing import Annotated, Literal
+
+from pydantic import BeforeValidator, Field
+
+from app.seeding.schema import (
+    INT_MAX,
+    UNITS,
+    DateText,
+    Level,
+    Number,
+    OptionalText,
+    Slug,
+    Strict,
+    _number,
+)
+
+Qualifier = Literal["exact", "approx", "up-to", "at-least", "less-than", "average", "max"]
+Concurrency = Annotated[Annotated[int, Field(ge=1, le=INT_MAX)] | None, BeforeValidator(_number)]
+MeasuredDate = Annotated[DateText | None, BeforeValidator(lambda v: v or None)]
+Version = Annotated[int, Field(ge=1, le=INT_MAX)]
+MAX_RESULTS_PER_POST = 500
+"""A bigger batch is a file import (issue: imports), not one request."""
+
+
+class TeamResultFields(Strict):
+    """The editable fields of a team result; every one optional (a PATCH names some)."""
+
+    value: Number = None
+    low: Number = None
+    high: Number = None
+    qualifier: Qualifier | None = None
+    unit: Literal[UNITS] | None = None  # type: ignore[valid-type]
+    hardware: OptionalText = None
+    model: OptionalText = None
+    precision: OptionalText = None
+    concurrency: Concurrency = None
+    workload: OptionalText = None
+    system_version: OptionalText = None
+    date: MeasuredDate = Field(default=None, description="When it was measured (YYYY-MM-DD)")
+    note: OptionalText = None
+
+
+class TeamResultIn(TeamResultFields):
+    """One result a team measured. Give `value`, or `low` and `high` for a range."""
+
+    system: Slug
+    metric: Slug
+    unit: Literal[UNITS]  # type: ignore[valid-type]
+    qualifier: Qualifier = "exact"
+
+
+class TeamResultPatch(TeamResultFields):
+    """A change to a team result: only the fields given change (null clears an optional one).
+
+    `version` is the version the change is based on (or send it as `If-Match`)."""
+
+    version: Version | None = None
+
+
+class TeamClaimIn(Strict):
+    """The team's own reading of one cell of the matrix."""
+
+    level: Level
+    note: OptionalText = None
+    version: Version | None = Field(
+        default=None, description="Needed when the team already has a claim on this cell"
+    )
+
+
+class VersionIn(Strict):
+    version: Version | None = None
+
+
+def check_value_or_range(value: float | None, low: float | None, high: float | None) -> None:
+    has_range = low is not None or high is not None
+    if (value is None) == (not has_range) or (has_range and None in (low, high)):
+        raise ValueError("give either 'value' or both 'low' and 'high'")
+    if low is not None and high is not None and low > high:
+        raise ValueError(f"'low' ({low:g}) is above 'high' ({high:g})")

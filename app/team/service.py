@@ -1,0 +1,407 @@
+"""A team's own claims and benchmark results: add, change, remove, each with its revision.
+
+Published rows belong to seed/ and are never changed here. A team row cites the team's own
+source (slug `team`, kind team-measurement, not published), names the user who last saved it,
+and counts its saves in `version`: a change based on an older version is refused, never
+applied over someone else's.
+
+Call these inside `app.writes.write_transaction`: each takes the writers' lock first, records
+a revision per row and gives the data a new version, all in the caller's transaction.
+"""
+
+import datetime as dt
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import func
+from sqlmodel import Session, select
+
+from app.accounts.models import UserAccount
+from app.accounts.service import SignedIn
+from app.db import lock_writes
+from app.models import BenchmarkResult, Capability, Claim, Metric, Source, System
+from app.revisions import record
+from app.team.schemas import (
+    TeamClaimIn,
+    TeamResultFields,
+    TeamResultIn,
+    check_value_or_range,
+)
+from app.writes import bump_data_version
+
+TEAM_SOURCE = "team"
+TEAM_KIND = "team-measurement"
+RESULT_PREFIX = "team-"
+
+
+class TeamError(Exception):
+    """Input that cannot be saved; `problems` maps each field to what is wrong with it."""
+
+    def __init__(self, problems: dict[str, str]) -> None:
+        super().__init__("; ".join(f"{k}: {v}" for k, v in problems.items()))
+        self.problems = problems
+
+
+class UnknownItemError(Exception):
+    """No such system, capability, or team result."""
+
+
+class StaleVersionError(Exception):
+    """The change was based on `given`, but the row is at `current` (someone saved since)."""
+
+    def __init__(self, what: str, given: int, current: int, row: dict[str, Any]) -> None:
+        super().__init__(
+            f"{what} is at version {current}, not {given}: someone saved it since; "
+            "reload it and make the change again"
+        )
+        self.given, self.current, self.row = given, current, row
+
+
+class VersionRequiredError(Exception):
+    """A change to an existing row must say which version it is based on."""
+
+    def __init__(self, what: str, current: int, row: dict[str, Any]) -> None:
+        super().__init__(
+            f"{what} already exists (version {current}); send the version your change is "
+            "based on (If-Match or a 'version' field)"
+        )
+        self.current, self.row = current, row
+
+
+@dataclass
+class Saved:
+    """What a write did: the rows' documents as the API returns them."""
+
+    items: list[dict[str, Any]] = field(default_factory=list)
+    created: bool = False
+
+
+def team_source(session: Session, team_name: str) -> Source:
+    """The team's own source, made on first use (never by seed/: it is not published)."""
+    source = session.exec(select(Source).where(Source.slug == TEAM_SOURCE)).first()
+    if source is not None:
+        return source
+    source = Source(
+        slug=TEAM_SOURCE,
+        short=team_name,
+        title=f"{team_name}: our own measurements and claims",
+        date=dt.date.today().isoformat(),
+        kind=TEAM_KIND,
+        note="Added by the team's editors on this instance; every change is in the history.",
+        position=1_000_000,
+        published=False,
+    )
+    session.add(source)
+    session.flush()
+    return source
+
+
+# Results -------------------------------------------------------------------------------------
+
+
+def add_results(
+    session: Session, who: SignedIn, results: list[TeamResultIn], team_name: str
+) -> Saved:
+    """Save every result or none: the first problem anywhere refuses the whole list."""
+    lock_writes(session)
+    systems = _by_slug(session, System, {r.system for r in results})
+    metrics = _by_slug(session, Metric, {r.metric for r in results})
+    problems: dict[str, str] = {}
+    for index, result in enumerate(results):
+        prefix = f"[{index}]." if len(results) > 1 else ""
+        problems |= {prefix + k: v for k, v in _result_problems(result, systems, metrics).items()}
+    if problems:
+        raise TeamError(problems)
+    source = team_source(session, team_name)
+    position = _next_position(session, BenchmarkResult)
+    now = _now()
+    saved = Saved(created=True)
+    for offset, result in enumerate(results):
+        row = BenchmarkResult(
+            **result.model_dump(exclude={"system", "metric"}),
+            slug=_new_result_slug(),
+            system_id=systems[result.system].id,
+            metric_id=metrics[result.metric].id,
+            source_id=source.id,
+            run_by=who.name,
+            position=position + offset,
+            user_id=who.user_id,
+            version=1,
+            updated_at=now,
+        )
+        session.add(row)
+        doc = result_doc(row, result.system, result.metric)
+        _revise(session, who, "benchmark_result", row.slug, "create", None, doc, result.system)
+        saved.items.append(doc | {"version": 1, "by": who.name})
+    bump_data_version(session)
+    return saved
+
+
+def update_result(
+    session: Session, who: SignedIn, slug: str, changes: dict[str, Any], version: int | None
+) -> Saved:
+    """Change the fields named in `changes` (a PATCH body without its version)."""
+    lock_writes(session)
+    row, system, metric = _team_result(session, slug)
+    before = result_doc(row, system.slug, metric.slug)
+    seen = before | {"by": _author(session, row)}
+    _check_version(f"team result {slug}", row.version, version, seen, required=True)
+    merged = {name: getattr(row, name) for name in TeamResultFields.model_fields} | changes
+    if merged.get("unit") is None:
+        raise TeamError({"unit": "a result needs a unit"})
+    try:
+        check_value_or_range(merged["value"], merged["low"], merged["high"])
+    except ValueError as exc:
+        raise TeamError({"value": str(exc)}) from None
+    if problem := _unit_problem(merged["unit"], merged["value"], merged, metric):
+        raise TeamError(problem)
+    if merged.get("qualifier") is None:
+        merged["qualifier"] = "exact"
+    for name, value in merged.items():
+        setattr(row, name, value)
+    after = result_doc(row, system.slug, metric.slug)
+    if after == before:
+        return Saved(items=[after | {"version": row.version, "by": _author(session, row)}])
+    row.version += 1
+    row.user_id, row.run_by, row.updated_at = who.user_id, who.name, _now()
+    session.add(row)
+    _revise(session, who, "benchmark_result", slug, "update", before, after, system.slug)
+    bump_data_version(session)
+    return Saved(items=[after | {"version": row.version, "by": who.name}])
+
+
+def delete_result(session: Session, who: SignedIn, slug: str, version: int | None) -> None:
+    lock_writes(session)
+    row, system, metric = _team_result(session, slug)
+    before = result_doc(row, system.slug, metric.slug)
+    seen = before | {"by": _author(session, row)}
+    _check_version(f"team result {slug}", row.version, version, seen, required=True)
+    session.delete(row)
+    _revise(session, who, "benchmark_result", slug, "delete", before, None, system.slug)
+    bump_data_version(session)
+
+
+def result_doc(row: BenchmarkResult, system: str, metric: str) -> dict[str, Any]:
+    """A team result as the API shows it and as its revisions record it."""
+    fields = {name: getattr(row, name) for name in TeamResultFields.model_fields}
+    return {"id": row.slug, "system": system, "metric": metric, "source": TEAM_SOURCE} | {
+        k: v for k, v in fields.items() if v is not None
+    }
+
+
+def _team_result(session: Session, slug: str) -> tuple[BenchmarkResult, System, Metric]:
+    found = session.exec(
+        select(BenchmarkResult, System, Metric, Source)
+        .join(System, System.id == BenchmarkResult.system_id)  # type: ignore[arg-type]
+        .join(Metric, Metric.id == BenchmarkResult.metric_id)  # type: ignore[arg-type]
+        .join(Source, Source.id == BenchmarkResult.source_id)  # type: ignore[arg-type]
+        .where(BenchmarkResult.slug == slug)
+    ).first()
+    if found is None:
+        raise UnknownItemError(f"no benchmark result has the id {slug!r}")
+    row, system, metric, source = found
+    if source.published:
+        raise TeamError(
+            {"id": f"{slug!r} is a published figure from {source.short}: it belongs to the "
+                   "seed files and cannot be changed here; add a team result instead"}
+        )  # fmt: skip
+    return row, system, metric
+
+
+def _result_problems(
+    result: TeamResultIn, systems: dict[str, System], metrics: dict[str, Metric]
+) -> dict[str, str]:
+    problems = {}
+    try:
+        check_value_or_range(result.value, result.low, result.high)
+    except ValueError as exc:
+        problems["value"] = str(exc)
+    if result.system not in systems:
+        problems["system"] = f"no system has the slug {result.system!r}"
+    metric = metrics.get(result.metric)
+    if metric is None:
+        allowed = "see GET /api/v1/benchmarks for the metrics"
+        problems["metric"] = f"no metric has the slug {result.metric!r}; {allowed}"
+    else:
+        problems |= _unit_problem(result.unit, result.value, result.model_dump(), metric)
+    return problems
+
+
+def _unit_problem(
+    unit: str, value: float | None, fields: dict[str, Any], metric: Metric
+) -> dict[str, str]:
+    if unit not in metric.units:
+        return {"unit": f"{unit!r} does not fit the metric {metric.slug!r}; "
+                        f"allowed: {', '.join(metric.units)}"}  # fmt: skip
+    if unit == "x":
+        zero = [n for n in ("value", "low", "high") if fields.get(n) == 0]
+        if zero:
+            return {zero[0]: "0 is not a ratio (unit x); allowed: a number above 0"}
+    return {}
+
+
+def _new_result_slug() -> str:
+    return f"{RESULT_PREFIX}{secrets.token_hex(5)}"
+
+
+# Claims --------------------------------------------------------------------------------------
+
+
+def put_claim(
+    session: Session,
+    who: SignedIn,
+    system_slug: str,
+    capability_slug: str,
+    claim: TeamClaimIn,
+    version: int | None,
+    team_name: str,
+) -> Saved:
+    """Set the team's claim on a cell: made if there is none, else changed (version needed)."""
+    lock_writes(session)
+    system, capability = _cell(session, system_slug, capability_slug)
+    source = team_source(session, team_name)
+    row = _team_claim(session, system, capability, source)
+    key = claim_key(system_slug, capability_slug)
+    if row is None:
+        row = Claim(
+            system_id=system.id,  # type: ignore[arg-type]
+            capability_id=capability.id,  # type: ignore[arg-type]
+            source_id=source.id,  # type: ignore[arg-type]
+            level=claim.level,
+            note=claim.note,
+            position=_next_position(session, Claim),
+            user_id=who.user_id,
+            version=1,
+            updated_at=_now(),
+        )
+        session.add(row)
+        after = claim_doc(row, system_slug, capability_slug)
+        _revise(session, who, "claim", key, "create", None, after, system_slug)
+        bump_data_version(session)
+        return Saved(items=[after | {"version": 1, "by": who.name}], created=True)
+    before = claim_doc(row, system_slug, capability_slug)
+    seen = before | {"by": _author(session, row)}
+    _check_version(f"the team's claim on {key}", row.version, version, seen, required=True)
+    row.level, row.note = claim.level, claim.note
+    after = claim_doc(row, system_slug, capability_slug)
+    if after == before:
+        return Saved(items=[after | {"version": row.version, "by": _author(session, row)}])
+    row.version += 1
+    row.user_id, row.updated_at = who.user_id, _now()
+    session.add(row)
+    _revise(session, who, "claim", key, "update", before, after, system_slug)
+    bump_data_version(session)
+    return Saved(items=[after | {"version": row.version, "by": who.name}])
+
+
+def delete_claim(
+    session: Session, who: SignedIn, system_slug: str, capability_slug: str, version: int | None
+) -> None:
+    lock_writes(session)
+    system, capability = _cell(session, system_slug, capability_slug)
+    source = session.exec(select(Source).where(Source.slug == TEAM_SOURCE)).first()
+    row = _team_claim(session, system, capability, source) if source else None
+    key = claim_key(system_slug, capability_slug)
+    if row is None:
+        raise UnknownItemError(f"the team has no claim on {key}")
+    before = claim_doc(row, system_slug, capability_slug)
+    seen = before | {"by": _author(session, row)}
+    _check_version(f"the team's claim on {key}", row.version, version, seen, required=True)
+    session.delete(row)
+    _revise(session, who, "claim", key, "delete", before, None, system_slug)
+    bump_data_version(session)
+
+
+def team_claim(session: Session, system_slug: str, capability_slug: str) -> dict[str, Any] | None:
+    """The team's claim on a cell as the API shows it (for forms and GET), or None."""
+    system, capability = _cell(session, system_slug, capability_slug)
+    source = session.exec(select(Source).where(Source.slug == TEAM_SOURCE)).first()
+    row = _team_claim(session, system, capability, source) if source else None
+    if row is None:
+        return None
+    doc = claim_doc(row, system_slug, capability_slug)
+    return doc | {"version": row.version, "by": _author(session, row)}
+
+
+def claim_key(system: str, capability: str) -> str:
+    """The claim's key in the history, as the seed's claims are keyed."""
+    return f"{system}/{capability}/{TEAM_SOURCE}"
+
+
+def claim_doc(row: Claim, system: str, capability: str) -> dict[str, Any]:
+    doc = {"system": system, "capability": capability, "source": TEAM_SOURCE, "level": row.level}
+    return doc | ({"note": row.note} if row.note else {})
+
+
+def _cell(session: Session, system_slug: str, capability_slug: str) -> tuple[System, Capability]:
+    system = session.exec(select(System).where(System.slug == system_slug)).first()
+    if system is None:
+        raise UnknownItemError(f"no system has the slug {system_slug!r}")
+    capability = session.exec(select(Capability).where(Capability.slug == capability_slug)).first()
+    if capability is None:
+        raise UnknownItemError(
+            f"no capability has the slug {capability_slug!r}; see GET /api/v1/capabilities"
+        )
+    return system, capability
+
+
+def _team_claim(
+    session: Session, system: System, capability: Capability, source: Source
+) -> Claim | None:
+    return session.exec(
+        select(Claim).where(
+            Claim.system_id == system.id,
+            Claim.capability_id == capability.id,
+            Claim.source_id == source.id,
+        )
+    ).first()
+
+
+# Shared --------------------------------------------------------------------------------------
+
+
+def _check_version(
+    what: str, current: int, given: int | None, row: dict[str, Any], *, required: bool
+) -> None:
+    if given is None:
+        if required:
+            raise VersionRequiredError(what, current, row | {"version": current})
+        return
+    if given != current:
+        raise StaleVersionError(what, given, current, row | {"version": current})
+
+
+def _revise(
+    session: Session,
+    who: SignedIn,
+    entity: str,
+    key: str,
+    action: Any,
+    before: dict[str, Any] | None,
+    after: dict[str, Any] | None,
+    system: str,
+) -> None:
+    record(session, actor=who.name, user_id=who.user_id, entity=entity, key=key, action=action,
+           before=before, after=after, system_slug=system)  # fmt: skip
+
+
+def _by_slug(session: Session, model: Any, slugs: set[str]) -> dict[str, Any]:
+    if not slugs:
+        return {}
+    return {row.slug: row for row in session.exec(select(model).where(model.slug.in_(slugs)))}
+
+
+def _next_position(session: Session, model: Any) -> int:
+    return int(session.exec(select(func.coalesce(func.max(model.position), 0))).one()) + 1
+
+
+def _author(session: Session, row: Claim | BenchmarkResult) -> str | None:
+    if row.user_id is None:
+        return None
+    user = session.get(UserAccount, row.user_id)
+    return user.name if user else None
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
