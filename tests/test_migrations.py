@@ -194,3 +194,62 @@ def test_sqlite_foreign_keys_are_enforced_again_after_a_migration(tmp_path: Path
         assert connection.execute(text("PRAGMA foreign_keys")).scalar() == 1
         connection.execute(select(1))
     engine.dispose()
+
+
+def test_upgrading_a_team_database_keeps_its_published_and_team_rows(tmp_path: Path) -> None:
+    """A database at the previous revision with users, a team source, team rows and history."""
+    full = new_engine(tmp_path, "full")
+    prepare_database(full, SEED_DIR)
+    old = new_engine(tmp_path, "previous")
+    migrate.upgrade(old, "0003")
+    before = copy_rows(full, old)
+    with old.begin() as connection:
+        connection.execute(text(
+            "INSERT INTO user_account (name, role, password_hash, disabled, created_at) "
+            "VALUES ('eddie', 'editor', 'x', false, '2026-11-01 10:00:00')"
+        ))  # fmt: skip
+        user = connection.execute(text("SELECT id FROM user_account")).scalar_one()
+        connection.execute(text(
+            "INSERT INTO source (slug, short, title, date, kind, position, published, withdrawn) "
+            "VALUES ('team', 'Team', 'Our runs', '2026-11-01', 'team-measurement', 0, false, false)"
+        ))  # fmt: skip
+        team, vllm, metric, capability = (
+            connection.execute(text(f"SELECT id FROM {table} WHERE slug = :s"), {"s": slug})
+            .scalar_one()
+            for table, slug in (("source", "team"), ("system", "vllm"),
+                                ("metric", "throughput"), ("capability", "openai-api"))
+        )  # fmt: skip
+        connection.execute(
+            text("INSERT INTO claim (system_id, capability_id, source_id, level, position, "
+                 "withdrawn) VALUES (:s, :c, :t, 'no', 9999, false)"),
+            {"s": vllm, "c": capability, "t": team},
+        )  # fmt: skip
+        connection.execute(
+            text("INSERT INTO benchmarkresult (slug, system_id, metric_id, source_id, value, "
+                 "qualifier, unit, position, withdrawn) "
+                 "VALUES ('team-abc', :s, :m, :t, 1234.5, 'exact', 'tok/s', 9999, false)"),
+            {"s": vllm, "m": metric, "t": team},
+        )  # fmt: skip
+        connection.execute(
+            text("INSERT INTO revision (at, actor, user_id, entity, key, action) "
+                 "VALUES ('2026-11-02 09:00:00', 'eddie', :u, 'benchmark_result', 'team-abc', "
+                 "'create')"),
+            {"u": user},
+        )  # fmt: skip
+    tables = [*before, "user_account", "revision"]
+    counts = count_rows(old, tables)
+
+    migrate.upgrade(old)
+
+    assert count_rows(old, tables) == counts
+    with old.connect() as connection:
+        result = connection.execute(
+            text("SELECT value, version, user_id FROM benchmarkresult WHERE slug = 'team-abc'")
+        ).one()
+        claim = connection.execute(
+            text("SELECT level, version FROM claim WHERE source_id = :t"), {"t": team}
+        ).one()
+    assert tuple(result) == (1234.5, 1, None) and tuple(claim) == ("no", 1)
+    assert schema_differences(old) == []
+    full.dispose()
+    old.dispose()

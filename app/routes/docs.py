@@ -15,6 +15,7 @@ from app.queries.vocabularies import (
     matrix_vocabularies,
     system_vocabularies,
 )
+from app.team.schemas import TeamResultIn
 from app.web import serve
 
 router = APIRouter(include_in_schema=False)
@@ -23,9 +24,16 @@ router = APIRouter(include_in_schema=False)
 def _base_schema(request: Request) -> dict[str, Any]:
     app = request.app
     if app.openapi_schema is None:
-        app.openapi_schema = get_openapi(
+        schema = get_openapi(
             title=app.title, version=app.version, summary=app.summary, routes=app.routes
         )
+        # POST /api/v1/benchmarks reads its body itself (one result or a list): its schema
+        # is named in the operation and defined here.
+        team_result = TeamResultIn.model_json_schema(ref_template="#/components/schemas/{model}")
+        schema.setdefault("components", {}).setdefault("schemas", {}).update(
+            {**team_result.pop("$defs", {}), "TeamResultIn": team_result}
+        )
+        app.openapi_schema = schema
     return copy.deepcopy(app.openapi_schema)
 
 

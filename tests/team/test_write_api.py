@@ -231,3 +231,20 @@ def test_reseeding_keeps_every_team_row(editor: TestClient, accounts_engine: Eng
         assert kept.value == 777 and kept.version == 1
         assert {c.id for c in session.exec(select(Claim).where(Claim.user_id != None))} == ids  # noqa: E711
     assert cell(editor, "sglang", "openai-api")["disputed"]
+
+
+def test_the_write_api_is_documented_with_every_schema_it_names(editor: TestClient) -> None:
+    schema = editor.get("/openapi.json").json()
+
+    def refs(node: Any) -> list[str]:
+        if isinstance(node, dict):
+            return [r for k, v in node.items() for r in ([v] if k == "$ref" else refs(v))]
+        return [r for v in node for r in refs(v)] if isinstance(node, list) else []
+
+    defined = schema["components"]["schemas"]
+    assert {r.rsplit("/", 1)[1] for r in refs(schema)} <= set(defined)
+    post = schema["paths"]["/api/v1/benchmarks"]["post"]
+    assert post["security"] == [{"HTTPBearer": []}]
+    assert {"system", "metric", "unit"} <= set(defined["TeamResultIn"]["required"])
+    claims = schema["paths"]["/api/v1/systems/{slug}/claims/{capability}"]
+    assert {"put", "delete"} <= set(claims) and "409" in claims["put"]["responses"]
