@@ -111,3 +111,57 @@ def test_a_reseed_is_served_by_every_app_process(
         ).all()
     assert (actor, action) == ("seed", "update")
     engine.dispose()
+
+
+def send_json(url: str, body: object, token: str, method: str = "POST") -> tuple[int, dict]:
+    request = urllib.request.Request(
+        url, data=json.dumps(body).encode(), method=method,
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+    )  # fmt: skip
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return response.status, json.loads(response.read())
+
+
+def test_an_edit_through_one_process_is_served_by_the_other_at_once(
+    two_servers: tuple[list[str], dict[str, str]],
+) -> None:
+    (first, second), env = two_servers
+    add = subprocess.run([CLI, "user", "add", "eddie", "--role", "editor", "--password-stdin"],
+                         input="correct horse battery staple\n", env=env, capture_output=True,
+                         text=True, check=False)  # fmt: skip
+    assert add.returncode == 0, add.stderr
+    made = subprocess.run([CLI, "token", "add", "--user", "eddie"], env=env,
+                          capture_output=True, text=True, check=False)  # fmt: skip
+    token = made.stdout.strip()
+    assert made.returncode == 0 and len(token) > 30, made.stderr
+
+    status, saved = send_json(f"{first}/api/v1/benchmarks", {
+        "system": "vllm", "metric": "throughput", "value": 4321, "unit": "tok/s",
+        "hardware": "1x H100 SXM",
+    }, token)  # fmt: skip
+    assert status == 201
+    # Signed-in reads skip the shared render cache: the other process answers from the
+    # database at once, with no wait for its version watcher.
+    request = urllib.request.Request(
+        f"{second}/api/v1/benchmarks?origin=team", headers={"Authorization": f"Bearer {token}"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        served = json.loads(response.read())["results"]
+    assert [(r["id"], r["value"]) for r in served] == [(saved["id"], 4321)]
+    status, claim = send_json(f"{second}/api/v1/systems/vllm/claims/openai-api",
+                              {"level": "partial"}, token, "PUT")  # fmt: skip
+    assert status == 201 and claim["by"] == "eddie"
+    # Anonymous readers share the render cache; each process moves to the new data version
+    # within its watcher's interval (a second).
+    deadline = time.monotonic() + 10
+    disputed: list[object] = []
+    while time.monotonic() < deadline:
+        disputed = [
+            next(c["disputed"] for g in get_json(f"{base}/api/v1/systems/vllm")["features"]
+                 for c in g["cells"] if c["capability"] == "openai-api")
+            for base in (first, second)
+        ]  # fmt: skip
+        if disputed == [True, True]:
+            break
+        time.sleep(0.2)
+    assert disputed == [True, True]

@@ -146,7 +146,7 @@ def update_result(
     row, system, metric = _team_result(session, slug)
     before = result_doc(row, system.slug, metric.slug)
     seen = before | {"by": _author(session, row)}
-    _check_version(f"team result {slug}", row.version, version, seen, required=True)
+    _check_version(f"team result {slug}", row.version, version, seen)
     merged = {name: getattr(row, name) for name in TeamResultFields.model_fields} | changes
     if merged.get("unit") is None:
         raise TeamError({"unit": "a result needs a unit"})
@@ -176,7 +176,7 @@ def delete_result(session: Session, who: SignedIn, slug: str, version: int | Non
     row, system, metric = _team_result(session, slug)
     before = result_doc(row, system.slug, metric.slug)
     seen = before | {"by": _author(session, row)}
-    _check_version(f"team result {slug}", row.version, version, seen, required=True)
+    _check_version(f"team result {slug}", row.version, version, seen)
     session.delete(row)
     _revise(session, who, "benchmark_result", slug, "delete", before, None, system.slug)
     bump_data_version(session)
@@ -282,7 +282,7 @@ def put_claim(
         return Saved(items=[after | {"version": 1, "by": who.name}], created=True)
     before = claim_doc(row, system_slug, capability_slug)
     seen = before | {"by": _author(session, row)}
-    _check_version(f"the team's claim on {key}", row.version, version, seen, required=True)
+    _check_version(f"the team's claim on {key}", row.version, version, seen)
     row.level, row.note = claim.level, claim.note
     after = claim_doc(row, system_slug, capability_slug)
     if after == before:
@@ -307,7 +307,7 @@ def delete_claim(
         raise UnknownItemError(f"the team has no claim on {key}")
     before = claim_doc(row, system_slug, capability_slug)
     seen = before | {"by": _author(session, row)}
-    _check_version(f"the team's claim on {key}", row.version, version, seen, required=True)
+    _check_version(f"the team's claim on {key}", row.version, version, seen)
     session.delete(row)
     _revise(session, who, "claim", key, "delete", before, None, system_slug)
     bump_data_version(session)
@@ -361,13 +361,9 @@ def _team_claim(
 # Shared --------------------------------------------------------------------------------------
 
 
-def _check_version(
-    what: str, current: int, given: int | None, row: dict[str, Any], *, required: bool
-) -> None:
+def _check_version(what: str, current: int, given: int | None, row: dict[str, Any]) -> None:
     if given is None:
-        if required:
-            raise VersionRequiredError(what, current, row | {"version": current})
-        return
+        raise VersionRequiredError(what, current, row | {"version": current})
     if given != current:
         raise StaleVersionError(what, given, current, row | {"version": current})
 
