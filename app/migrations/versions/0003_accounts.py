@@ -30,7 +30,7 @@ def upgrade() -> None:
             sa.Column("role", sa.String(length=10), nullable=False),
             sa.Column("password_hash", sa.String(length=255), nullable=False),
             sa.Column("disabled", sa.Boolean(), nullable=False),
-            sa.Column("created_at", sa.DateTime(), nullable=False),
+            sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
             sa.CheckConstraint(
                 "role IN ('viewer', 'editor', 'admin')", name=op.f("ck_user_account_role")
             ),
@@ -42,9 +42,9 @@ def upgrade() -> None:
             "login_session",
             sa.Column("id", sa.String(length=64), nullable=False),
             sa.Column("user_id", sa.Integer(), nullable=False),
-            sa.Column("created_at", sa.DateTime(), nullable=False),
-            sa.Column("expires_at", sa.DateTime(), nullable=False),
-            sa.Column("last_seen_at", sa.DateTime(), nullable=False),
+            sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+            sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
+            sa.Column("last_seen_at", sa.DateTime(timezone=True), nullable=False),
             sa.Column("address", sa.String(length=64), nullable=True),
             sa.ForeignKeyConstraint(
                 ["user_id"], ["user_account.id"],
@@ -62,9 +62,9 @@ def upgrade() -> None:
             sa.Column("prefix", sa.String(length=16), nullable=False),
             sa.Column("user_id", sa.Integer(), nullable=False),
             sa.Column("label", sa.String(length=100), nullable=True),
-            sa.Column("created_at", sa.DateTime(), nullable=False),
-            sa.Column("expires_at", sa.DateTime(), nullable=True),
-            sa.Column("revoked_at", sa.DateTime(), nullable=True),
+            sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+            sa.Column("expires_at", sa.DateTime(timezone=True), nullable=True),
+            sa.Column("revoked_at", sa.DateTime(timezone=True), nullable=True),
             sa.ForeignKeyConstraint(
                 ["user_id"], ["user_account.id"], name=op.f("fk_api_token_user_id_user_account")
             ),
@@ -78,7 +78,7 @@ def upgrade() -> None:
             sa.Column("id", sa.Integer(), nullable=False),
             sa.Column("name", sa.String(length=100), nullable=False),
             sa.Column("address", sa.String(length=64), nullable=False),
-            sa.Column("at", sa.DateTime(), nullable=False),
+            sa.Column("at", sa.DateTime(timezone=True), nullable=False),
             sa.PrimaryKeyConstraint("id", name=op.f("pk_sign_in_failure")),
         )
         op.create_index(op.f("ix_sign_in_failure_address"), "sign_in_failure", ["address"])
