@@ -21,6 +21,7 @@ from app.headers import SecurityHeaders
 from app.http import CompressedStaticFiles, HttpBasics
 from app.queries.catalogue import data_version
 from app.routes import accounts, admin, api, benchmarks, compare, decide, docs, matrix, pages
+from app.routes.changes import router as changes_router
 from app.seeding.service import prepare_database
 from app.settings import PROJECT_ROOT, Settings
 from app.web import build_slots
@@ -70,6 +71,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.mount("/static", CompressedStaticFiles(PROJECT_ROOT / "static"), name="static")
     for module in (api, matrix, benchmarks, compare, decide, pages, docs, accounts, admin):
         app.include_router(module.router)
+    app.include_router(changes_router)
     install_error_handlers(app)
     install_account_handlers(app)
     # Last added runs first: headers on everything, hosts checked before the forgery check
