@@ -18,10 +18,15 @@ NS = {"a": ATOM}
 
 
 @pytest.fixture(scope="module")
-def client(tmp_path_factory: pytest.TempPathFactory, database_url: str) -> Iterator[TestClient]:
+def history_url(tmp_path_factory: pytest.TempPathFactory, database_url: str) -> str:
     url = copy_of(database_url, tmp_path_factory.mktemp("changes-api"), SEED_DIR)
     write(url, team_history)
-    with TestClient(create_app(Settings(database_url=url, seed_dir=SEED_DIR))) as c:
+    return url
+
+
+@pytest.fixture(scope="module")
+def client(history_url: str) -> Iterator[TestClient]:
+    with TestClient(create_app(Settings(database_url=history_url, seed_dir=SEED_DIR))) as c:
         yield c
 
 
@@ -195,3 +200,13 @@ def test_characters_xml_cannot_carry_are_replaced(
         entry = ET.fromstring(c.get("/changes.atom").content).find("a:entry", NS)
     assert entry.findtext("a:title", namespaces=NS) == "Updated claim a\ufffdb\ufffdc"
     assert entry.findtext("a:content", namespaces=NS).startswith("bell\ufffd")
+
+
+def test_a_private_instance_shows_the_history_to_signed_in_people_only(history_url: str) -> None:
+    settings = Settings(database_url=history_url, seed_dir=SEED_DIR, atlas_public_read=False)
+    with TestClient(create_app(settings)) as anonymous:
+        for path in ("/changes", "/changes.atom", "/systems/vllm"):
+            response = anonymous.get(path, follow_redirects=False)
+            assert response.status_code == 303, path
+            assert response.headers["location"].startswith("/login")
+        assert anonymous.get("/api/v1/changes").status_code == 401
