@@ -47,7 +47,6 @@ def _changes_page(request: Request, session: Session) -> Response:
     canonical = f"/changes{_query(params.query_string())}"
     if not problems and (redirect := tidy_redirect(request, canonical, reading.ignored)):
         return redirect
-    vocabularies = change_vocabularies(session)
     names = system_name_map(session)
     context = {
         "params": params,
@@ -58,15 +57,7 @@ def _changes_page(request: Request, session: Session) -> Response:
         "newest_url": f"/changes{_query(params.query_string(before=None))}",
         "system_names": names,
         "default_limit": CHANGES_PAGE_SIZE,
-        "options": {
-            "user": [(u, u) for u in vocabularies["user"]],
-            "system": sorted(
-                ((s, names.get(s, s)) for s in vocabularies["system"]), key=lambda o: o[1].lower()
-            ),
-            "kind": sorted(
-                ((k, entity_label(k)) for k in vocabularies["kind"]), key=lambda o: o[1]
-            ),
-        },
+        "options": _filter_options(change_vocabularies(session), names),
         "json_url": f"/api/v1/changes{_query(params.query_string())}",
         "atom_url": f"/changes.atom{_query(_filters(params))}",
         "active": "changes",
@@ -74,6 +65,22 @@ def _changes_page(request: Request, session: Session) -> Response:
     return render(request, "pages/changes.html", context, session=session,
                   fragments=("change_list",), canonical=canonical,
                   status_code=422 if problems else 200)  # fmt: skip
+
+
+def _filter_options(
+    vocabularies: dict[str, list[str]], names: dict[str, str]
+) -> dict[str, list[tuple[str, str]]]:
+    """Each filter's choices as (value, label), in the order of their labels."""
+    labels = {
+        "user": {},
+        "system": names,
+        "kind": {k: entity_label(k) for k in vocabularies["kind"]},
+    }
+    return {
+        field: sorted(((v, labels[field].get(v, v)) for v in vocabularies[field]),
+                      key=lambda option: option[1].lower())
+        for field in ("user", "system", "kind")
+    }  # fmt: skip
 
 
 @router.get("/changes", include_in_schema=False)
