@@ -1,5 +1,7 @@
 """Small display helpers used by the templates."""
 
+from datetime import UTC, datetime
+
 from app.schemas import BenchmarkView
 
 LEVEL_LABELS = {
@@ -112,3 +114,22 @@ FACT_LABELS = {"github-stars": "GitHub stars", "based-on": "Based on", "model-su
 def fact_label(attribute: str) -> str:
     """A fact's attribute as a heading: 'github-stars' -> 'GitHub stars'."""
     return FACT_LABELS.get(attribute, attribute.replace("-", " ").capitalize())
+
+
+ENTITY_LABELS = {
+    "dataset": "Data set",
+    "capability_category": "Capability category",
+    "benchmark_result": "Benchmark result",
+    "rule": "Decision rule",
+}
+
+
+def entity_label(entity: str) -> str:
+    """How the history names a kind of item: 'benchmark_result' -> 'Benchmark result'."""
+    return ENTITY_LABELS.get(entity) or entity.replace("_", " ").replace("-", " ").capitalize()
+
+
+def utc_time(at: datetime) -> str:
+    """A moment in UTC as people read it: '23 Nov 2026, 16:18 UTC'."""
+    at = at.astimezone(UTC)
+    return f"{at.day} {MONTHS[at.month - 1]} {at.year}, {at:%H:%M} UTC"

@@ -32,6 +32,7 @@ from app.routes import (
     pages,
     team_api,
 )
+from app.routes.changes import router as changes_router
 from app.seeding.service import prepare_database
 from app.settings import PROJECT_ROOT, Settings
 from app.web import build_slots
@@ -92,6 +93,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         admin,
     ):
         app.include_router(module.router)
+    app.include_router(changes_router)
     install_error_handlers(app)
     install_account_handlers(app)
     # Last added runs first: headers on everything, hosts checked before the forgery check

@@ -14,6 +14,10 @@ ACTIONS: tuple[str, ...] = get_args(Action)
 SEED_ACTOR = "seed"
 """The actor of every revision a reseed writes."""
 
+ENTITIES = ("dataset", "source", "capability_category", "capability", "metric", "system",
+            "claim", "benchmark_result", "rule")  # fmt: skip
+"""The kinds of item the seed records revisions of. Team changes may add kinds of their own."""
+
 
 def record(
     session: Session,

@@ -207,3 +207,18 @@ class RevisionView(BaseModel):
     before: dict[str, Any] | None
     after: dict[str, Any] | None
     message: str | None
+
+
+class RevisionPage(BaseModel):
+    """A page of the history, and the id to pass as `before` for the next (older) page."""
+
+    revisions: list[RevisionView]
+    older: int | None
+
+
+class FieldChange(BaseModel):
+    """One field of a revision that changed, as short plain text (None: absent on that side)."""
+
+    field: str
+    before: str | None
+    after: str | None

@@ -51,6 +51,7 @@ templates.env.globals["ui"] = templates.env.get_template("macros/ui.html").modul
 templates.env.globals["charts_ui"] = templates.env.get_template("macros/charts.html").module
 templates.env.globals["matrix_ui"] = templates.env.get_template("macros/matrix.html").module
 templates.env.globals["fmt"] = formatting
+templates.env.globals["changes_ui"] = templates.env.get_template("macros/changes.html").module
 templates.env.globals["login_url"] = login_url
 templates.env.globals["here"] = here
 

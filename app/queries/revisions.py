@@ -1,9 +1,13 @@
 """The history of changes, newest first (for /changes, a system's history, the API)."""
 
+from typing import Any
+
 from sqlmodel import Session, col, select
+from sqlmodel.sql.expression import SelectOfScalar
 
 from app.models import Revision
-from app.schemas import RevisionView
+from app.revisions import ENTITIES, SEED_ACTOR
+from app.schemas import FieldChange, RevisionPage, RevisionView
 
 MAX_LIMIT = 500
 
@@ -24,7 +28,37 @@ def list_revisions(
     """
     if not 1 <= limit <= MAX_LIMIT:
         raise ValueError(f"limit must be between 1 and {MAX_LIMIT} (got {limit})")
-    statement = select(Revision).order_by(col(Revision.id).desc()).limit(limit)
+    statement = _filtered(select(Revision), user, system, entity, before_id)
+    statement = statement.order_by(col(Revision.id).desc()).limit(limit)
+    return [_view(r) for r in session.exec(statement)]
+
+
+def revision_page(
+    session: Session,
+    user: str | None = None,
+    system: str | None = None,
+    entity: str | None = None,
+    limit: int = 50,
+    before_id: int | None = None,
+) -> RevisionPage:
+    """One page of `list_revisions`, and the `before_id` of the next (older) page if any."""
+    if not 1 <= limit <= MAX_LIMIT:
+        raise ValueError(f"limit must be between 1 and {MAX_LIMIT} (got {limit})")
+    # One row more than asked tells whether an older page exists, without counting.
+    statement = _filtered(select(Revision), user, system, entity, before_id)
+    rows = list(session.exec(statement.order_by(col(Revision.id).desc()).limit(limit + 1)))
+    views = [_view(r) for r in rows[:limit]]
+    older = views[-1].id if len(rows) > limit else None
+    return RevisionPage(revisions=views, older=older)
+
+
+def _filtered(
+    statement: SelectOfScalar[Any],
+    user: str | None,
+    system: str | None,
+    entity: str | None,
+    before_id: int | None,
+) -> SelectOfScalar[Any]:
     if user is not None:
         statement = statement.where(Revision.actor == user)
     if system is not None:
@@ -33,19 +67,87 @@ def list_revisions(
         statement = statement.where(Revision.entity == entity)
     if before_id is not None:
         statement = statement.where(col(Revision.id) < before_id)
-    return [
-        RevisionView(
-            id=r.id,  # type: ignore[arg-type]
-            at=r.at,
-            actor=r.actor,
-            user_id=r.user_id,
-            entity=r.entity,
-            key=r.key,
-            system=r.system_slug,
-            action=r.action,
-            before=r.before,
-            after=r.after,
-            message=r.message,
-        )
-        for r in session.exec(statement)
-    ]
+    return statement
+
+
+def _view(r: Revision) -> RevisionView:
+    return RevisionView(
+        id=r.id,  # type: ignore[arg-type]
+        at=r.at,
+        actor=r.actor,
+        user_id=r.user_id,
+        entity=r.entity,
+        key=r.key,
+        system=r.system_slug,
+        action=r.action,
+        before=r.before,
+        after=r.after,
+        message=r.message,
+    )
+
+
+def revision_facets(session: Session) -> dict[str, list[str]]:
+    """Who has made changes, which systems have changes filed under them, and the kinds of
+    item changed (the known kinds always, so a filter for one not yet changed is no error).
+
+    Only the names of people who have changed something are listed: the account list
+    itself is not for anonymous readers (it would hand out names to guess passwords for).
+    """
+    actors = session.exec(select(Revision.actor).distinct()).all()
+    systems = session.exec(select(Revision.system_slug).distinct()).all()
+    entities = session.exec(select(Revision.entity).distinct()).all()
+    return {
+        "user": sorted({SEED_ACTOR, *actors}),
+        "system": sorted(s for s in systems if s is not None),
+        "kind": sorted({*ENTITIES, *entities}),
+    }
+
+
+# --- what changed, field by field --------------------------------------------------------
+
+MAX_VALUE_CHARS = 160
+
+
+def field_changes(revision: RevisionView) -> list[FieldChange]:
+    """The fields whose values differ between `before` and `after`, as short plain text.
+
+    A created item shows every field it has, a deleted one every field it had. A list that
+    changed shows only the entries removed (before) and added (after); values longer than
+    `MAX_VALUE_CHARS` are cut short (the JSON has them whole).
+    """
+    before, after = revision.before or {}, revision.after or {}
+    out = []
+    for field in dict.fromkeys([*before, *after]):
+        old, new = before.get(field), after.get(field)
+        if old == new:
+            continue
+        if isinstance(old, list) and isinstance(new, list):
+            old, new = _list_difference(old, new)
+        out.append(FieldChange(field=field, before=_text(old), after=_text(new)))
+    return out
+
+
+def _list_difference(old: list[Any], new: list[Any]) -> tuple[Any, Any]:
+    removed = [item for item in old if item not in new]
+    added = [item for item in new if item not in old]
+    if not removed and not added:
+        return "(the same entries in another order)", "(reordered)"
+    return removed or None, added or None
+
+
+def _text(value: Any) -> str | None:
+    """A value as one short line of plain text (escaping is the template's job)."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        text = "yes" if value else "no"
+    elif isinstance(value, dict):
+        text = ", ".join(f"{k}: {_text(v)}" for k, v in value.items())
+    elif isinstance(value, float) and value.is_integer():
+        text = str(int(value))  # JSON gives no int/float distinction worth showing: 2300.0 -> 2300
+    elif isinstance(value, list):
+        text = "; ".join(_text(v) or "—" for v in value)
+    else:
+        text = str(value)
+    text = " ".join(text.split())
+    return text if len(text) <= MAX_VALUE_CHARS else text[: MAX_VALUE_CHARS - 1].rstrip() + "…"

@@ -14,6 +14,7 @@ from app.params import need_vocabulary
 from app.queries.benchmark_page import all_results, vocabulary
 from app.queries.catalogue import data_version
 from app.queries.matrix import matrix_base
+from app.queries.revisions import revision_facets
 
 Vocabularies = dict[str, list[str]]
 _cache: dict[tuple[str, str], Vocabularies] = {}
@@ -56,3 +57,19 @@ def system_vocabularies(session: Session) -> Vocabularies:
         return {"system": list(session.exec(select(System.slug).order_by(col(System.slug))))}
 
     return _cached(session, "systems", load)
+
+
+def change_vocabularies(session: Session) -> Vocabularies:
+    """The users, systems and kinds the history can be filtered by.
+
+    Kept per data version like the rest: a revision is only ever written in a transaction
+    that also bumps the version (the seed's, and every write's), so no new name is missed.
+    """
+
+    def load(session: Session) -> Vocabularies:
+        facets = revision_facets(session)
+        # A system with no history yet is still a fair filter; a deleted one keeps its history.
+        systems = {*facets["system"], *system_vocabularies(session)["system"]}
+        return {**facets, "system": sorted(systems)}
+
+    return _cached(session, "changes", load)

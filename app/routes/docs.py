@@ -12,6 +12,7 @@ from app.db import SessionDep
 from app.openapi import fill_vocabularies
 from app.queries.vocabularies import (
     benchmark_vocabularies,
+    change_vocabularies,
     matrix_vocabularies,
     system_vocabularies,
 )
@@ -45,6 +46,7 @@ def _openapi(request: Request, session: Session) -> Response:
             "/api/v1/matrix": matrix_vocabularies(session),
             "/api/v1/benchmarks": benchmark_vocabularies(session),
             "/api/v1/compare": system_vocabularies(session),
+            "/api/v1/changes": change_vocabularies(session),
         },
     )
     return JSONResponse(schema)

@@ -12,6 +12,7 @@ from app.params import QueryModel, read_query
 from app.queries.benchmarks import latest_versions
 from app.queries.catalogue import list_sources
 from app.queries.matrix import system_name_map
+from app.queries.revisions import field_changes, revision_page
 from app.queries.systems import (
     compare_candidates,
     get_system,
@@ -62,16 +63,25 @@ async def overview(request: Request, session: SessionDep) -> Response:
     )
 
 
+HISTORY_SIZE = 10
+"""Changes a system page lists; /changes?system= has the rest."""
+
+
 def _system_page(request: Request, session: Session, slug: str, ignored: list[str]) -> Response:
     detail = get_system(session, slug)
     if detail is None:
         raise NotFoundError("system", slug, system_slugs(session), system_name_map(session))
+    history = revision_page(session, system=slug, limit=HISTORY_SIZE)
     context = {
         "system": detail,
         "glance": system_glance(detail, latest_versions(session).get(slug)),
         "fact_groups": group_facts(detail.facts),
         "compare_with": compare_candidates(session, slug),
         "json_url": f"/api/v1/systems/{slug}",
+        "history": [(r, field_changes(r)) for r in history.revisions],
+        "more_history": history.older is not None,
+        "atom_url": f"/changes.atom?system={slug}",
+        "atom_title": f"Changes to {detail.name}",
         "ignored_parameters": ignored,
     }
     return render(request, "pages/system.html", context, session=session)
