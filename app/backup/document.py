@@ -245,7 +245,11 @@ def read_team_file(path: Path) -> TeamData:
 
 def _parse(path: Path) -> dict[str, Any]:
     if not path.is_file():
-        raise BackupError(path, [BackupProblem("", "file is missing")])
+        missing = (
+            "file is missing: give a folder that `inference-atlas export` wrote (seed files "
+            "alone are loaded with `inference-atlas seed --seed-dir DIR`)"
+        )
+        raise BackupError(path, [BackupProblem("", missing)])
     try:
         raw = json.loads(path.read_text(encoding="utf-8"), object_pairs_hook=_no_repeats)
     except UnicodeDecodeError as exc:

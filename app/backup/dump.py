@@ -74,10 +74,10 @@ def team_document(session: Session) -> dict[str, Any]:
     """Everything the seed files do not hold, keyed by stable keys, in a fixed order."""
     revision = current_revision(session.connection())
     if revision != head_revision():
-        problem = BackupProblem(
-            "", f"the database is at schema revision {revision}, not the newest "
-            f"({head_revision()}); run `inference-atlas migrate` first"
-        )  # fmt: skip
+        at = f"is at schema revision {revision}" if revision else "has no schema yet"
+        newest = f"the newest is {head_revision()}; run `inference-atlas migrate` first"
+        message = f"the database {at}; {newest}"
+        problem = BackupProblem("", message)
         raise BackupError("the database", [problem])
     rows = _Rows(session)
     _check_everything_carried(session, rows)
@@ -121,7 +121,7 @@ class _Rows:
         )
 
     def _slugs(self, model: Any) -> dict[int, str]:
-        return {row.id: row.slug for row in self.session.exec(select(model.id, model.slug))}
+        return dict(self.session.exec(select(model.id, model.slug)).all())
 
     def in_seed_files(self, row: Any) -> bool:
         return row.source_id in self.seeded and not row.withdrawn

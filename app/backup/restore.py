@@ -114,7 +114,7 @@ def team_data_held(session: Session) -> dict[str, int]:
         "team claims": select(func.count()).select_from(Claim).join(Source).where(team),
         "team results": select(func.count()).select_from(BenchmarkResult).join(Source).where(team),
         "revisions by users": select(func.count()).where(
-            or_(Revision.actor != SEED_ACTOR, col(Revision.user_id).is_not(None))
+            or_(col(Revision.actor) != SEED_ACTOR, col(Revision.user_id).is_not(None))
         ),
     }
     held = {what: session.exec(query).one() for what, query in counts.items()}
@@ -144,7 +144,7 @@ class _Restorer:
         }
 
     def _ids(self, model: Any) -> dict[str, int]:
-        return {row.slug: row.id for row in self.session.exec(select(model.slug, model.id))}
+        return dict(self.session.exec(select(model.slug, model.id)).all())
 
     def run(self, team: TeamData) -> None:
         self.ids["user"] = self.insert(UserAccount, team.users, "name")
