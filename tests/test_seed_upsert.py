@@ -362,9 +362,10 @@ def test_revisions_list_by_user_system_entity_and_page(empty_engine: Engine) -> 
                for name in ("ann", "bob")}  # fmt: skip
         for i in range(5):
             actor = "ann" if i % 2 else "bob"
-            revisions.record(session, actor=actor, entity="claim",
-                             key=f"vllm/cap-{i}/our-lab", action="create", after={"i": i},
-                             system_slug="vllm" if i < 3 else "sglang", user_id=ids[actor])  # fmt: skip
+            system = "vllm" if i < 3 else "sglang"
+            revisions.record(session, actor=actor, entity="claim", key=f"vllm/cap-{i}/our-lab",
+                             action="create", after={"i": i}, system_slug=system,
+                             user_id=ids[actor])  # fmt: skip
         session.commit()
     everything = history(empty_engine)
     assert [r.after for r in everything] == [{"i": i} for i in (4, 3, 2, 1, 0)]
