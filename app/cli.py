@@ -1,4 +1,4 @@
-"""The inference-atlas command: serve, migrate, seed, check, export, user, token."""
+"""The inference-atlas command: serve, migrate, seed, check, export, import, user, token."""
 
 import sys
 from collections.abc import Iterator, Sequence
@@ -14,10 +14,12 @@ from app import migrate as migrations
 from app.accounts import service as accounts
 from app.accounts.models import Role, utcnow
 from app.accounts.passwords import password_problem
+from app.backup.document import TEAM_FILE, BackupError
+from app.backup.dump import export_backup
+from app.backup.restore import NotEmptyError, import_backup
 from app.db import make_engine, startup_lock, writer
 from app.memory import tune_for_serving
 from app.seeding.errors import SeedError
-from app.seeding.export import export_seed
 from app.seeding.load import load_seed
 from app.seeding.service import SchemaError, migrate_and_seed, prepare_database
 from app.settings import InsecureSecretError, Settings
@@ -136,12 +138,63 @@ def check(
 
 @cli.command()
 def export(out_dir: Path) -> None:
-    """Write the database back out as seed files under OUT_DIR."""
+    """Back up the database under OUT_DIR: the published data as seed files, and the team's
+    data, users and history as team.json (secret: it holds password hashes)."""
     settings = Settings()
     engine = make_engine(settings.database_url, **settings.engine_options())
-    written = export_seed(engine, out_dir)
-    engine.dispose()
-    typer.echo(f"Wrote {len(written)} files to {out_dir}.")
+    try:
+        done = export_backup(engine, out_dir)
+    except BackupError as exc:
+        _refuse(str(exc))
+    finally:
+        engine.dispose()
+    typer.echo(
+        f"Wrote {done.seed_files} seed files and {TEAM_FILE} ({_counts(done.counts)}) to {out_dir}."
+    )
+    typer.echo(f"{TEAM_FILE} holds password and token hashes: keep it as secret as the database.")
+
+
+@cli.command("import")
+def import_(
+    directory: Annotated[Path, typer.Argument(metavar="DIR")],
+    replace: Annotated[
+        bool,
+        typer.Option(
+            "--replace", help="Replace a database that holds team data or users (all of it)."
+        ),
+    ] = False,
+) -> None:
+    """Restore a backup that `export` wrote into DIR: migrate, load DIR's seed files (the
+    configured seed folder if DIR has none), then the team's data, users and history, all in
+    one transaction."""
+    settings = Settings()
+    engine = make_engine(settings.database_url, **settings.engine_options())
+    try:
+        done = import_backup(engine, directory, settings.seed_dir, replace=replace)
+    except (BackupError, SeedError) as exc:
+        _refuse(str(exc))
+    except NotEmptyError as exc:
+        typer.echo(str(exc), err=True)
+        typer.echo("Nothing was imported.", err=True)
+        raise typer.Exit(code=1) from exc
+    except SchemaError as exc:
+        _refuse(str(exc))
+    except OperationalError as exc:
+        _locked(exc)
+    finally:
+        engine.dispose()
+    step = done.migration
+    if step.before != step.after:
+        typer.echo(f"Migrated the database from {step.before or 'empty'} to {step.after}.")
+    if done.replaced:
+        typer.echo(f"Replaced what the database held ({_counts(done.replaced)}).")
+    typer.echo(f"Loaded the published data from {done.seed_dir}.")
+    typer.echo(f"Restored {_counts(done.counts)} from {directory / TEAM_FILE}.")
+    typer.echo("Browser sign-ins are not in a backup: everyone signs in again.")
+
+
+def _counts(counts: dict[str, int]) -> str:
+    return ", ".join(f"{n} {what.replace('_', ' ')}" for what, n in counts.items())
 
 
 # Accounts ----------------------------------------------------------------------------------

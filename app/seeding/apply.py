@@ -94,9 +94,18 @@ class SeedReport:
 def apply_seed(engine: Engine, data: SeedData, actor: str = revisions.SEED_ACTOR) -> SeedReport:
     """Make the published data match `data`; all or nothing."""
     with Session(writer(engine)) as session, session.begin():
-        lock_writes(session)
-        report = _Seeder(session, data).run(actor)
-        bump_data_version(session, seeded=True)
+        report = apply_seed_in(session, data, actor)
+    return report
+
+
+def apply_seed_in(
+    session: Session, data: SeedData, actor: str = revisions.SEED_ACTOR
+) -> SeedReport:
+    """`apply_seed` inside the caller's write transaction (a restore seeds and adds the
+    team's rows in one); the caller commits."""
+    lock_writes(session)
+    report = _Seeder(session, data).run(actor)
+    bump_data_version(session, seeded=True)
     return report
 
 

@@ -14,6 +14,8 @@ from pydantic import BaseModel
 from sqlalchemy import Engine
 from sqlmodel import Session, col, select
 
+from app.db import reader
+from app.files import write_atomically
 from app.models import (
     BenchmarkResult,
     Capability,
@@ -27,24 +29,41 @@ from app.models import (
     SystemFact,
     SystemNote,
 )
+from app.seeding.layout import FOLDERS
 from app.seeding.schema import BENCHMARK_COLUMNS, MetricEntry, SourceEntry, SystemFile
 from app.seeding.yamlio import dump_yaml
 
 
 def export_seed(engine: Engine, out_dir: Path) -> list[Path]:
     """Write every seed file under out_dir; return the paths written."""
-    with Session(engine) as session:
-        files = _render_all(session)
+    # One read snapshot (REPEATABLE READ on PostgreSQL), so a write committed meanwhile
+    # never leaves the files disagreeing with each other.
+    with Session(reader(engine)) as session:
+        files = render_seed_files(session)
+    return write_seed_files(out_dir, files)
+
+
+def write_seed_files(out_dir: Path, files: dict[str, str]) -> list[Path]:
+    """Write `files` (relative path -> text) under out_dir, each one atomically.
+
+    Data files of the seed layout already in out_dir that are not among them are removed:
+    they hold rows that have left the database since an earlier export, and the loader
+    would read them back. Nothing else in out_dir is touched.
+    """
     written = []
     for relative, text in files.items():
         path = out_dir / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
+        write_atomically(path, text)
         written.append(path)
+    for folder, suffix in FOLDERS.items():
+        for path in sorted((out_dir / folder).glob(f"*{suffix}")):
+            if path.relative_to(out_dir).as_posix() not in files:
+                path.unlink()
     return written
 
 
-def _render_all(session: Session) -> dict[str, str]:
+def render_seed_files(session: Session) -> dict[str, str]:
+    """Every seed file (relative path -> text) for the published data in `session`."""
     slugs = _Slugs(session)
     files = {
         "sources.yaml": dump_yaml(_sources(session, slugs)),

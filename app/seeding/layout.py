@@ -4,6 +4,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 TOP_FILES = ("sources.yaml", "capabilities.yaml", "metrics.yaml", "rules.yaml")
+# Written by `inference-atlas export` beside the seed files: the team's own data, which
+# `inference-atlas import` restores (app/backup). Not published data, so seeding skips it.
+BACKUP_FILES = ("team.json",)
 FOLDERS = {"systems": ".yaml", "claims": ".yaml", "benchmarks": ".csv"}
 # A seed folder has no systems without this one; claims/ and benchmarks/ may be absent
 # because git cannot keep an empty folder, and "no claims yet" is a real state.
@@ -23,11 +26,14 @@ class Layout:
 def survey(root: Path) -> Layout:
     """List the seed folder; anything the loader would silently skip is a problem."""
     layout = Layout({name: [] for name in FOLDERS})
-    allowed = ", ".join([*TOP_FILES, *(f"{name}/" for name in FOLDERS), "*.md notes"])
+    allowed = ", ".join(
+        [*TOP_FILES, *(f"{name}/" for name in FOLDERS), *BACKUP_FILES, "*.md notes"]
+    )
     for path in _visible(root):
         if path.is_dir() and path.name in FOLDERS:
             continue
-        if not (path.is_file() and (path.name in TOP_FILES or path.suffix == ".md")):
+        known = path.name in TOP_FILES or path.name in BACKUP_FILES or path.suffix == ".md"
+        if not (path.is_file() and known):
             kind = "folder" if path.is_dir() else "file"
             layout.problems.append((path, f"unexpected {kind} {path.name!r}; allowed: {allowed}"))
     for name, suffix in FOLDERS.items():

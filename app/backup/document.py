@@ -1,0 +1,321 @@
+"""team.json: a team's own data as one versioned JSON document, and reading it back.
+
+Rows are keyed by stable keys (slugs, result ids, user names), never database ids. The
+one exception is a revision's id: it is the history's own key (pages of history go back by
+it, and links and feeds name it), so a restore keeps it.
+
+What the document holds, and why each part is there, is in docs/database.md ("Backups").
+"""
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from alembic.script import ScriptDirectory
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import ValidationError as PydanticError
+
+from app.accounts.models import Role
+from app.migrate import alembic_config, head_revision
+from app.revisions import Action
+from app.seeding.errors import describe_error
+from app.seeding.schema import INT_MAX, UNITS, Level, Number, Slug
+
+FORMAT = "inference-atlas-team-data"
+FORMAT_VERSION = 1
+"""Raised when the document's shape changes; a reader refuses versions newer than its own."""
+TEAM_FILE = "team.json"
+
+
+@dataclass(frozen=True)
+class BackupProblem:
+    where: str  # the item, e.g. "claims[3] (vllm/prefix-caching/team)"
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.message}" if self.where else self.message
+
+
+class BackupError(Exception):
+    """A backup that cannot be written or restored; carries every problem found."""
+
+    def __init__(self, file: Path | str, problems: list[BackupProblem]) -> None:
+        self.file, self.problems = str(file), problems
+        listing = "\n".join(f"  - {p}" for p in problems)
+        super().__init__(f"{len(problems)} problem(s) in {file}:\n{listing}")
+
+
+# Text as the database holds it: any characters, at most the column's length.
+Max10 = Annotated[str, StringConstraints(max_length=10)]
+Max16 = Annotated[str, StringConstraints(max_length=16)]
+Max20 = Annotated[str, StringConstraints(max_length=20)]
+Max30 = Annotated[str, StringConstraints(max_length=30)]
+Max40 = Annotated[str, StringConstraints(max_length=40)]
+Max60 = Annotated[str, StringConstraints(max_length=60)]
+Max100 = Annotated[str, StringConstraints(max_length=100)]
+Max400 = Annotated[str, StringConstraints(max_length=400)]
+Stamp = AwareDatetime
+Count = Annotated[int, Field(ge=0, le=INT_MAX)]
+Version = Annotated[int, Field(ge=1, le=INT_MAX)]
+UserName = Annotated[str, StringConstraints(pattern=r"^[a-z0-9][a-z0-9._-]{1,39}$")]
+
+
+class Item(BaseModel):
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+
+
+class UserItem(Item):
+    name: UserName
+    role: Role
+    password_hash: Annotated[str, StringConstraints(min_length=1, max_length=255)]
+    disabled: bool
+    created_at: Stamp
+
+
+class TokenItem(Item):
+    token_hash: Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
+    prefix: Max16
+    user: UserName
+    label: Max100 | None = None
+    created_at: Stamp
+    expires_at: Stamp | None = None
+    revoked_at: Stamp | None = None
+
+
+class CaveatItem(Item):
+    kind: Max30
+    text: str
+
+
+class SourceItem(Item):
+    slug: Slug
+    short: Max60
+    title: str
+    subtitle: str | None = None
+    publisher: str | None = None
+    author: str | None = None
+    date: Max10
+    kind: Max30
+    url: str | None = None
+    note: str | None = None
+    position: Count = 0
+    published: bool = False
+    withdrawn: bool = False
+    caveats: list[CaveatItem] = []
+
+
+# Published rows the seed files no longer hold, kept (withdrawn) because team rows point at
+# them. They are restored as they were: vocabularies may have moved on since they were seeded.
+class SystemItem(Item):
+    slug: Slug
+    name: str
+    kind: Max30
+    licence: Max60
+    status: Max20
+    status_since: Max10 | None = None
+    language: str | None = None
+    repository: str | None = None
+    summary: str
+    tags: list[str] = []
+    summary_sources: list[str] = []
+    withdrawn: Literal[True] = True
+
+
+class CapabilityItem(Item):
+    slug: Slug
+    name: str
+    description: str
+    category: Slug
+    position: Count = 0
+    withdrawn: Literal[True] = True
+
+
+class MetricItem(Item):
+    slug: Slug
+    name: str
+    units: list[Literal[UNITS]] = Field(min_length=1)  # type: ignore[valid-type]
+    better: Max10
+    kind: Max20
+    position: Count = 0
+    withdrawn: Literal[True] = True
+
+
+class TeamRow(Item):
+    """What team claims and results share: where they sit, who saved them, how often."""
+
+    position: Count = 0
+    withdrawn: bool = False
+    user: UserName | None = None
+    version: Version = 1
+    updated_at: Stamp | None = None
+
+
+class ClaimItem(TeamRow):
+    system: Slug
+    capability: Slug
+    source: Slug
+    level: Level
+    strength: Annotated[int, Field(ge=1, le=3)] | None = None
+    note: str | None = None
+
+
+class ResultItem(TeamRow):
+    id: Annotated[str, StringConstraints(min_length=1, max_length=120)]
+    system: Slug
+    metric: Slug
+    source: Slug
+    value: Number = None
+    low: Number = None
+    high: Number = None
+    qualifier: Literal["exact", "approx", "up-to", "at-least", "less-than", "average", "max"]
+    unit: Literal[UNITS]  # type: ignore[valid-type]
+    hardware: str | None = None
+    model: str | None = None
+    precision: str | None = None
+    concurrency: Annotated[int, Field(ge=1, le=INT_MAX)] | None = None
+    workload: str | None = None
+    system_version: str | None = None
+    baseline: str | None = None
+    run_by: str | None = None
+    date: Max10 | None = None
+    note: str | None = None
+
+
+class RevisionItem(Item):
+    id: Annotated[int, Field(ge=1, le=2**63 - 1)]
+    at: Stamp
+    actor: Annotated[str, StringConstraints(min_length=1, max_length=100)]
+    user: UserName | None = None
+    entity: Max40
+    key: Max400
+    system_slug: Max100 | None = None
+    action: Action
+    before: dict[str, Any] | None = None
+    after: dict[str, Any] | None = None
+    message: str | None = None
+
+
+class TeamData(Item):
+    """The whole document, in the order it is written."""
+
+    format: Literal["inference-atlas-team-data"]
+    format_version: int
+    schema_revision: str
+    users: list[UserItem] = []
+    tokens: list[TokenItem] = []
+    sources: list[SourceItem] = []
+    withdrawn_systems: list[SystemItem] = []
+    withdrawn_capabilities: list[CapabilityItem] = []
+    withdrawn_metrics: list[MetricItem] = []
+    claims: list[ClaimItem] = []
+    results: list[ResultItem] = []
+    revisions: list[RevisionItem] = []
+
+
+def item_label(section: str, item: Any) -> str:
+    """How a problem names an item: its key, read from whatever the file holds."""
+    if not isinstance(item, dict):
+        return ""
+    get = item.get
+    keys = {
+        "users": lambda: get("name"),
+        "tokens": lambda: f"{get('user')}'s token {get('prefix')}…",
+        "claims": lambda: f"{get('system')}/{get('capability')}/{get('source')}",
+        "results": lambda: get("id"),
+        "revisions": lambda: f"#{get('id')}",
+    }
+    label = keys.get(section, lambda: get("slug"))()
+    return f" ({label})" if label is not None else ""
+
+
+def where(section: str, index: int, item: Any) -> str:
+    return f"{section}[{index}]{item_label(section, item)}"
+
+
+def read_team_file(path: Path) -> TeamData:
+    """Read and check the shape of team.json; raise BackupError naming every bad item."""
+    raw = _parse(path)
+    _check_header(path, raw)
+    try:
+        return TeamData.model_validate(raw)
+    except PydanticError as exc:
+        raise BackupError(path, [_problem(raw, e) for e in exc.errors()]) from None
+
+
+def _parse(path: Path) -> dict[str, Any]:
+    if not path.is_file():
+        missing = (
+            "file is missing: give a folder that `inference-atlas export` wrote (seed files "
+            "alone are loaded with `inference-atlas seed --seed-dir DIR`)"
+        )
+        raise BackupError(path, [BackupProblem("", missing)])
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"), object_pairs_hook=_no_repeats)
+    except UnicodeDecodeError as exc:
+        raise BackupError(path, [BackupProblem("", f"not UTF-8 text ({exc.reason})")]) from None
+    except json.JSONDecodeError as exc:
+        problem = BackupProblem(f"line {exc.lineno} column {exc.colno}", f"not JSON: {exc.msg}")
+        raise BackupError(path, [problem]) from None
+    except _RepeatedKeyError as exc:
+        raise BackupError(path, [BackupProblem("", str(exc))]) from None
+    if not isinstance(raw, dict):
+        raise BackupError(path, [BackupProblem("", "not a JSON object")])
+    return raw
+
+
+class _RepeatedKeyError(ValueError):
+    pass
+
+
+def _no_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    # json.loads keeps the last of two equal keys, silently: a damaged file would lose data.
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise _RepeatedKeyError(f"the key {key!r} appears twice in one object")
+        seen[key] = value
+    return seen
+
+
+def _check_header(path: Path, raw: dict[str, Any]) -> None:
+    """Refuse a file of another kind, a newer format, or a newer schema before anything else:
+    a newer file would otherwise fail with a list of puzzling field errors."""
+    if raw.get("format") != FORMAT:
+        message = f"not an Inference Atlas team backup ('format' is not {FORMAT!r})"
+        raise BackupError(path, [BackupProblem("format", message)])
+    version = raw.get("format_version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        message = f"must be a whole number from 1 (got {version!r})"
+        raise BackupError(path, [BackupProblem("format_version", message)])
+    if version > FORMAT_VERSION:
+        message = (
+            f"the file is in format {version}, newer than this version of Inference Atlas "
+            f"reads ({FORMAT_VERSION}); restore it with the version that wrote it, or a newer one"
+        )
+        raise BackupError(path, [BackupProblem("format_version", message)])
+    revision = raw.get("schema_revision")
+    if revision not in known_revisions():
+        message = (
+            f"the data was taken at schema revision {revision!r}, which this version of "
+            f"Inference Atlas does not know (its newest is {head_revision()}); restore it "
+            "with the version that wrote it, or a newer one"
+        )
+        raise BackupError(path, [BackupProblem("schema_revision", message)])
+
+
+def known_revisions() -> set[str]:
+    script = ScriptDirectory.from_config(alembic_config())
+    return {s.revision for s in script.walk_revisions()}
+
+
+def _problem(raw: dict[str, Any], error: Any) -> BackupProblem:
+    location = list(error["loc"])
+    section = str(location.pop(0)) if location else ""
+    place = section
+    if location and isinstance(location[0], int) and isinstance(raw.get(section), list):
+        index = location.pop(0)
+        place = where(section, index, raw[section][index])
+    field = ".".join(str(part) for part in location)
+    message = describe_error(error)
+    return BackupProblem(place, f"field '{field}': {message}" if field else message)

@@ -1,0 +1,192 @@
+"""Write a backup: the seed files and team.json, both read in one snapshot of the database.
+
+The seed files hold the published data (app/seeding/export.py); team.json holds every row
+they do not: the team's own sources, claims and results, published rows kept only because
+team rows point at them (withdrawn), users, API tokens and the whole history.
+"""
+
+import datetime as dt
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine
+from sqlmodel import Session, SQLModel, col, select
+
+from app.accounts.models import ApiToken, UserAccount
+from app.backup.document import FORMAT, FORMAT_VERSION, TEAM_FILE, BackupError, BackupProblem
+from app.db import reader
+from app.files import write_atomically
+from app.migrate import current_revision, head_revision
+from app.models import (
+    BenchmarkResult,
+    Capability,
+    CapabilityCategory,
+    Claim,
+    Metric,
+    Revision,
+    Source,
+    SourceCaveat,
+    System,
+    SystemFact,
+    SystemNote,
+)
+from app.seeding.export import render_seed_files, write_seed_files
+
+# A foreign key is written as the stable key of the row it points at, under this name.
+FOREIGN = {
+    "system_id": "system",
+    "capability_id": "capability",
+    "metric_id": "metric",
+    "source_id": "source",
+    "category_id": "category",
+    "user_id": "user",
+}
+
+
+@dataclass
+class Exported:
+    """What `export_backup` wrote: how many seed files, and the items in team.json."""
+
+    seed_files: int
+    counts: dict[str, int]
+
+
+def export_backup(engine: Engine, out_dir: Path) -> Exported:
+    """Write the seed files and team.json under out_dir (team.json readable by its owner only:
+    it holds password hashes)."""
+    with Session(reader(engine)) as session:
+        document = team_document(session)
+        files = render_seed_files(session)
+    write_seed_files(out_dir, files)
+    write_atomically(out_dir / TEAM_FILE, dumps(document), mode=0o600)
+    counts = {k: len(v) for k, v in document.items() if isinstance(v, list)}
+    return Exported(seed_files=len(files), counts=counts)
+
+
+def dumps(document: dict[str, Any]) -> str:
+    """The document as team.json's text: the same data always gives the same bytes."""
+    return json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+
+
+def team_document(session: Session) -> dict[str, Any]:
+    """Everything the seed files do not hold, keyed by stable keys, in a fixed order."""
+    revision = current_revision(session.connection())
+    if revision != head_revision():
+        at = f"is at schema revision {revision}" if revision else "has no schema yet"
+        newest = f"the newest is {head_revision()}; run `inference-atlas migrate` first"
+        message = f"the database {at}; {newest}"
+        problem = BackupProblem("", message)
+        raise BackupError("the database", [problem])
+    rows = _Rows(session)
+    _check_everything_carried(session, rows)
+    return {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "schema_revision": revision,
+        "users": [rows.doc(u) for u in _all(session, UserAccount, UserAccount.name)],
+        "tokens": rows.tokens(),
+        "sources": rows.sources(),
+        "withdrawn_systems": rows.withdrawn(System, System.slug),
+        "withdrawn_capabilities": rows.withdrawn(Capability, Capability.position),
+        "withdrawn_metrics": rows.withdrawn(Metric, Metric.position),
+        "claims": rows.claims(),
+        "results": rows.results(),
+        "revisions": [rows.doc(r, drop=()) for r in _all(session, Revision, Revision.id)],
+    }
+
+
+def _all(session: Session, model: type[SQLModel], *order: Any) -> list[Any]:
+    return list(session.exec(select(model).order_by(*order)))
+
+
+class _Rows:
+    """Reads the rows to carry and writes them as documents (ids turned into keys)."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.names: dict[str, dict[int, str]] = {
+            "source": self._slugs(Source),
+            "system": self._slugs(System),
+            "capability": self._slugs(Capability),
+            "metric": self._slugs(Metric),
+            "category": self._slugs(CapabilityCategory),
+            "user": {u.id: u.name for u in session.exec(select(UserAccount))},  # type: ignore[misc]
+        }
+        # The sources the seed files hold (published, not withdrawn): rows citing one of
+        # them, unless withdrawn, are in the seed files; every other row is carried here.
+        self.seeded = set(
+            session.exec(select(Source.id).where(col(Source.published), ~col(Source.withdrawn)))
+        )
+
+    def _slugs(self, model: Any) -> dict[int, str]:
+        return dict(self.session.exec(select(model.id, model.slug)).all())
+
+    def in_seed_files(self, row: Any) -> bool:
+        return row.source_id in self.seeded and not row.withdrawn
+
+    def doc(self, row: SQLModel, drop: tuple[str, ...] = ("id",)) -> dict[str, Any]:
+        """The row's columns in table order, foreign keys as the keys of what they point at."""
+        out: dict[str, Any] = {}
+        # In the table's column order: a loaded row's attributes come in no fixed order.
+        for column in row.__table__.columns:  # type: ignore[attr-defined]
+            name = column.key
+            if name in drop:
+                continue
+            value = getattr(row, name)
+            if name in FOREIGN:
+                kind = FOREIGN[name]
+                out[kind] = None if value is None else self.names[kind][value]
+            else:
+                out[name] = value.astimezone(dt.UTC).isoformat() if _is_time(value) else value
+        return out
+
+    def tokens(self) -> list[dict[str, Any]]:
+        docs = [self.doc(t) for t in _all(self.session, ApiToken)]
+        return sorted(docs, key=lambda t: (t["user"], t["created_at"], t["token_hash"]))
+
+    def sources(self) -> list[dict[str, Any]]:
+        caveats: dict[int, list[dict[str, Any]]] = {}
+        for c in _all(self.session, SourceCaveat, SourceCaveat.position, SourceCaveat.id):
+            caveats.setdefault(c.source_id, []).append({"kind": c.kind, "text": c.text})
+        return [
+            self.doc(s) | {"caveats": caveats.get(s.id, [])}
+            for s in _all(self.session, Source, Source.position, Source.slug)
+            if s.id not in self.seeded
+        ]
+
+    def withdrawn(self, model: Any, order: Any) -> list[dict[str, Any]]:
+        rows = self.session.exec(select(model).where(col(model.withdrawn)).order_by(order))
+        return sorted((self.doc(r) for r in rows), key=lambda d: (d.get("position", 0), d["slug"]))
+
+    def claims(self) -> list[dict[str, Any]]:
+        docs = [self.doc(c) for c in _all(self.session, Claim) if not self.in_seed_files(c)]
+        order = ("position", "system", "capability", "source")
+        return sorted(docs, key=lambda d: (*(d[k] for k in order), d["note"] or ""))
+
+    def results(self) -> list[dict[str, Any]]:
+        rows = [r for r in _all(self.session, BenchmarkResult) if not self.in_seed_files(r)]
+        docs = [{"id": r.slug} | self.doc(r, drop=("id", "slug")) for r in rows]
+        return sorted(docs, key=lambda d: (d["position"], d["id"]))
+
+
+def _is_time(value: Any) -> bool:
+    return isinstance(value, dt.datetime)
+
+
+def _check_everything_carried(session: Session, rows: _Rows) -> None:
+    """Refuse to write a backup that would lose rows: the seed files hold a system's lines
+    and facts only when they cite a published source, and team.json does not hold them
+    (no team writes such rows yet). A new kind of team row must be added here first."""
+    withdrawn = set(session.exec(select(System.id).where(col(System.withdrawn))))
+    problems = []
+    for model in (SystemNote, SystemFact):
+        for row in _all(session, model, model.id):  # type: ignore[attr-defined]
+            if row.source_id not in rows.seeded or row.system_id in withdrawn:
+                system = rows.names["system"][row.system_id]
+                source = rows.names["source"][row.source_id]
+                place = f"{model.__tablename__} of {system} citing {source}"
+                problems.append(BackupProblem(place, "a backup cannot hold this row yet"))
+    if problems:
+        raise BackupError("the database", problems)

@@ -1,0 +1,195 @@
+"""Restore a backup into a database: the seed files, then team.json, in one transaction.
+
+Everything that can be checked from the files (team.json's shape, the seed files, every
+slug and user the team's rows name) is checked before the database is touched. Then, under
+the start-up lock (so no process starting meanwhile seeds the database as well), the schema
+is migrated and one write transaction replaces every row with the backup's: a problem at
+any point rolls it all back.
+"""
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine, delete, func, inspect, or_, text
+from sqlalchemy.exc import DataError, IntegrityError
+from sqlmodel import Session, SQLModel, col, select
+
+from app import migrate
+from app.accounts.models import ApiToken, UserAccount
+from app.backup.checks import check_against_seed
+from app.backup.document import TEAM_FILE, BackupError, BackupProblem, TeamData, read_team_file
+from app.backup.dump import FOREIGN
+from app.db import lock_writes, startup_lock, writer
+from app.models import (
+    BenchmarkResult,
+    Capability,
+    CapabilityCategory,
+    Claim,
+    Metric,
+    Revision,
+    Source,
+    SourceCaveat,
+    System,
+)
+from app.revisions import SEED_ACTOR
+from app.seeding.apply import apply_seed_in
+from app.seeding.layout import FOLDERS, TOP_FILES
+from app.seeding.load import load_seed
+
+KEPT_TABLES = ("meta",)
+"""Not replaced by a restore: the data version counts on from the database's own, so every
+process and cache sees the restore as a change."""
+_COLUMN = {kind: column for column, kind in FOREIGN.items()}
+
+
+class NotEmptyError(Exception):
+    """The database holds team data or users, and a restore would replace them."""
+
+    def __init__(self, held: dict[str, int]) -> None:
+        self.held = held
+        listing = ", ".join(f"{n} {what}" for what, n in held.items())
+        super().__init__(
+            f"The database already holds team data or users ({listing}). A restore replaces "
+            "everything in it with the backup's. If you may want it back, export it first "
+            "(inference-atlas export DIR); then run the import again with --replace."
+        )
+
+
+@dataclass
+class Restored:
+    """What `import_backup` did."""
+
+    seed_dir: Path
+    migration: migrate.Migration
+    counts: dict[str, int]
+    replaced: dict[str, int] = field(default_factory=dict)
+
+
+def seed_dir_for(directory: Path, configured: Path) -> Path:
+    """The backup's own seed files when it has any (an export writes them), else `configured`."""
+    names = [*TOP_FILES, *FOLDERS]
+    return directory if any((directory / name).exists() for name in names) else configured
+
+
+def import_backup(
+    engine: Engine, directory: Path, configured_seed_dir: Path, replace: bool = False
+) -> Restored:
+    """Restore DIR's backup; raise BackupError, SeedError or NotEmptyError, writing nothing."""
+    if not directory.is_dir():
+        raise BackupError(directory, [BackupProblem("", "no such folder")])
+    team = read_team_file(directory / TEAM_FILE)
+    seed_dir = seed_dir_for(directory, configured_seed_dir)
+    data = load_seed(seed_dir)
+    if problems := check_against_seed(team, data):
+        raise BackupError(directory / TEAM_FILE, problems)
+    with startup_lock(engine):
+        migration = migrate.upgrade(engine)
+        try:
+            with Session(writer(engine)) as session, session.begin():
+                lock_writes(session)
+                held = team_data_held(session)
+                if held and not replace:
+                    raise NotEmptyError(held)
+                _wipe(session)
+                apply_seed_in(session, data)
+                # The backup's history replaces the summary revision of this first seed.
+                session.execute(delete(Revision))
+                _Restorer(session).run(team)
+        except (IntegrityError, DataError) as exc:
+            # The checks above should catch everything; this names what they missed.
+            problem = BackupProblem("", f"the database refused the data: {exc.orig}")
+            raise BackupError(directory / TEAM_FILE, [problem]) from exc
+    counts = {k: len(v) for k, v in team.model_dump().items() if isinstance(v, list)}
+    return Restored(seed_dir=seed_dir, migration=migration, counts=counts, replaced=held)
+
+
+def team_data_held(session: Session) -> dict[str, int]:
+    """What the database holds that only people make (a seeded database holds none)."""
+    team = ~col(Source.published)
+    counts = {
+        "users": select(func.count()).select_from(UserAccount),
+        "API tokens": select(func.count()).select_from(ApiToken),
+        "team sources": select(func.count()).where(team),
+        "team claims": select(func.count()).select_from(Claim).join(Source).where(team),
+        "team results": select(func.count()).select_from(BenchmarkResult).join(Source).where(team),
+        "revisions by users": select(func.count()).where(
+            or_(col(Revision.actor) != SEED_ACTOR, col(Revision.user_id).is_not(None))
+        ),
+    }
+    held = {what: session.exec(query).one() for what, query in counts.items()}
+    return {what: n for what, n in held.items() if n}
+
+
+def _wipe(session: Session) -> None:
+    """Delete every row (children first) but the kept tables'. DELETE, not TRUNCATE: readers
+    go on seeing the old rows until the restore commits."""
+    present = set(inspect(session.connection()).get_table_names())
+    for table in reversed(SQLModel.metadata.sorted_tables):
+        if table.name in present and table.name not in KEPT_TABLES:
+            session.execute(delete(table))
+
+
+class _Restorer:
+    """Inserts team.json's rows, turning keys back into the new database's ids."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.ids: dict[str, dict[str, int]] = {
+            "source": self._ids(Source),
+            "system": self._ids(System),
+            "capability": self._ids(Capability),
+            "metric": self._ids(Metric),
+            "category": self._ids(CapabilityCategory),
+        }
+
+    def _ids(self, model: Any) -> dict[str, int]:
+        return dict(self.session.exec(select(model.slug, model.id)).all())
+
+    def run(self, team: TeamData) -> None:
+        self.ids["user"] = self.insert(UserAccount, team.users, "name")
+        self.insert(ApiToken, team.tokens)
+        self.ids["source"] |= self.insert(Source, team.sources, "slug", skip={"caveats"})
+        for source in team.sources:
+            for position, caveat in enumerate(source.caveats):
+                source_id = self.ids["source"][source.slug]
+                fields = caveat.model_dump() | {"source_id": source_id, "position": position}
+                self.session.add(SourceCaveat(**fields))
+        self.ids["system"] |= self.insert(System, team.withdrawn_systems, "slug")
+        self.ids["capability"] |= self.insert(Capability, team.withdrawn_capabilities, "slug")
+        self.ids["metric"] |= self.insert(Metric, team.withdrawn_metrics, "slug")
+        self.insert(Claim, team.claims)
+        self.insert(BenchmarkResult, team.results, rename={"id": "slug"})
+        self.insert(Revision, team.revisions)
+        self.session.flush()
+        if team.revisions and self.session.get_bind().dialect.name == "postgresql":
+            # Revisions keep their ids; the next one made must come after them.
+            self.session.execute(
+                text("SELECT setval(pg_get_serial_sequence('revision', 'id'), :last)"),
+                {"last": team.revisions[-1].id},
+            )
+
+    def insert(
+        self,
+        model: Any,
+        items: list[Any],
+        key: str | None = None,
+        skip: set[str] | None = None,
+        rename: dict[str, str] | None = None,
+    ) -> dict[str, int]:
+        """Add a row per item; return key -> new id when `key` is given."""
+        rows = [self.row(model, item, skip or set(), rename or {}) for item in items]
+        self.session.add_all(rows)
+        if key is None:
+            return {}
+        self.session.flush()
+        return {getattr(row, key): row.id for row in rows}
+
+    def row(self, model: Any, item: Any, skip: set[str], rename: dict[str, str]) -> Any:
+        fields: dict[str, Any] = {}
+        for name, value in item.model_dump(exclude=skip).items():
+            if name in _COLUMN:
+                fields[_COLUMN[name]] = None if value is None else self.ids[name][value]
+            else:
+                fields[rename.get(name, name)] = value
+        return model(**fields)

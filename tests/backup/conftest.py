@@ -1,0 +1,172 @@
+"""A team instance with every kind of row a backup holds, its backup, and one restore of it.
+
+The instance is seeded from a copy of seed/ with one more system, capability and metric.
+Users (one disabled), API tokens (one revoked), team claims and results are made, edited
+(versions 2 and 3) and deleted through app/team, the way the API makes them; then the
+instance is reseeded from seed/ itself, so the three extra rows are withdrawn but kept
+(team rows point at them) and the reseed writes revisions of its own; one more edit follows.
+Built once per session: seeding and password hashing take seconds.
+"""
+
+import shutil
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import Engine
+from sqlmodel import Session
+
+from app.accounts import service as accounts
+from app.accounts.models import Role
+from app.accounts.service import SignedIn
+from app.backup.dump import export_backup
+from app.backup.restore import import_backup
+from app.db import make_engine
+from app.seeding.service import prepare_database, seed
+from app.team import service as team
+from app.team.schemas import TeamClaimIn, TeamResultIn
+from app.writes import write_transaction
+from tests.accounts.conftest import PASSWORD
+from tests.conftest import SEED_DIR
+from tests.databases import new_database_url
+
+TEAM = "Our lab"
+
+
+@dataclass
+class Instance:
+    url: str
+    backup: Path  # what `export` wrote
+    tokens: dict[str, str]  # the raw API token of each user who has a working one
+    results: list[str] = field(default_factory=list)  # ids of the team results made
+
+
+def extended_seed(folder: Path) -> Path:
+    """seed/ plus a system, a capability and a metric that the real seed does not have."""
+    target = folder / "extended-seed"
+    shutil.copytree(SEED_DIR, target)
+    olla = (target / "systems" / "olla.yaml").read_text()
+    (target / "systems" / "gone-engine.yaml").write_text(olla.replace("name: Olla", "name: Gone"))
+    with (target / "capabilities.yaml").open("a") as capabilities:
+        capabilities.write(
+            "  gone-feature:\n    name: Gone feature\n    category: batching\n"
+            "    description: A feature the sources stopped describing.\n"
+        )
+    with (target / "metrics.yaml").open("a") as metrics:
+        metrics.write(
+            "gone-metric:\n  name: Gone metric\n  units:\n    - ms\n  better: lower\n"
+            "  kind: absolute\n"
+        )
+    return target
+
+
+def as_user(engine: Engine, name: str, action: Callable[[Session, SignedIn], Any]) -> Any:
+    """Run `action` as user `name` in one write transaction, as a request would."""
+    with Session(engine) as session, write_transaction(session):
+        user = accounts.get_user(session, name)
+        assert user is not None and user.id is not None
+        return action(session, SignedIn(user.id, user.name, Role(user.role), "token", 0))
+
+
+def result(system: str, metric: str, unit: str, **fields: Any) -> TeamResultIn:
+    return TeamResultIn(system=system, metric=metric, unit=unit, **fields)
+
+
+def make_team_data(engine: Engine) -> tuple[dict[str, str], list[str]]:
+    """Users, tokens, claims and results with edits and deletions; returns tokens, result ids."""
+    with Session(engine) as session, write_transaction(session):
+        for name, role in {"ada": "admin", "eddie": "editor", "vera": "viewer"}.items():
+            accounts.add_user(session, name, role, PASSWORD)
+        tokens = {
+            name: accounts.add_token(session, name, 30, f"{name}'s CI")[1]
+            for name in ("ada", "eddie", "vera")
+        }
+        revoked, _ = accounts.add_token(session, "ada", None, "old laptop")
+        accounts.revoke_token(session, revoked.id or 0)
+        accounts.disable_user(session, "vera")  # also revokes her token
+    del tokens["vera"]
+    results = [
+        result("vllm", "throughput", "tok/s", value=2450, hardware="1x H100 SXM",
+               model="Llama 3.1 8B", precision="FP16", concurrency=32, date="2026-11-20"),
+        result("gone-engine", "gone-metric", "ms", value=12.5, note="measured by hand"),
+        result("sglang", "throughput", "tok/s", low=1800, high=2100.25, qualifier="approx"),
+    ]  # fmt: skip
+    added = as_user(engine, "eddie", lambda s, who: team.add_results(s, who, results, TEAM))
+    ids = [item["id"] for item in added.items]
+    as_user(engine, "eddie", lambda s, who: team.update_result(s, who, ids[0], {"value": 2500}, 1))
+    as_user(engine, "ada", lambda s, who: team.update_result(s, who, ids[0], {"note": "ré-run"}, 2))
+    as_user(engine, "eddie", lambda s, who: team.delete_result(s, who, ids[2], 1))
+
+    def claim(system: str, capability: str, level: str, version: int | None = None) -> Any:
+        body = TeamClaimIn(level=level, note=f"{system} checked by us")  # type: ignore[arg-type]
+        return lambda s, who: team.put_claim(s, who, system, capability, body, version, TEAM)
+
+    as_user(engine, "eddie", claim("vllm", "anthropic-api", "no"))
+    as_user(engine, "ada", claim("vllm", "anthropic-api", "partial", version=1))
+    as_user(engine, "eddie", claim("gone-engine", "gone-feature", "yes"))
+    as_user(engine, "eddie", claim("sglang", "prefix-caching", "no"))
+    as_user(
+        engine, "eddie", lambda s, who: team.delete_claim(s, who, "sglang", "prefix-caching", 1)
+    )
+    return tokens, ids
+
+
+@pytest.fixture(scope="session")
+def instance(tmp_path_factory: pytest.TempPathFactory) -> Instance:
+    folder = tmp_path_factory.mktemp("backup-instance")
+    url = new_database_url(folder, "team-instance")
+    engine = make_engine(url)
+    try:
+        prepare_database(engine, extended_seed(folder))
+        tokens, ids = make_team_data(engine)
+        seed(engine, SEED_DIR)  # gone-* leave the seed; team rows keep them, withdrawn
+        as_user(engine, "ada", lambda s, who: team.update_result(s, who, ids[1], {"value": 11}, 1))
+        export_backup(engine, folder / "backup")
+    finally:
+        engine.dispose()
+    return Instance(url=url, backup=folder / "backup", tokens=tokens, results=ids)
+
+
+@dataclass
+class Restore:
+    url: str
+    again: Path  # the restored database exported again
+
+
+@pytest.fixture(scope="session")
+def restored(tmp_path_factory: pytest.TempPathFactory, instance: Instance) -> Restore:
+    """A new, empty database with the instance's backup imported, then exported again."""
+    folder = tmp_path_factory.mktemp("backup-restored")
+    url = new_database_url(folder, "restored")
+    engine = make_engine(url)
+    try:
+        import_backup(engine, instance.backup, SEED_DIR)
+        export_backup(engine, folder / "again")
+    finally:
+        engine.dispose()
+    return Restore(url=url, again=folder / "again")
+
+
+@pytest.fixture
+def engine_of() -> Iterator[Callable[[str], Engine]]:
+    """Engines for URLs, disposed after the test."""
+    made: list[Engine] = []
+
+    def make(url: str) -> Engine:
+        made.append(make_engine(url))
+        return made[-1]
+
+    yield make
+    for engine in made:
+        engine.dispose()
+
+
+def files(root: Path) -> dict[str, bytes]:
+    """Every file under root (relative path -> bytes)."""
+    return {
+        p.relative_to(root).as_posix(): p.read_bytes()
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    }

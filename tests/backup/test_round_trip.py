@@ -1,0 +1,174 @@
+"""export -> a new database -> import -> export again gives the same files, byte for byte,
+and the restored instance serves the same team rows, users, tokens and history."""
+
+import json
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from fastapi.testclient import TestClient
+from sqlalchemy import Engine, inspect
+from sqlmodel import Session, SQLModel
+
+from app.backup.dump import export_backup
+from app.backup.restore import KEPT_TABLES, import_backup
+from app.db import make_engine
+from app.queries.revisions import list_revisions
+from tests.accounts.conftest import build_app, sign_in
+from tests.backup.conftest import Instance, Restore, files
+from tests.conftest import SEED_DIR
+from tests.databases import copy_of, new_database_url
+from tests.team.test_write_api import RESULT, cell
+
+
+def team_json(folder: Path) -> dict[str, Any]:
+    return json.loads((folder / "team.json").read_text())
+
+
+def test_export_import_export_gives_the_same_files_byte_for_byte(
+    instance: Instance, restored: Restore
+) -> None:
+    before, after = files(instance.backup), files(restored.again)
+    assert sorted(before) == sorted(after)
+    for name, content in before.items():
+        assert after[name] == content, f"{name} changed in the round trip"
+
+
+def test_the_backup_holds_the_team_rows_their_history_and_the_users(instance: Instance) -> None:
+    team = team_json(instance.backup)
+    assert (team["format"], team["format_version"]) == ("inference-atlas-team-data", 1)
+    users = {u["name"]: u for u in team["users"]}
+    assert {n: (u["role"], u["disabled"]) for n, u in users.items()} == {
+        "ada": ("admin", False),
+        "eddie": ("editor", False),
+        "vera": ("viewer", True),
+    }
+    assert all(u["password_hash"].startswith("$argon2") for u in users.values())
+    assert [(t["user"], t["revoked_at"] is None) for t in team["tokens"]] == [
+        ("ada", True),
+        ("ada", False),
+        ("eddie", True),
+        ("vera", False),
+    ]
+    results = {r["id"]: r for r in team["results"]}
+    kept, gone, deleted = instance.results
+    assert deleted not in results
+    edited = results[kept]
+    assert (edited["version"], edited["user"], edited["value"]) == (3, "ada", 2500.0)
+    assert (results[gone]["system"], results[gone]["metric"]) == ("gone-engine", "gone-metric")
+    claims = {(c["system"], c["capability"]): c for c in team["claims"]}
+    assert set(claims) == {("vllm", "anthropic-api"), ("gone-engine", "gone-feature")}
+    changed = claims["vllm", "anthropic-api"]
+    assert (changed["version"], changed["user"], changed["level"]) == (2, "ada", "partial")
+    assert [s["slug"] for s in team["sources"]] == ["team"]
+    assert [s["slug"] for s in team["withdrawn_systems"]] == ["gone-engine"]
+    assert [c["slug"] for c in team["withdrawn_capabilities"]] == ["gone-feature"]
+    assert [m["slug"] for m in team["withdrawn_metrics"]] == ["gone-metric"]
+    actions = [(r["actor"], r["entity"], r["action"]) for r in team["revisions"]]
+    assert actions[0] == ("seed", "dataset", "create")
+    assert ("eddie", "benchmark_result", "delete") in actions
+    assert ("eddie", "claim", "delete") in actions
+    assert ("seed", "system", "withdraw") in actions
+    ids = [r["id"] for r in team["revisions"]]
+    assert ids == sorted(ids) and len(set(ids)) == len(ids)
+
+
+def api_view(client: TestClient) -> dict[str, Any]:
+    """What the API serves about the team's rows."""
+    benchmarks = client.get("/api/v1/benchmarks?origin=team")
+    assert benchmarks.status_code == 200
+    body = benchmarks.json()
+    return {
+        "benchmarks": {k: v for k, v in body.items() if k != "data_version"},
+        "vllm anthropic-api": cell(client, "vllm", "anthropic-api"),
+        "gone-engine": client.get("/api/v1/systems/gone-engine").status_code,
+    }
+
+
+def history(url: str) -> list[tuple[Any, ...]]:
+    engine = make_engine(url)
+    try:
+        with Session(engine) as session:
+            rows = list_revisions(session, limit=500)
+            return [
+                (r.id, r.at, r.actor, r.user_id is not None, r.key, r.before, r.after) for r in rows
+            ]
+    finally:
+        engine.dispose()
+
+
+def test_the_restored_instance_serves_the_same_rows_and_lets_the_same_people_in(
+    instance: Instance, tmp_path: Path
+) -> None:
+    # A restore of its own: this test writes to it.
+    url = new_database_url(tmp_path, "serves")
+    engine = make_engine(url)
+    import_backup(engine, instance.backup, SEED_DIR)
+    engine.dispose()
+    with TestClient(build_app(instance.url)) as old, TestClient(build_app(url)) as new:
+        assert api_view(new) == api_view(old)
+        assert len(api_view(new)["benchmarks"]["results"]) == 2
+        assert history(url) == history(instance.url)
+        # Passwords and tokens still work; disabled stays disabled.
+        assert sign_in(new, "eddie").status_code == 303
+        assert sign_in(TestClient(new.app), "vera").status_code != 303
+        token = {"Authorization": f"Bearer {instance.tokens['eddie']}"}
+        script = TestClient(new.app)  # no sign-in cookie: a script with a token
+        posted = script.post("/api/v1/benchmarks", json=RESULT, headers=token)
+        assert posted.status_code == 201, posted.text
+    # The history goes on after the restored revisions (PostgreSQL's sequence was moved on).
+    last = history(instance.url)[0][0]
+    newest = history(url)[0]
+    assert newest[0] > last and newest[2] == "eddie"
+
+
+def test_a_database_that_is_only_seeded_can_be_restored_into(
+    instance: Instance, database_url: str, tmp_path: Path, engine_of: Callable[[str], Engine]
+) -> None:
+    # What `serve` leaves on a new server: migrated, seeded, nobody signed up yet.
+    url = copy_of(database_url, tmp_path, SEED_DIR)
+    done = import_backup(engine_of(url), instance.backup, SEED_DIR)
+    assert done.replaced == {}
+    export_backup(engine_of(url), tmp_path / "again")
+    assert files(tmp_path / "again") == files(instance.backup)
+
+
+def test_without_seed_files_the_configured_seed_folder_is_used(
+    instance: Instance, tmp_path: Path, engine_of: Callable[[str], Engine]
+) -> None:
+    only_team = tmp_path / "only-team"
+    only_team.mkdir()
+    shutil.copy(instance.backup / "team.json", only_team)
+    engine = engine_of(new_database_url(tmp_path, "configured"))
+    done = import_backup(engine, only_team, SEED_DIR)
+    assert done.seed_dir == SEED_DIR
+    export_backup(engine, tmp_path / "again")
+    assert files(tmp_path / "again") == files(instance.backup)  # seed/ is what was exported
+
+
+# Every table is in the seed files, carried by team.json, or left out on purpose (and the
+# docs say why). A new table fails here until someone decides which.
+SEED_TABLES = {
+    "source",
+    "sourcecaveat",
+    "capabilitycategory",
+    "capability",
+    "system",
+    "systemnote",
+    "systemfact",
+    "claim",
+    "metric",
+    "benchmarkresult",
+    "rule",
+}
+TEAM_JSON_TABLES = {"user_account", "api_token", "revision"}  # and team rows of the above
+LEFT_OUT = {"login_session", "sign_in_failure", *KEPT_TABLES}
+
+
+def test_every_table_is_in_the_seed_files_in_team_json_or_left_out_on_purpose(
+    restored: Restore, engine_of: Callable[[str], Engine]
+) -> None:
+    tables = set(inspect(engine_of(restored.url)).get_table_names()) - {"alembic_version"}
+    assert tables == set(SQLModel.metadata.tables)
+    assert tables == SEED_TABLES | TEAM_JSON_TABLES | LEFT_OUT
