@@ -8,6 +8,8 @@ from typing import Literal
 from pydantic import AliasChoices, Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from app.logs import LogFormat, LogLevel
+
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -20,7 +22,11 @@ class Settings(BaseSettings):
     database_url: str = f"sqlite:///{PROJECT_ROOT / 'inference_atlas.db'}"
     seed_dir: Path = PROJECT_ROOT / "seed"
     site_name: str = "Inference Atlas"
+    # One line per request, written by the app (app/observe.py); uvicorn's own is off.
     access_log: bool = True
+    # "json": one JSON object a line, for a log collector; "text" for a terminal.
+    log_format: LogFormat = "text"
+    log_level: LogLevel = "INFO"
     # Host names this instance answers to (comma-separated; `*` for any). Links and
     # redirects are built from the Host header, so an unchecked one would be reflected.
     trusted_hosts: str = "localhost,127.0.0.1,::1"
@@ -44,6 +50,8 @@ class Settings(BaseSettings):
     atlas_public_read: bool = True
     # How long a browser sign-in lasts before the password is asked for again.
     atlas_session_days: int = Field(default=14, ge=1, le=365)
+    # When set, /metrics answers only `Authorization: Bearer <this>` (see docs/deploy.md).
+    atlas_metrics_token: str = ""
 
     def signing_secret(self) -> str:
         """The secret that signs session cookies; refuses a weak one in production.
