@@ -31,7 +31,7 @@ from sqlalchemy.engine import ExceptionContext
 
 # No `_created` series beside every counter and histogram: they double the exposition, and
 # Prometheus reads a reset from the counter itself.
-disable_created_metrics()
+disable_created_metrics()  # type: ignore[no-untyped-call]
 
 UNMATCHED = "unmatched"
 METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})

@@ -20,6 +20,7 @@ import re
 import time
 import uuid
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
 from fastapi.routing import APIRoute
@@ -124,7 +125,7 @@ class RequestObserver:
 def _request_id(scope: Scope) -> str:
     for name, value in scope["headers"]:
         if name == b"x-request-id":
-            text = value.decode("latin-1")
+            text: str = value.decode("latin-1")
             if SANE_REQUEST_ID.fullmatch(text):
                 return text
             break
@@ -132,7 +133,12 @@ def _request_id(scope: Scope) -> str:
 
 
 def _log_request(
-    scope: Scope, state: dict, route: str | None, status: int, seconds: float, request_id: str
+    scope: Scope,
+    state: dict[str, Any],
+    route: str | None,
+    status: int,
+    seconds: float,
+    request_id: str,
 ) -> None:
     method = scope["method"]
     # As sent (percent-encoded): a decoded path could hold line breaks.
