@@ -50,7 +50,7 @@ class NoteRoute:
     """Innermost: hands the matched route's template ("/systems/{slug}") to the observer.
 
     FastAPI's router puts the route it chose in scope["route"] for its own API routes only;
-    the app's plain Starlette routes and mounts (/healthz, /metrics, /static) are matched
+    the app's plain Starlette routes and mounts (/metrics, /static) are matched
     again here, against their short list, when nothing else was."""
 
     def __init__(self, app: ASGIApp, routes: list[BaseRoute]) -> None:
