@@ -5,7 +5,7 @@ import secrets
 from pathlib import Path
 from typing import Literal
 
-from pydantic import AliasChoices, Field
+from pydantic import AliasChoices, Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from app.logs import LogFormat, LogLevel
@@ -52,6 +52,14 @@ class Settings(BaseSettings):
     atlas_session_days: int = Field(default=14, ge=1, le=365)
     # When set, /metrics answers only `Authorization: Bearer <this>` (see docs/deploy.md).
     atlas_metrics_token: str = ""
+
+    @field_validator("log_format", "log_level", mode="before")
+    @classmethod
+    def _any_case(cls, value: object) -> object:
+        # LOG_LEVEL=info and LOG_FORMAT=JSON mean what they say.
+        if not isinstance(value, str):
+            return value
+        return value.lower() if value.lower() in ("json", "text") else value.upper()
 
     def signing_secret(self) -> str:
         """The secret that signs session cookies; refuses a weak one in production.

@@ -1,12 +1,15 @@
 """The observer never changes what a route sends: streamed bodies, HTMX fragments, errors."""
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator
 
+import pytest
 from bs4 import BeautifulSoup
 from fastapi.responses import StreamingResponse
 from fastapi.testclient import TestClient
 
+from app.settings import Settings
 from tests.accounts.conftest import build_app
 from tests.ops.conftest import scrape, value
 
@@ -43,3 +46,27 @@ def test_an_htmx_request_still_gets_its_fragment(ops_client: TestClient) -> None
     assert soup.select_one("html") is None  # the block alone, not the page
     assert soup.select("table")
     assert "HX-Request" in response.headers["vary"]
+
+
+def test_an_unhandled_error_is_counted_and_logged_as_a_500(
+    ops_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    app = build_app(ops_url)
+
+    @app.get("/test-broken")
+    async def broken() -> None:
+        raise RuntimeError("broken on purpose")
+
+    with TestClient(app, raise_server_exceptions=False) as client:
+        with caplog.at_level(logging.INFO, logger="inference_atlas.access"):
+            response = client.get("/test-broken")
+        assert response.status_code == 500 and response.headers["x-request-id"]
+        labels = {"route": "/test-broken", "method": "GET", "status": "500"}
+        assert value(scrape(client), "atlas_http_requests_total", **labels) == 1
+    [line] = [r for r in caplog.records if r.name == "inference_atlas.access"]
+    assert line.levelno == logging.ERROR and line.fields["status"] == 500  # type: ignore[attr-defined]
+
+
+def test_log_settings_take_any_case() -> None:
+    settings = Settings(log_format="JSON", log_level="debug")  # type: ignore[arg-type]
+    assert (settings.log_format, settings.log_level) == ("json", "DEBUG")
