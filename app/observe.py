@@ -1,6 +1,6 @@
 """Every request once: its id, its metrics and its log line (pure ASGI middleware).
 
-`RequestObserver` is the outermost middleware, so it sees the final status of everything,
+`RequestObserver` is the outermost of our middleware, so it sees the final status of everything,
 including the 400 of an untrusted Host, a 414 and the 500 of an unhandled error. It never
 reads or buffers a body: streamed and HTMX responses pass through as they are, and the
 duration runs to the last byte sent.
@@ -55,7 +55,7 @@ class NoteRoute:
 
     def __init__(self, app: ASGIApp, routes: list[BaseRoute]) -> None:
         self.app = app
-        self._routes = routes  # the app's list: routes added after this still count
+        self._routes = routes  # the app's own list, read at the first request (all are in)
         self._plain: list[BaseRoute] | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
