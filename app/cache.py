@@ -8,6 +8,7 @@ arriving through one shared link costs one render.
 import asyncio
 import gzip
 import hashlib
+import logging
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
@@ -23,6 +24,8 @@ VARY = (
     "Cookie, Authorization"
 )
 MIN_GZIP_BYTES = 512
+
+log = logging.getLogger("inference_atlas")
 
 
 @dataclass(frozen=True)
@@ -112,13 +115,22 @@ class RenderCache:
     _lock: Lock = field(default_factory=Lock)
     _building: dict[tuple[object, ...], asyncio.Future[CachedPage]] = field(default_factory=dict)
     _followers: dict[tuple[object, ...], int] = field(default_factory=dict)
+    # Read by /metrics; counted under the lock that get() takes anyway.
+    hits: int = 0
+    misses: int = 0
 
     def get(self, key: tuple[object, ...]) -> CachedPage | None:
         with self._lock:
             page = self._entries.get(key)
-            if page is not None:
-                self._entries.move_to_end(key)
+            if page is None:
+                self.misses += 1
+                return None
+            self.hits += 1
+            self._entries.move_to_end(key)
             return page
+
+    def __len__(self) -> int:
+        return len(self._entries)
 
     def put(self, key: tuple[object, ...], page: CachedPage) -> None:
         if page.size > self.max_entry_bytes:
@@ -191,11 +203,19 @@ class VersionWatcher:
         self.value = version
 
     async def watch(self) -> None:
-        """Poll forever; cancelled when the app stops."""
+        """Poll forever; cancelled when the app stops. /healthz reports `read_at`."""
+        failing = False
         while True:
             await asyncio.sleep(self.interval)
             try:
                 await asyncio.to_thread(self.refresh)
-            except Exception:
-                # A locked or restarting database must not kill the watcher; try again.
+            except Exception as exc:
+                # A locked or restarting database must not kill the watcher; try again, and
+                # say so once per outage rather than every second.
+                if not failing:
+                    log.warning("cannot read the data version from the database: %s", exc)
+                failing = True
                 continue
+            if failing:
+                log.warning("the database answers again")
+                failing = False

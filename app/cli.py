@@ -1,7 +1,9 @@
 """The inference-atlas command: serve, migrate, seed, check, export, import, user, token."""
 
+import logging
+import logging.config
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
@@ -18,6 +20,7 @@ from app.backup.document import TEAM_FILE, BackupError
 from app.backup.dump import export_backup
 from app.backup.restore import NotEmptyError, import_backup
 from app.db import make_engine, startup_lock, writer
+from app.logs import logging_config
 from app.memory import tune_for_serving
 from app.seeding.errors import SeedError
 from app.seeding.load import load_seed
@@ -40,16 +43,22 @@ def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
 
     settings = Settings()
     try:
+        if settings.atlas_env == "production":
+            settings.signing_secret()  # refuses a weak secret before anything is set up
+        # From here on the process is a server: its records go out as LOG_FORMAT says.
+        log_config = logging_config(settings.log_format, settings.log_level)
+        logging.config.dictConfig(log_config)
         app = create_app(settings)
     except InsecureSecretError as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(code=1) from exc
-    _prepare(settings)
+    _prepare(settings, say=logging.getLogger("inference_atlas").info)
     tune_for_serving()
     # Behind a reverse proxy, uvicorn takes the client address and scheme (https, for the
     # cookie's Secure flag) from X-Forwarded-* only when the proxy's address is listed in
     # FORWARDED_ALLOW_IPS (default: 127.0.0.1); nothing else in the app reads those headers.
-    uvicorn.run(app, host=host, port=port, access_log=settings.access_log)
+    # The app writes its own line per request (ACCESS_LOG), so uvicorn's access log is off.
+    uvicorn.run(app, host=host, port=port, access_log=False, log_config=log_config)
 
 
 @cli.command()
@@ -58,7 +67,7 @@ def migrate() -> None:
     _prepare(Settings())
 
 
-def _prepare(settings: Settings) -> None:
+def _prepare(settings: Settings, say: Callable[[str], object] = typer.echo) -> None:
     engine = make_engine(settings.database_url, **settings.engine_options())
     try:
         done = prepare_database(engine, settings.seed_dir)
@@ -74,16 +83,16 @@ def _prepare(settings: Settings) -> None:
         engine.dispose()
     step = done.migration
     if step.rebuilt:
-        typer.echo(
+        say(
             f"The database predates migrations (it held only seed data): dropped and rebuilt "
             f"{len(step.rebuilt)} tables."
         )
     if step.before != step.after:
-        typer.echo(f"Migrated the database from {step.before or 'empty'} to {step.after}.")
+        say(f"Migrated the database from {step.before or 'empty'} to {step.after}.")
     else:
-        typer.echo(f"The database is at the newest schema ({step.after}).")
+        say(f"The database is at the newest schema ({step.after}).")
     if done.seeded:
-        typer.echo(f"Seeded the empty database from {settings.seed_dir}.")
+        say(f"Seeded the empty database from {settings.seed_dir}.")
 
 
 def _locked(exc: OperationalError) -> None:

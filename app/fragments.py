@@ -20,13 +20,25 @@ class FragmentCache:
         self._entries: OrderedDict[Hashable, Markup] = OrderedDict()
         self._bytes = 0
         self._lock = Lock()
+        # Read by /metrics.
+        self.hits = 0
+        self.misses = 0
+
+    @property
+    def bytes_used(self) -> int:
+        return self._bytes
+
+    def __len__(self) -> int:
+        return len(self._entries)
 
     def get(self, key: Hashable, render: Callable[[], str]) -> Markup:
         with self._lock:
             found = self._entries.get(key)
             if found is not None:
+                self.hits += 1
                 self._entries.move_to_end(key)
                 return found
+            self.misses += 1
         made = Markup(render())  # outside the lock: two threads may render the same once
         with self._lock:
             if key not in self._entries:

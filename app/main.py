@@ -8,7 +8,6 @@ from contextlib import asynccontextmanager
 from anyio import to_thread
 from fastapi import Depends, FastAPI
 from sqlmodel import Session
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from app.accounts.csrf import CrossOriginGuard
 from app.accounts.errors import install_account_handlers
@@ -19,6 +18,8 @@ from app.db import make_engine, reader
 from app.errors import install_error_handlers
 from app.headers import SecurityHeaders
 from app.http import CompressedStaticFiles, HttpBasics
+from app.metrics import Metrics
+from app.observe import NoteRoute, RequestObserver
 from app.queries.catalogue import data_version
 from app.routes import (
     accounts,
@@ -29,6 +30,7 @@ from app.routes import (
     decide,
     docs,
     matrix,
+    ops,
     pages,
     team_api,
 )
@@ -44,12 +46,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     Raises InsecureSecretError in production without a proper ATLAS_SECRET_KEY."""
     settings = settings or Settings()
     signer = cookie_signer(settings.signing_secret())
+    metrics = Metrics()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # Every blocking call (database, rendering) runs on these threads; the pool matches.
         to_thread.current_default_thread_limiter().total_tokens = settings.threads
         engine = make_engine(settings.database_url, **settings.engine_options())
+        metrics.watch_engine(engine)
         await to_thread.run_sync(prepare_database, engine, settings.seed_dir)
         await to_thread.run_sync(warm_up)
         app.state.engine = engine
@@ -77,6 +81,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.cookie_signer = signer
+    app.state.metrics = metrics
+    metrics.watch_state(lambda: _started(app), {"benchmark_cards": benchmarks.CARDS})
     # Our middleware answers `/path/` itself with a relative Location.
     app.router.redirect_slashes = False
     app.mount("/static", CompressedStaticFiles(PROJECT_ROOT / "static"), name="static")
@@ -94,23 +100,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     ):
         app.include_router(module.router)
     app.include_router(changes_router)
+    ops.add_routes(app)
     install_error_handlers(app)
     install_account_handlers(app)
-    # Last added runs first: headers on everything, hosts checked before the forgery check
-    # compares Origin with Host.
+    # Last added runs first: every request observed (id, metrics, log line), headers on
+    # everything, hosts checked before the forgery check compares Origin with Host.
+    app.add_middleware(NoteRoute, routes=app.router.routes)
     app.add_middleware(CrossOriginGuard, cookie_name=COOKIE)
     app.add_middleware(HttpBasics, max_query_bytes=settings.max_query_bytes)
-    app.add_middleware(
-        TrustedHostMiddleware, allowed_hosts=settings.trusted_host_list(), www_redirect=False
-    )
+    app.add_middleware(ops.HostCheck, allowed_hosts=settings.trusted_host_list())
     app.add_middleware(SecurityHeaders)
-
-    @app.get("/healthz", include_in_schema=False)
-    async def healthz() -> dict[str, str]:
-        """Liveness, and the benchmark script's floor: no database, no template."""
-        return {"status": "ok"}
-
+    app.add_middleware(RequestObserver, metrics=metrics, access_log=settings.access_log)
     return app
+
+
+def _started(app: FastAPI) -> object | None:
+    """The app's state once the lifespan has made the caches, for the metrics scrape."""
+    return app.state if hasattr(app.state, "render_cache") else None
 
 
 def _read_version(engine: object) -> str:

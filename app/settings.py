@@ -5,8 +5,10 @@ import secrets
 from pathlib import Path
 from typing import Literal
 
-from pydantic import AliasChoices, Field
+from pydantic import AliasChoices, Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from app.logs import LogFormat, LogLevel
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -20,7 +22,11 @@ class Settings(BaseSettings):
     database_url: str = f"sqlite:///{PROJECT_ROOT / 'inference_atlas.db'}"
     seed_dir: Path = PROJECT_ROOT / "seed"
     site_name: str = "Inference Atlas"
+    # One line per request, written by the app (app/observe.py); uvicorn's own is off.
     access_log: bool = True
+    # "json": one JSON object a line, for a log collector; "text" for a terminal.
+    log_format: LogFormat = "text"
+    log_level: LogLevel = "INFO"
     # Host names this instance answers to (comma-separated; `*` for any). Links and
     # redirects are built from the Host header, so an unchecked one would be reflected.
     trusted_hosts: str = "localhost,127.0.0.1,::1"
@@ -46,6 +52,16 @@ class Settings(BaseSettings):
     atlas_session_days: int = Field(default=14, ge=1, le=365)
     # How the team's own source is labelled beside the articles' (claims and results).
     atlas_team_name: str = Field(default="Team", min_length=1, max_length=60)
+    # When set, /metrics answers only `Authorization: Bearer <this>` (see docs/deploy.md).
+    atlas_metrics_token: str = ""
+
+    @field_validator("log_format", "log_level", mode="before")
+    @classmethod
+    def _any_case(cls, value: object) -> object:
+        # LOG_LEVEL=info and LOG_FORMAT=JSON mean what they say.
+        if not isinstance(value, str):
+            return value
+        return value.lower() if value.lower() in ("json", "text") else value.upper()
 
     def signing_secret(self) -> str:
         """The secret that signs session cookies; refuses a weak one in production.

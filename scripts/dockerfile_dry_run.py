@@ -38,6 +38,7 @@ class DryRun:
         self.workdir = base
         self.env = dict(os.environ)
         self.cmd: list[str] = []
+        self.healthcheck: list[str] = []
 
     def path(self, inside: str) -> Path:
         """Map an absolute image path into the current stage's folder."""
@@ -100,6 +101,16 @@ class DryRun:
     def do_cmd(self, args: str) -> None:
         self.cmd = json.loads(args)
 
+    def do_healthcheck(self, args: str) -> None:
+        # HEALTHCHECK [--option=value ...] CMD ["exec", "form"]
+        self.healthcheck = json.loads(args.split(" CMD ", 1)[1])
+
+    def probe_health(self, port: int) -> int:
+        """Run the HEALTHCHECK command as Docker would, aimed at this dry run's port."""
+        env = {**self.env, "HEALTHCHECK_URL": f"http://127.0.0.1:{port}/healthz"}
+        done = subprocess.run(self.healthcheck, cwd=self.workdir, env=env, check=False, timeout=30)
+        return done.returncode
+
 
 def main() -> None:
     lines = (ROOT / "Dockerfile").read_text().splitlines()
@@ -119,10 +130,16 @@ def main() -> None:
             with sqlite3.connect(database) as db:
                 [(revision,)] = db.execute("SELECT version_num FROM alembic_version")
             assert revision == head_revision(), f"migrated to {revision}, not the newest"
+            assert run.healthcheck, "no HEALTHCHECK"
+            assert run.probe_health(port) == 0, "HEALTHCHECK failed on a healthy server"
         finally:
             server.terminate()
             server.wait(timeout=20)
-    print("Dockerfile dry run: built, migrated and seeded on first start, served /systems/vllm.")
+        assert run.probe_health(port) != 0, "HEALTHCHECK passed with the server stopped"
+    print(
+        "Dockerfile dry run: built, migrated and seeded on first start, served /systems/vllm; "
+        "HEALTHCHECK passed while serving and failed once stopped."
+    )
 
 
 def check(port: int) -> None:

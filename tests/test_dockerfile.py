@@ -13,6 +13,7 @@ def test_dockerfile_steps_build_seed_and_serve() -> None:
     )
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-4000:]
     assert "served /systems/vllm" in result.stdout
+    assert "HEALTHCHECK passed while serving and failed once stopped" in result.stdout
 
 
 def test_dockerfile_runs_as_a_non_root_user_and_listens_on_all_interfaces() -> None:
@@ -22,3 +23,11 @@ def test_dockerfile_runs_as_a_non_root_user_and_listens_on_all_interfaces() -> N
     assert users and users[-1] != "root"
     cmd = next(args for name, args in reversed(instructions) if name == "CMD")
     assert '"--host", "0.0.0.0", "--port", "8000"' in cmd
+
+
+def test_dockerfile_checks_health_with_python_alone() -> None:
+    lines = (PROJECT_ROOT / "Dockerfile").read_text().splitlines()
+    [check] = [line for line in lines if line.startswith("HEALTHCHECK ")]
+    options, command = check.split(" CMD ", 1)
+    assert command == '["python", "-m", "app.healthcheck"]'  # exec form: no shell, no curl
+    assert "--start-period=" in options  # the first start migrates and seeds
