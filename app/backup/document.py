@@ -28,6 +28,29 @@ FORMAT_VERSION = 1
 TEAM_FILE = "team.json"
 
 
+NOUNS = {
+    "users": ("user", "users"),
+    "tokens": ("API token", "API tokens"),
+    "sources": ("source", "sources"),
+    "withdrawn_systems": ("withdrawn system", "withdrawn systems"),
+    "withdrawn_capabilities": ("withdrawn capability", "withdrawn capabilities"),
+    "withdrawn_metrics": ("withdrawn metric", "withdrawn metrics"),
+    "claims": ("claim", "claims"),
+    "results": ("benchmark result", "benchmark results"),
+    "revisions": ("revision", "revisions"),
+    "team sources": ("team source", "team sources"),
+    "team claims": ("team claim", "team claims"),
+    "team results": ("team result", "team results"),
+    "revisions by users": ("revision by a user", "revisions by users"),
+}
+
+
+def describe_counts(counts: dict[str, int]) -> str:
+    """'3 users, 1 source, 2 claims': the counts that are not zero, in words."""
+    said = [f"{n} {NOUNS[key][n != 1]}" for key, n in counts.items() if n]
+    return ", ".join(said) or "nothing"
+
+
 @dataclass(frozen=True)
 class BackupProblem:
     where: str  # the item, e.g. "claims[3] (vllm/prefix-caching/team)"
