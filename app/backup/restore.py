@@ -24,9 +24,9 @@ from app.backup.document import (
     BackupProblem,
     TeamData,
     describe_counts,
-    read_team_file,
 )
 from app.backup.dump import FOREIGN
+from app.backup.read import read_team_file
 from app.db import lock_writes, startup_lock, writer
 from app.models import (
     BenchmarkResult,
