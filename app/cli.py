@@ -16,7 +16,7 @@ from app import migrate as migrations
 from app.accounts import service as accounts
 from app.accounts.models import Role, utcnow
 from app.accounts.passwords import password_problem
-from app.backup.document import TEAM_FILE, BackupError
+from app.backup.document import TEAM_FILE, BackupError, describe_counts
 from app.backup.dump import export_backup
 from app.backup.restore import NotEmptyError, import_backup
 from app.db import make_engine, startup_lock, writer
@@ -157,9 +157,8 @@ def export(out_dir: Path) -> None:
         _refuse(str(exc))
     finally:
         engine.dispose()
-    typer.echo(
-        f"Wrote {done.seed_files} seed files and {TEAM_FILE} ({_counts(done.counts)}) to {out_dir}."
-    )
+    held = describe_counts(done.counts)
+    typer.echo(f"Wrote {done.seed_files} seed files and {TEAM_FILE} ({held}) to {out_dir}.")
     typer.echo(f"{TEAM_FILE} holds password and token hashes: keep it as secret as the database.")
 
 
@@ -180,14 +179,12 @@ def import_(
     engine = make_engine(settings.database_url, **settings.engine_options())
     try:
         done = import_backup(engine, directory, settings.seed_dir, replace=replace)
-    except (BackupError, SeedError) as exc:
+    except (BackupError, SeedError, SchemaError) as exc:
         _refuse(str(exc))
     except NotEmptyError as exc:
         typer.echo(str(exc), err=True)
         typer.echo("Nothing was imported.", err=True)
         raise typer.Exit(code=1) from exc
-    except SchemaError as exc:
-        _refuse(str(exc))
     except OperationalError as exc:
         _locked(exc)
     finally:
@@ -196,14 +193,10 @@ def import_(
     if step.before != step.after:
         typer.echo(f"Migrated the database from {step.before or 'empty'} to {step.after}.")
     if done.replaced:
-        typer.echo(f"Replaced what the database held ({_counts(done.replaced)}).")
+        typer.echo(f"Replaced what the database held ({describe_counts(done.replaced)}).")
     typer.echo(f"Loaded the published data from {done.seed_dir}.")
-    typer.echo(f"Restored {_counts(done.counts)} from {directory / TEAM_FILE}.")
+    typer.echo(f"Restored {describe_counts(done.counts)} from {directory / TEAM_FILE}.")
     typer.echo("Browser sign-ins are not in a backup: everyone signs in again.")
-
-
-def _counts(counts: dict[str, int]) -> str:
-    return ", ".join(f"{n} {what.replace('_', ' ')}" for what, n in counts.items())
 
 
 # Accounts ----------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""team.json: a team's own data as one versioned JSON document, and reading it back.
+"""team.json: a team's own data as one versioned JSON document (read.py reads it back).
 
 Rows are keyed by stable keys (slugs, result ids, user names), never database ids. The
 one exception is a revision's id: it is the history's own key (pages of history go back by
@@ -7,25 +7,43 @@ it, and links and feeds name it), so a restore keeps it.
 What the document holds, and why each part is there, is in docs/database.md ("Backups").
 """
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from alembic.script import ScriptDirectory
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StringConstraints
-from pydantic import ValidationError as PydanticError
 
 from app.accounts.models import Role
-from app.migrate import alembic_config, head_revision
 from app.revisions import Action
-from app.seeding.errors import describe_error
 from app.seeding.schema import INT_MAX, UNITS, Level, Number, Slug
 
 FORMAT = "inference-atlas-team-data"
 FORMAT_VERSION = 1
 """Raised when the document's shape changes; a reader refuses versions newer than its own."""
 TEAM_FILE = "team.json"
+
+
+NOUNS = {
+    "users": ("user", "users"),
+    "tokens": ("API token", "API tokens"),
+    "sources": ("source", "sources"),
+    "withdrawn_systems": ("withdrawn system", "withdrawn systems"),
+    "withdrawn_capabilities": ("withdrawn capability", "withdrawn capabilities"),
+    "withdrawn_metrics": ("withdrawn metric", "withdrawn metrics"),
+    "claims": ("claim", "claims"),
+    "results": ("benchmark result", "benchmark results"),
+    "revisions": ("revision", "revisions"),
+    "team sources": ("team source", "team sources"),
+    "team claims": ("team claim", "team claims"),
+    "team results": ("team result", "team results"),
+    "revisions by users": ("revision by a user", "revisions by users"),
+}
+
+
+def describe_counts(counts: dict[str, int]) -> str:
+    """'3 users, 1 source, 2 claims': the counts that are not zero, in words."""
+    said = [f"{n} {NOUNS[key][n != 1]}" for key, n in counts.items() if n]
+    return ", ".join(said) or "nothing"
 
 
 @dataclass(frozen=True)
@@ -231,91 +249,3 @@ def item_label(section: str, item: Any) -> str:
 
 def where(section: str, index: int, item: Any) -> str:
     return f"{section}[{index}]{item_label(section, item)}"
-
-
-def read_team_file(path: Path) -> TeamData:
-    """Read and check the shape of team.json; raise BackupError naming every bad item."""
-    raw = _parse(path)
-    _check_header(path, raw)
-    try:
-        return TeamData.model_validate(raw)
-    except PydanticError as exc:
-        raise BackupError(path, [_problem(raw, e) for e in exc.errors()]) from None
-
-
-def _parse(path: Path) -> dict[str, Any]:
-    if not path.is_file():
-        missing = (
-            "file is missing: give a folder that `inference-atlas export` wrote (seed files "
-            "alone are loaded with `inference-atlas seed --seed-dir DIR`)"
-        )
-        raise BackupError(path, [BackupProblem("", missing)])
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"), object_pairs_hook=_no_repeats)
-    except UnicodeDecodeError as exc:
-        raise BackupError(path, [BackupProblem("", f"not UTF-8 text ({exc.reason})")]) from None
-    except json.JSONDecodeError as exc:
-        problem = BackupProblem(f"line {exc.lineno} column {exc.colno}", f"not JSON: {exc.msg}")
-        raise BackupError(path, [problem]) from None
-    except _RepeatedKeyError as exc:
-        raise BackupError(path, [BackupProblem("", str(exc))]) from None
-    if not isinstance(raw, dict):
-        raise BackupError(path, [BackupProblem("", "not a JSON object")])
-    return raw
-
-
-class _RepeatedKeyError(ValueError):
-    pass
-
-
-def _no_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    # json.loads keeps the last of two equal keys, silently: a damaged file would lose data.
-    seen: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in seen:
-            raise _RepeatedKeyError(f"the key {key!r} appears twice in one object")
-        seen[key] = value
-    return seen
-
-
-def _check_header(path: Path, raw: dict[str, Any]) -> None:
-    """Refuse a file of another kind, a newer format, or a newer schema before anything else:
-    a newer file would otherwise fail with a list of puzzling field errors."""
-    if raw.get("format") != FORMAT:
-        message = f"not an Inference Atlas team backup ('format' is not {FORMAT!r})"
-        raise BackupError(path, [BackupProblem("format", message)])
-    version = raw.get("format_version")
-    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
-        message = f"must be a whole number from 1 (got {version!r})"
-        raise BackupError(path, [BackupProblem("format_version", message)])
-    if version > FORMAT_VERSION:
-        message = (
-            f"the file is in format {version}, newer than this version of Inference Atlas "
-            f"reads ({FORMAT_VERSION}); restore it with the version that wrote it, or a newer one"
-        )
-        raise BackupError(path, [BackupProblem("format_version", message)])
-    revision = raw.get("schema_revision")
-    if revision not in known_revisions():
-        message = (
-            f"the data was taken at schema revision {revision!r}, which this version of "
-            f"Inference Atlas does not know (its newest is {head_revision()}); restore it "
-            "with the version that wrote it, or a newer one"
-        )
-        raise BackupError(path, [BackupProblem("schema_revision", message)])
-
-
-def known_revisions() -> set[str]:
-    script = ScriptDirectory.from_config(alembic_config())
-    return {s.revision for s in script.walk_revisions()}
-
-
-def _problem(raw: dict[str, Any], error: Any) -> BackupProblem:
-    location = list(error["loc"])
-    section = str(location.pop(0)) if location else ""
-    place = section
-    if location and isinstance(location[0], int) and isinstance(raw.get(section), list):
-        index = location.pop(0)
-        place = where(section, index, raw[section][index])
-    field = ".".join(str(part) for part in location)
-    message = describe_error(error)
-    return BackupProblem(place, f"field '{field}': {message}" if field else message)

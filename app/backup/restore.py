@@ -18,8 +18,15 @@ from sqlmodel import Session, SQLModel, col, select
 from app import migrate
 from app.accounts.models import ApiToken, UserAccount
 from app.backup.checks import check_against_seed
-from app.backup.document import TEAM_FILE, BackupError, BackupProblem, TeamData, read_team_file
+from app.backup.document import (
+    TEAM_FILE,
+    BackupError,
+    BackupProblem,
+    TeamData,
+    describe_counts,
+)
 from app.backup.dump import FOREIGN
+from app.backup.read import read_team_file
 from app.db import lock_writes, startup_lock, writer
 from app.models import (
     BenchmarkResult,
@@ -48,7 +55,7 @@ class NotEmptyError(Exception):
 
     def __init__(self, held: dict[str, int]) -> None:
         self.held = held
-        listing = ", ".join(f"{n} {what}" for what, n in held.items())
+        listing = describe_counts(held)
         super().__init__(
             f"The database already holds team data or users ({listing}). A restore replaces "
             "everything in it with the backup's. If you may want it back, export it first "
@@ -109,7 +116,7 @@ def team_data_held(session: Session) -> dict[str, int]:
     team = ~col(Source.published)
     counts = {
         "users": select(func.count()).select_from(UserAccount),
-        "API tokens": select(func.count()).select_from(ApiToken),
+        "tokens": select(func.count()).select_from(ApiToken),
         "team sources": select(func.count()).where(team),
         "team claims": select(func.count()).select_from(Claim).join(Source).where(team),
         "team results": select(func.count()).select_from(BenchmarkResult).join(Source).where(team),

@@ -22,7 +22,8 @@ def test_export_then_import_into_a_new_database_then_refuse_then_replace(
 ) -> None:
     exported = run(instance.url, "export", str(tmp_path / "backup"))
     assert exported.returncode == 0, exported.stderr
-    assert "seed files and team.json (3 users, 4 tokens, 1 sources" in exported.stdout
+    counts = "3 users, 4 API tokens, 1 source, 1 withdrawn system, 1 withdrawn capability"
+    assert f"seed files and team.json ({counts}, 1 withdrawn metric, 2 claims" in exported.stdout
     assert "keep it as secret as the database" in exported.stdout
     assert files(tmp_path / "backup") == files(instance.backup)
 
@@ -30,7 +31,7 @@ def test_export_then_import_into_a_new_database_then_refuse_then_replace(
     restored = run(url, "import", str(tmp_path / "backup"))
     assert restored.returncode == 0, restored.stderr
     assert f"Loaded the published data from {tmp_path / 'backup'}." in restored.stdout
-    assert "Restored 3 users, 4 tokens" in restored.stdout
+    assert f"Restored {counts}" in restored.stdout
     assert "everyone signs in again" in restored.stdout
 
     again = run(url, "import", str(tmp_path / "backup"))
