@@ -140,7 +140,19 @@ function enableCopyButtons() {
     });
   }
 }
+// The confirmation after a change stays in a corner of the window until dismissed.
+function enableFlashDismiss() {
+  for (const banner of document.querySelectorAll(".done-banner.flash")) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = "Dismiss";
+    button.addEventListener("click", () => banner.remove());
+    banner.append(button);
+  }
+}
+
 document.addEventListener("DOMContentLoaded", () => {
+  enableFlashDismiss();
   enableCopyButtons();
   enablePicker();
   if (document.querySelector("#cell_detail.is-panel:not([hidden])")) focusPanel();
