@@ -31,6 +31,8 @@ from app.routes import (
     matrix,
     pages,
     team_api,
+    team_claims,
+    team_results,
 )
 from app.seeding.service import prepare_database
 from app.settings import PROJECT_ROOT, Settings
@@ -90,6 +92,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         docs,
         accounts,
         admin,
+        team_results,
+        team_claims,
     ):
         app.include_router(module.router)
     install_error_handlers(app)

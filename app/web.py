@@ -50,6 +50,7 @@ templates.env.globals["group_problems"] = group_problems
 # Blocks rendered alone cannot see a template's own imports, so macros are globals.
 templates.env.globals["ui"] = templates.env.get_template("macros/ui.html").module
 templates.env.globals["charts_ui"] = templates.env.get_template("macros/charts.html").module
+templates.env.globals["team_ui"] = templates.env.get_template("macros/team.html").module
 templates.env.globals["matrix_ui"] = templates.env.get_template("macros/matrix.html").module
 templates.env.globals["fmt"] = formatting
 templates.env.globals["login_url"] = login_url

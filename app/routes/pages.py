@@ -20,6 +20,7 @@ from app.queries.systems import (
     system_glance,
     system_slugs,
 )
+from app.routes.team_forms import system_editing
 from app.web import render, serve, tidy_redirect
 
 router = APIRouter(include_in_schema=False)
@@ -73,6 +74,7 @@ def _system_page(request: Request, session: Session, slug: str, ignored: list[st
         "compare_with": compare_candidates(session, slug),
         "json_url": f"/api/v1/systems/{slug}",
         "ignored_parameters": ignored,
+        "team": system_editing(request, session, detail),
     }
     return render(request, "pages/system.html", context, session=session)
 
