@@ -105,7 +105,7 @@ def _set_claim(
     except service.TeamError as exc:
         form.current = team_claims(session, slug).get(capability)
         form.version = forms.version_of(values)
-        form.problems = exc.problems
+        form.problems = forms.sentences(exc.problems)
         return _claim_page(request, session, form, 422)
     doc = saved.items[0]
     where = f"{system[1]} · {cap.name}"
@@ -157,6 +157,6 @@ def _remove_claim(
     except service.TeamError as exc:
         saved = team_claims(session, slug).get(capability)
         form = forms.claim_form(system, (cap.slug, cap.name), saved, values["next"])
-        form.problems = exc.problems
+        form.problems = forms.sentences(exc.problems)
         return _claim_page(request, session, form, 422)
     return done(request, back, f"Removed the team's claim on {where}.")

@@ -78,7 +78,7 @@ def _add(
             saved = service.add_results(session, who, [result], team)
     except service.TeamError as exc:
         form = new_result_form(session, request.url.path, values["next"], system)
-        form.values, form.problems = values, exc.problems
+        form.values, form.problems = values, forms.sentences(exc.problems)
         # On a page of its own (no HTMX) the form needs a way back; in place it has one.
         form.cancel = "" if is_htmx(request) else values["next"] or "/"
         return _result_page(request, session, form, 422)
@@ -177,7 +177,7 @@ def _save(
             return not_found(request, session, _no_result(result_id))
         form = _edit_form(session, doc, values, next_path)
         # Still based on the version the editor saw: a re-show never moves them past a change.
-        form.version, form.problems = version or form.version, exc.problems
+        form.version, form.problems = version or form.version, forms.sentences(exc.problems)
         return _result_page(request, session, form, 422)
     doc = saved.items[0]
     back = _at(back_to(request, values, f"/systems/{doc['system']}"), doc, row=True)

@@ -105,6 +105,15 @@ def field_problems(exc: ValidationError) -> dict[str, str]:
     return problems
 
 
+def sentences(problems: dict[str, str]) -> dict[str, str]:
+    """The service's messages (written for the API) as a form shows them: sentences."""
+    return {name: _sentence(text) for name, text in problems.items()}
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
+
+
 def _message(name: str, error: Any) -> str:
     kind, ctx = error["type"], error.get("ctx") or {}
     if name == "date" and kind == "string_pattern_mismatch":
@@ -117,8 +126,7 @@ def _message(name: str, error: Any) -> str:
         return f"Too long: at most {ctx.get('max_length')} characters."
     if kind in FRIENDLY:
         return FRIENDLY[kind]
-    text = str(error["msg"]).removeprefix("Value error, ")
-    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
+    return _sentence(str(error["msg"]).removeprefix("Value error, "))
 
 
 def as_text(value: Any) -> str:
@@ -197,7 +205,7 @@ class ResultForm:
     def figure_invalid(self, name: str) -> bool:
         """A bad number marks its own input; the value-or-range check marks what was typed
         (or the value, when nothing was)."""
-        if name in self.problems:
+        if name != "value" and name in self.problems:
             return True
         given = [n for n in ("value", "low", "high") if self.values.get(n)]
         return "value" in self.problems and name in (given or ["value"])
@@ -264,6 +272,8 @@ def result_values(doc: dict[str, Any]) -> dict[str, str]:
 
 def result_clash(yours: dict[str, str], current: dict[str, Any]) -> Clash:
     theirs = result_values(current)
+    # An empty qualifier is saved as "exact": they only differ if the saved one is not.
+    yours = yours | {"qualifier": yours.get("qualifier") or "exact"}
     rows = [
         (
             LABELS[name],
