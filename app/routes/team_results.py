@@ -23,7 +23,7 @@ from app.routes.team_forms import (
 )
 from app.team import forms, service
 from app.team.forms import ResultForm
-from app.web import is_htmx, serve
+from app.web import serve
 from app.writes import write_transaction
 
 router = APIRouter(include_in_schema=False)
@@ -79,8 +79,7 @@ def _add(
     except service.TeamError as exc:
         form = new_result_form(session, request.url.path, values["next"], system)
         form.values, form.problems = values, forms.sentences(exc.problems)
-        # On a page of its own (no HTMX) the form needs a way back; in place it has one.
-        form.cancel = "" if is_htmx(request) else values["next"] or "/"
+        form.cancel = values["next"] or "/"  # drops what was typed, back where it started
         return _result_page(request, session, form, 422)
     doc = saved.items[0]
     back = _at(back_to(request, values, f"/systems/{doc['system']}"), doc, row=True)

@@ -282,6 +282,7 @@ def result_clash(yours: dict[str, str], current: dict[str, Any]) -> Clash:
             not same(yours.get(name, ""), theirs[name]),
         )
         for name in EDITABLE
+        if yours.get(name) or theirs[name]  # a field empty on both sides says nothing
     ]
     return Clash(version=int(current["version"]), by=current.get("by"), rows=rows)
 
