@@ -316,6 +316,7 @@ def claim_clash(yours: dict[str, str], current: dict[str, Any], *, created: bool
             not same(yours.get(name, ""), as_text(current.get(name))),
         )
         for name in ("level", "note")
+        if yours.get(name) or current.get(name)
     ]
     return Clash(
         version=int(current["version"]), by=current.get("by"), rows=rows, added_since=created
