@@ -33,6 +33,8 @@ from app.routes import (
     ops,
     pages,
     team_api,
+    team_claims,
+    team_results,
 )
 from app.routes.changes import router as changes_router
 from app.seeding.service import prepare_database
@@ -97,6 +99,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         docs,
         accounts,
         admin,
+        team_results,
+        team_claims,
     ):
         app.include_router(module.router)
     app.include_router(changes_router)

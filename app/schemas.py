@@ -138,6 +138,24 @@ class SystemDetail(SystemSummary):
     disputed_count: int
 
 
+class TeamClaimView(BaseModel):
+    """The team's own claim on one cell, with the version an edit must be based on."""
+
+    capability: str
+    level: str
+    note: str | None
+    version: int
+    by: str | None
+
+
+class MetricChoice(BaseModel):
+    """A metric as the result forms offer it: its units are the only ones allowed."""
+
+    slug: str
+    name: str
+    units: list[str]
+
+
 class FactValue(BaseModel):
     """One value of an attribute and every source that gives it."""
 

@@ -5,20 +5,21 @@ otherwise it runs the build in a worker thread, inside the request's one read tr
 and caches the result under the data version that transaction saw.
 """
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 from urllib.parse import urlencode, urlsplit
 
 from anyio import CapacityLimiter
 from fastapi import Request
 from fastapi.responses import RedirectResponse, Response
+from itsdangerous import BadData, URLSafeTimedSerializer
 from jinja2_fragments.fastapi import Jinja2Blocks
 from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 
 from app import formatting
 from app.accounts.service import SignedIn
-from app.accounts.web import here, login_url
+from app.accounts.web import here, login_url, safe_next
 from app.cache import VARY, CachedPage, RenderCache, VersionWatcher
 from app.params import group_problems, is_untidy
 from app.queries.catalogue import data_version, site_facts
@@ -49,6 +50,7 @@ templates.env.globals["group_problems"] = group_problems
 # Blocks rendered alone cannot see a template's own imports, so macros are globals.
 templates.env.globals["ui"] = templates.env.get_template("macros/ui.html").module
 templates.env.globals["charts_ui"] = templates.env.get_template("macros/charts.html").module
+templates.env.globals["team_ui"] = templates.env.get_template("macros/team.html").module
 templates.env.globals["matrix_ui"] = templates.env.get_template("macros/matrix.html").module
 templates.env.globals["fmt"] = formatting
 templates.env.globals["changes_ui"] = templates.env.get_template("macros/changes.html").module
@@ -60,15 +62,23 @@ def is_htmx(request: Request) -> bool:
     return request.headers.get("HX-Request") == "true"
 
 
-def fragment_target(request: Request, fragments: Iterable[str]) -> str | None:
-    """The block to render alone, if this is an HTMX request aimed at one of `fragments`."""
+Fragments = Iterable[str] | Mapping[str, str]
+
+
+def fragment_target(request: Request, fragments: Fragments) -> str | None:
+    """The block to render alone, if this is an HTMX request aimed at one of `fragments`.
+
+    A block fills the element of the same id; a mapping (element id -> block) serves forms
+    repeated on a page, one element id each (`claim-prefix-caching` -> `team_claim_form`)."""
     headers = request.headers
     if not is_htmx(request):
         return None
     # Boosted navigation and history restores need the whole page.
     if headers.get("HX-Boosted") == "true" or headers.get("HX-History-Restore-Request") == "true":
         return None
-    target = headers.get("HX-Target")
+    target = headers.get("HX-Target") or ""
+    if isinstance(fragments, Mapping):
+        return fragments.get(target)
     return target if target in set(fragments) else None
 
 
@@ -78,7 +88,7 @@ def render(
     context: dict[str, Any],
     *,
     session: Session | None = None,
-    fragments: Iterable[str] = (),
+    fragments: Fragments = (),
     canonical: str | None = None,
     status_code: int = 200,
 ) -> Response:
@@ -92,10 +102,15 @@ def render(
     # The layout names who is signed in; serve() never caches a page that shows a user.
     context.setdefault("current_user", signed_in(request))
     block = fragment_target(request, fragments)
+    flashed = block is None and FLASH_COOKIE in request.cookies and signed_in(request)
+    if flashed:
+        context.setdefault("flash", _read_flash(request))
     response = templates.TemplateResponse(
         request, template, context, status_code=status_code, block_name=block
     )
     response.headers["Vary"] = VARY
+    if flashed:  # shown once: the next page starts without it
+        response.delete_cookie(FLASH_COOKIE, path="/")
     if canonical is not None and is_htmx(request) and status_code < 400:
         response.headers["HX-Push-Url"] = canonical
     return response
@@ -114,6 +129,67 @@ def tidy_redirect(request: Request, canonical: str, ignored: Iterable[str] = ())
     if is_untidy(urlencode(query), urlsplit(canonical).query):
         return RedirectResponse(canonical, 303)
     return None
+
+
+def redirect_after_post(request: Request, target: str) -> Response:
+    """Back to `target` after a change: a 303, or for HTMX a full load of it (HX-Redirect),
+    since the page around the form changed too."""
+    if not is_htmx(request):
+        return RedirectResponse(target, 303)
+    headers = {"HX-Redirect": target}
+    # Moving to an anchor of the page the browser is on does not load anything; reloading
+    # after the move does, and lands on the anchor.
+    current = (browser_path(request) or "").partition("#")[0]
+    if "#" in target and target.partition("#")[0] == current:
+        headers["HX-Refresh"] = "true"
+    return Response(status_code=204, headers=headers)
+
+
+def browser_path(request: Request) -> str | None:
+    """Where the browser is (path and query), for a form HTMX posted from a panel that does
+    not know the page around it; None unless HTMX says so and it is a page of this site."""
+    current = request.headers.get("HX-Current-URL") if is_htmx(request) else None
+    if not current:
+        return None
+    parts = urlsplit(current)
+    if parts.netloc != request.headers.get("host", ""):
+        return None
+    path = safe_next(parts.path + (f"?{parts.query}" if parts.query else ""))
+    return None if path == "/" and parts.path != "/" else path
+
+
+# A confirmation carried across a redirect-after-post (Datasette keeps its messages the same
+# way): signed, so no other site can plant one; read once, and only on a signed-in user's
+# page, which the render cache never keeps.
+FLASH_COOKIE = "atlas_flash"
+FLASH_SALT = "inference-atlas.flash"
+FLASH_SECONDS = 120
+
+
+def _flash_signer(request: Request) -> URLSafeTimedSerializer:
+    sessions: URLSafeTimedSerializer = request.app.state.cookie_signer
+    return URLSafeTimedSerializer(sessions.secret_keys, salt=FLASH_SALT)
+
+
+def flash(request: Request, response: Response, text: str) -> None:
+    """Show `text` once, on the next page this browser loads."""
+    response.set_cookie(
+        FLASH_COOKIE,
+        _flash_signer(request).dumps(text),
+        max_age=FLASH_SECONDS,
+        path="/",
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
+    )
+
+
+def _read_flash(request: Request) -> str | None:
+    try:
+        text = _flash_signer(request).loads(request.cookies[FLASH_COOKIE], max_age=FLASH_SECONDS)
+    except BadData:
+        return None
+    return text if isinstance(text, str) else None
 
 
 Build = Callable[[Session], Response]

@@ -17,6 +17,7 @@ from app.queries.benchmark_page import BenchmarkPage, all_results, build_benchma
 from app.queries.contexts import context_chart, describe_ratio, throughput_vs_ttft
 from app.queries.snapshot import data_version
 from app.queries.vocabularies import benchmark_vocabularies
+from app.routes.team_forms import benchmarks_editing
 from app.schemas import BenchmarkView
 from app.web import render, serve, templates, tidy_redirect
 
@@ -76,6 +77,7 @@ def _benchmarks_page(request: Request, session: Session) -> Response:
         "json_url": f"/api/v1/benchmarks{exports}",
         "csv_url": f"/benchmarks.csv{exports}",
         "active": "benchmarks",
+        "team": benchmarks_editing(request, session, canonical),
     }
     return render(request, "pages/benchmarks.html", context, session=session,
                   fragments=("benchmark_results",), canonical=canonical,

@@ -14,6 +14,7 @@ from app.params import MatrixParams, ParamProblem, QueryModel, Reading, read_que
 from app.queries.features import capability_names, feature_page
 from app.queries.matrix import NO_CLAIM, MatrixResult, build_matrix, cell_claims, matrix_base
 from app.queries.vocabularies import matrix_vocabularies
+from app.routes.team_forms import cell_editing
 from app.web import is_htmx, render, serve, tidy_redirect
 
 router = APIRouter(include_in_schema=False)
@@ -39,7 +40,9 @@ def page_url(view: str, query: str) -> str:
     return f"{PAGES[view]}?{query}" if query else PAGES[view]
 
 
-def _open_cell(session: Session, view: str, params: MatrixParams) -> dict[str, object] | None:
+def _open_cell(
+    request: Request, session: Session, view: str, params: MatrixParams
+) -> dict[str, object] | None:
     """The cell named by `cell=system:capability`, to show beside the matrix; None if none."""
     if not params.cell:
         return None
@@ -49,18 +52,23 @@ def _open_cell(session: Session, view: str, params: MatrixParams) -> dict[str, o
     columns = {c.slug: c for groups in base.groups.values() for g in groups for c in g.columns}
     if system is None or capability_slug not in columns:
         return None
+    capability = columns[capability_slug]
+    here = page_url(view, params.query_string(with_cell=True))
     return {
         "system": system,
-        "capability": columns[capability_slug],
+        "capability": capability,
         "cell": cell_claims(session, system_slug, capability_slug),
         "close_url": page_url(view, params.query_string()),
+        "editor": cell_editing(
+            request, session, (system.slug, system.name), (capability.slug, capability.name), here
+        ),
     }
 
 
 def _matrix_page(request: Request, session: Session, view: str) -> Response:
     reading = read_matrix(session, request, view)
     params, problems = reading.params, reading.problems
-    open_cell = _open_cell(session, view, params)
+    open_cell = _open_cell(request, session, view, params)
     if params.cell and open_cell is None:
         problems = [
             *problems,
@@ -158,8 +166,13 @@ def _cell_page(request: Request, session: Session, system: str, capability: str)
         names = {slug: c.name for slug, c in columns.items()}
         raise NotFoundError("capability", capability, list(names), names)
     cell = cell_claims(session, system, capability)
+    as_panel = is_htmx(request)
+    # In a panel the page around it is the matrix, as filtered: the form goes back there.
+    here = "" if as_panel else f"/matrix/cell?system={system}&capability={capability}"
+    cell_names = (system, summary.name), (capability, columns[capability].name)
+    editor = cell_editing(request, session, *cell_names, here)
     context = {"system": summary, "capability": columns[capability], "cell": cell,
-               "as_panel": is_htmx(request)}  # fmt: skip
+               "as_panel": as_panel, "editor": editor}  # fmt: skip
     return render(request, "pages/cell.html", context, session=session, fragments=("cell_detail",))
 
 

@@ -21,6 +21,7 @@ from app.queries.systems import (
     system_glance,
     system_slugs,
 )
+from app.routes.team_forms import system_editing
 from app.web import render, serve, tidy_redirect
 
 router = APIRouter(include_in_schema=False)
@@ -83,6 +84,7 @@ def _system_page(request: Request, session: Session, slug: str, ignored: list[st
         "atom_url": f"/changes.atom?system={slug}",
         "atom_title": f"Changes to {detail.name}",
         "ignored_parameters": ignored,
+        "team": system_editing(request, session, detail),
     }
     return render(request, "pages/system.html", context, session=session)
 

@@ -182,6 +182,15 @@ def delete_result(session: Session, who: SignedIn, slug: str, version: int | Non
     bump_data_version(session)
 
 
+def team_result(session: Session, slug: str) -> dict[str, Any]:
+    """A team result as the API shows it, with its version and author (for the edit form)."""
+    row, system, metric = _team_result(session, slug)
+    return result_doc(row, system.slug, metric.slug) | {
+        "version": row.version,
+        "by": _author(session, row),
+    }
+
+
 def result_doc(row: BenchmarkResult, system: str, metric: str) -> dict[str, Any]:
     """A team result as the API shows it and as its revisions record it."""
     fields = {name: getattr(row, name) for name in TeamResultFields.model_fields}

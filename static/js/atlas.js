@@ -140,7 +140,40 @@ function enableCopyButtons() {
     });
   }
 }
+// A team result's unit list follows its metric: each unit names the metrics it fits, and
+// the others are hidden once a metric is chosen. Without JavaScript every unit is offered and
+// the server says which ones the metric takes. Delegated, so a form swapped in by HTMX needs
+// nothing more.
+function fitUnits(metricSelect) {
+  const form = metricSelect.form;
+  const unit = form && form.querySelector("select[data-unit-for]");
+  if (!unit) return;
+  let first = null;
+  for (const option of unit.querySelectorAll("option[data-metrics]")) {
+    const fits = !metricSelect.value || option.dataset.metrics.split(" ").includes(metricSelect.value);
+    option.hidden = !fits;
+    if (fits && !first) first = option;
+  }
+  const chosen = unit.selectedOptions[0];
+  if (metricSelect.value && (!chosen || chosen.hidden || !chosen.value) && first) unit.value = first.value;
+}
+document.addEventListener("change", (event) => {
+  if (event.target.matches && event.target.matches("select[name=metric]")) fitUnits(event.target);
+});
+
+// The confirmation after a change stays in a corner of the window until dismissed.
+function enableFlashDismiss() {
+  for (const banner of document.querySelectorAll(".done-banner.flash")) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = "Dismiss";
+    button.addEventListener("click", () => banner.remove());
+    banner.append(button);
+  }
+}
+
 document.addEventListener("DOMContentLoaded", () => {
+  enableFlashDismiss();
   enableCopyButtons();
   enablePicker();
   if (document.querySelector("#cell_detail.is-panel:not([hidden])")) focusPanel();

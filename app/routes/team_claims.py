@@ -1,0 +1,162 @@
+"""Editor forms for the team's claims: set, change or remove its claim on a cell
+(see team_forms.py)."""
+
+from typing import Any
+from urllib.parse import quote
+
+from fastapi import APIRouter, Request
+from fastapi.responses import RedirectResponse, Response
+from sqlmodel import Session
+from starlette.concurrency import run_in_threadpool
+
+from app.accounts.service import SignedIn
+from app.accounts.web import EditorUser
+from app.db import SessionDep
+from app.errors import NotFoundError
+from app.formatting import level_label
+from app.queries.common import capabilities_in_order
+from app.queries.matrix import cell_claims
+from app.queries.team import team_claims
+from app.routes.team_forms import back_to, done, page, posted, system_named
+from app.team import forms, service
+from app.team.forms import ClaimForm
+from app.web import serve
+from app.writes import write_transaction
+
+router = APIRouter(include_in_schema=False)
+
+CLAIM_POST = ("level", "note", "version", "next")
+
+
+def _cell(session: Session, slug: str, capability: str) -> tuple[tuple[str, str], Any]:
+    system = system_named(session, slug)
+    caps = {cap.slug: cap for cap, _ in capabilities_in_order(session)}
+    if capability not in caps:
+        names = {s: c.name for s, c in caps.items()}
+        raise NotFoundError("capability", capability, list(names), names)
+    return system, caps[capability]
+
+
+def _claim_page(request: Request, session: Session, form: ClaimForm, status: int) -> Response:
+    _, capability = _cell(session, form.system, form.capability)
+    context = {
+        "form": form,
+        "capability": capability,
+        "cell": cell_claims(session, form.system, form.capability),
+    }
+    return page(
+        request, session, "pages/team_claim.html", context, status, {form.target: "team_claim_form"}
+    )
+
+
+@router.get("/systems/{slug}/claims")
+async def pick_claim(slug: str, who: EditorUser, capability: str = "") -> Response:
+    """The system page's "another capability" picker is a GET form; this opens its choice."""
+    if not capability:
+        return RedirectResponse(f"/systems/{quote(slug, safe='')}#features", 303)
+    return RedirectResponse(
+        f"/systems/{quote(slug, safe='')}/claims/{quote(capability, safe='')}", 303
+    )
+
+
+@router.get("/systems/{slug}/claims/{capability}")
+async def claim_page(
+    slug: str, capability: str, request: Request, session: SessionDep, who: EditorUser
+) -> Response:
+    def build(s: Session) -> Response:
+        system, cap = _cell(s, slug, capability)
+        current = team_claims(s, slug).get(capability)
+        back = f"/systems/{slug}#cap-{capability}"
+        form = forms.claim_form(system, (cap.slug, cap.name), current, back)
+        return _claim_page(request, s, form, 200)
+
+    return await serve(request, session, build)
+
+
+@router.post("/systems/{slug}/claims/{capability}")
+async def set_claim(
+    slug: str, capability: str, request: Request, session: SessionDep, who: EditorUser
+) -> Response:
+    values = await posted(request, CLAIM_POST)
+    return await run_in_threadpool(_set_claim, request, session, who, slug, capability, values)
+
+
+def _set_claim(
+    request: Request,
+    session: Session,
+    who: SignedIn,
+    slug: str,
+    capability: str,
+    values: dict[str, str],
+) -> Response:
+    system, cap = _cell(session, slug, capability)
+    team = request.app.state.settings.atlas_team_name
+    form = ClaimForm(*system, cap.slug, cap.name, values=values, next=values["next"])
+    try:
+        version = forms.version_of(values)
+        claim = forms.claim_in(values)
+        with write_transaction(session):
+            saved = service.put_claim(session, who, slug, capability, claim, version, team)
+    except (service.StaleVersionError, service.VersionRequiredError) as exc:
+        form.current, form.version = forms.claim_view(exc.row), exc.current
+        created = isinstance(exc, service.VersionRequiredError)
+        form.clash = forms.claim_clash(values, exc.row, created=created)
+        return _claim_page(request, session, form, 409)
+    except service.TeamError as exc:
+        form.current = team_claims(session, slug).get(capability)
+        form.version = forms.version_of(values)
+        form.problems = forms.sentences(exc.problems)
+        return _claim_page(request, session, form, 422)
+    doc = saved.items[0]
+    where = f"{system[1]} · {cap.name}"
+    back = back_to(request, values, f"/matrix/cell?system={slug}&capability={capability}")
+    if not saved.created and doc["version"] == forms.version_of(values):
+        return done(request, back, f"Nothing to save: the team's claim on {where} is as it was.")
+    verb = "Added" if saved.created else "Changed"
+    return done(request, back, f"{verb} the team's claim on {where}: {level_label(doc['level'])}.")
+
+
+@router.post("/systems/{slug}/claims/{capability}/delete")
+async def remove_claim(
+    slug: str, capability: str, request: Request, session: SessionDep, who: EditorUser
+) -> Response:
+    values = await posted(request, ("version", "next"))
+    return await run_in_threadpool(_remove_claim, request, session, who, slug, capability, values)
+
+
+def _remove_claim(
+    request: Request,
+    session: Session,
+    who: SignedIn,
+    slug: str,
+    capability: str,
+    values: dict[str, str],
+) -> Response:
+    system, cap = _cell(session, slug, capability)
+    where = f"{system[1]} · {cap.name}"
+    back = back_to(request, values, f"/matrix/cell?system={slug}&capability={capability}")
+    try:
+        version = forms.version_of(values)
+        with write_transaction(session):
+            service.delete_claim(session, who, slug, capability, version)
+    except (service.StaleVersionError, service.VersionRequiredError) as exc:
+        form = ClaimForm(
+            *system,
+            cap.slug,
+            cap.name,
+            values={},
+            current=forms.claim_view(exc.row),
+            version=exc.current,
+            next=values["next"],
+            removing=True,
+            clash=forms.claim_clash({}, exc.row, created=False),
+        )
+        return _claim_page(request, session, form, 409)
+    except service.UnknownItemError:
+        return done(request, back, f"The team had no claim on {where} to remove.")
+    except service.TeamError as exc:
+        saved = team_claims(session, slug).get(capability)
+        form = forms.claim_form(system, (cap.slug, cap.name), saved, values["next"])
+        form.problems = forms.sentences(exc.problems)
+        return _claim_page(request, session, form, 422)
+    return done(request, back, f"Removed the team's claim on {where}.")
