@@ -4,6 +4,7 @@ import asyncio
 import itertools
 import logging
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from fastapi.testclient import TestClient
@@ -69,8 +70,9 @@ def test_the_watcher_keeps_trying_and_reports_an_outage_once(
         task.cancel()
 
     started = time.monotonic()
-    with caplog.at_level(logging.WARNING, logger="inference_atlas"):
-        asyncio.run(run_until_it_recovers())
+    # A thread of its own: the browser tests leave an event loop running in this one.
+    with caplog.at_level(logging.WARNING, logger="inference_atlas"), ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, run_until_it_recovers()).result()
     messages = [r.getMessage() for r in caplog.records if r.name == "inference_atlas"]
     assert messages == [
         "cannot read the data version from the database: down",
