@@ -611,7 +611,7 @@ class ChangesParams(QueryModel):
         int | None,
         Field(description="only changes older than this revision id: the `next` link of a page "
                           "carries it, so pages stay put while new changes arrive",
-              ge=1, le=2**53),
+              ge=1, le=2**31 - 1),  # revision ids are SQL integers (PostgreSQL: 4 bytes)
     ] = None  # fmt: skip
     limit: Annotated[
         int,

@@ -210,9 +210,12 @@ def test_upgrading_a_team_database_keeps_its_published_and_team_rows(tmp_path: P
         ))  # fmt: skip
         user = connection.execute(text("SELECT id FROM user_account")).scalar_one()
         connection.execute(text(
-            "INSERT INTO source (slug, short, title, date, kind, position, published, withdrawn) "
-            "VALUES ('team', 'Team', 'Our runs', '2026-11-01', 'team-measurement', 0, false, false)"
+            "INSERT INTO source (id, slug, short, title, date, kind, position, published, "
+            "withdrawn) SELECT max(id) + 1, 'team', 'Team', 'Our runs', '2026-11-01', "
+            "'team-measurement', 0, false, false FROM source"
         ))  # fmt: skip
+        # Explicit ids: the copied rows came with theirs, which PostgreSQL's sequences
+        # have not counted.
         team, vllm, metric, capability = (
             connection.execute(text(f"SELECT id FROM {table} WHERE slug = :s"), {"s": slug})
             .scalar_one()
@@ -220,20 +223,20 @@ def test_upgrading_a_team_database_keeps_its_published_and_team_rows(tmp_path: P
                                 ("metric", "throughput"), ("capability", "openai-api"))
         )  # fmt: skip
         connection.execute(
-            text("INSERT INTO claim (system_id, capability_id, source_id, level, position, "
-                 "withdrawn) VALUES (:s, :c, :t, 'no', 9999, false)"),
+            text("INSERT INTO claim (id, system_id, capability_id, source_id, level, position, "
+                 "withdrawn) SELECT max(id) + 1, :s, :c, :t, 'no', 9999, false FROM claim"),
             {"s": vllm, "c": capability, "t": team},
         )  # fmt: skip
         connection.execute(
-            text("INSERT INTO benchmarkresult (slug, system_id, metric_id, source_id, value, "
-                 "qualifier, unit, position, withdrawn) "
-                 "VALUES ('team-abc', :s, :m, :t, 1234.5, 'exact', 'tok/s', 9999, false)"),
+            text("INSERT INTO benchmarkresult (id, slug, system_id, metric_id, source_id, value, "
+                 "qualifier, unit, position, withdrawn) SELECT max(id) + 1, 'team-abc', :s, :m, "
+                 ":t, 1234.5, 'exact', 'tok/s', 9999, false FROM benchmarkresult"),
             {"s": vllm, "m": metric, "t": team},
         )  # fmt: skip
         connection.execute(
-            text("INSERT INTO revision (at, actor, user_id, entity, key, action) "
-                 "VALUES ('2026-11-02 09:00:00', 'eddie', :u, 'benchmark_result', 'team-abc', "
-                 "'create')"),
+            text("INSERT INTO revision (id, at, actor, user_id, entity, key, action) "
+                 "SELECT coalesce(max(id), 0) + 1, '2026-11-02 09:00:00', 'eddie', :u, "
+                 "'benchmark_result', 'team-abc', 'create' FROM revision"),
             {"u": user},
         )  # fmt: skip
     tables = [*before, "user_account", "revision"]
