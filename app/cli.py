@@ -130,6 +130,14 @@ def seed(
     claims = sum(len(c) for s in data.claims.values() for c in s.values())
     typer.echo(f"Loaded {len(data.systems)} systems, {claims} claims, {rows} benchmark results.")
     typer.echo(report.summary())
+    folder = seed_dir or settings.seed_dir
+    if (folder / TEAM_FILE).exists():
+        # A backup folder: seeding reads only its published files, which can surprise.
+        typer.echo(
+            f"{folder / TEAM_FILE} was not read: seeding loads only the published data. "
+            f"To restore the team's data and history too, run: inference-atlas import {folder}",
+            err=True,
+        )
 
 
 @cli.command()

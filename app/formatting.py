@@ -82,9 +82,14 @@ def source_date(date: str | None) -> str:
 
 
 def age(days: int | None) -> str:
-    """412 -> '1 year 2 months'; 20 -> '3 weeks'."""
+    """412 -> '1 year 2 months'; 20 -> '2 weeks'; 3 -> '3 days'; 0 -> 'today'."""
     if days is None:
         return ""
+    if days < 1:
+        # A team result measured today (or dated a little ahead by a clock elsewhere).
+        return "today"
+    if days < 14:
+        return f"{days} day{'s' if days > 1 else ''}"
     if days < 60:
         return f"{max(days // 7, 1)} week{'s' if days >= 14 else ''}"
     months = round(days / 30.4)

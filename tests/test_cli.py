@@ -28,6 +28,19 @@ def test_seed_then_export(env: Path, seed_copy: Path, tmp_path: Path) -> None:
     ).read_text()
 
 
+def test_seeding_from_a_backup_folder_says_team_json_is_left_for_import(
+    env: Path, seed_copy: Path, tmp_path: Path
+) -> None:
+    runner = CliRunner()
+    assert runner.invoke(cli, ["seed", "--seed-dir", str(seed_copy)]).exit_code == 0
+    backup = tmp_path / "backup"
+    assert runner.invoke(cli, ["export", str(backup)]).exit_code == 0
+    result = runner.invoke(cli, ["seed", "--seed-dir", str(backup)])
+    assert result.exit_code == 0, result.output
+    assert f"{backup / 'team.json'} was not read" in result.output
+    assert f"run: inference-atlas import {backup}" in result.output
+
+
 def test_migrate_upgrades_and_seeds_once(
     env: Path, seed_copy: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

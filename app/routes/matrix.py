@@ -14,7 +14,7 @@ from app.params import MatrixParams, ParamProblem, QueryModel, Reading, read_que
 from app.queries.features import capability_names, feature_page
 from app.queries.matrix import NO_CLAIM, MatrixResult, build_matrix, cell_claims, matrix_base
 from app.queries.vocabularies import matrix_vocabularies
-from app.routes.team_forms import cell_editing
+from app.routes.team_forms import cell_editing, is_editor
 from app.web import is_htmx, render, serve, tidy_redirect
 
 router = APIRouter(include_in_schema=False)
@@ -98,6 +98,8 @@ def _matrix_page(request: Request, session: Session, view: str) -> Response:
         "csv_url": f"{PAGES[view]}.csv{query}",
         "active": view,
         "open_cell": open_cell,
+        # Editors may open a cell no source covers, to give the team's claim on it.
+        "can_edit": is_editor(request),
     }
     return render(request, "pages/matrix.html", context, session=session, fragments=FRAGMENTS,
                   canonical=canonical, status_code=422 if problems else 200)  # fmt: skip

@@ -94,6 +94,21 @@ def test_only_editors_get_claim_forms(clients: Clients) -> None:
     assert chosen.headers["location"] == "/systems/vllm/claims/mobile"
 
 
+def test_editors_can_open_a_cell_no_source_covers(clients: Clients) -> None:
+    for who in (None, "vera"):
+        matrix = page(clients(who).get("/hardware"))
+        assert matrix.select("td.lv-no-claim") and matrix.select("td.lv-no-claim a") == []
+    matrix = page(clients("eddie").get("/hardware"))
+    empty = matrix.select("td.lv-no-claim a[data-cell]")
+    assert empty and len(empty) == len(matrix.select("td.lv-no-claim"))
+    target = empty[0]
+    assert target.get_text(" ", strip=True).endswith("no source says: add the team's claim")
+    panel = page(clients("eddie").get(target["href"]))
+    system, capability = target["data-cell"].split(":")
+    form = panel.select_one("form.claim-form")
+    assert form["action"] == f"/systems/{system}/claims/{capability}"
+
+
 # The matrix cell panel ----------------------------------------------------------------------------
 
 
