@@ -17,6 +17,8 @@ from threading import Lock
 
 from fastapi.responses import Response
 
+from app.version_signal import ChangeSignal, Timer
+
 # Cookie and Authorization: a signed-in user's page differs (their name, their forms), so
 # no shared cache between us and them may hand it to anyone else.
 VARY = (
@@ -182,13 +184,17 @@ class RenderCache:
 class VersionWatcher:
     """The data version as this process last saw it: read in the background, never per request.
 
-    A write in this process sets it at once; a seed run by another process shows up
-    within `interval` seconds, or as soon as any request's own read sees the new version.
+    A write in this process sets it at once. A change made by another process shows up as
+    soon as `signal` says so (PostgreSQL's NOTIFY, see app/version_signal.py), else within
+    `interval` seconds, or as soon as any request's own read sees the new version.
     """
 
-    def __init__(self, read: Callable[[], str], interval: float = 1.0) -> None:
+    def __init__(
+        self, read: Callable[[], str], interval: float = 1.0, signal: ChangeSignal | None = None
+    ) -> None:
         self._read = read
         self.interval = interval
+        self._signal = signal or Timer()
         self.value = ""
         self.read_at = float("-inf")
 
@@ -206,7 +212,7 @@ class VersionWatcher:
         """Poll forever; cancelled when the app stops. /healthz reports `read_at`."""
         failing = False
         while True:
-            await asyncio.sleep(self.interval)
+            await self._signal.wait(self.interval)
             try:
                 await asyncio.to_thread(self.refresh)
             except Exception as exc:

@@ -39,6 +39,7 @@ from app.routes import (
 from app.routes.changes import router as changes_router
 from app.seeding.service import prepare_database
 from app.settings import PROJECT_ROOT, Settings
+from app.version_signal import change_signal
 from app.web import build_slots
 
 
@@ -59,7 +60,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await to_thread.run_sync(prepare_database, engine, settings.seed_dir)
         await to_thread.run_sync(warm_up)
         app.state.engine = engine
-        app.state.versions = VersionWatcher(lambda: _read_version(engine))
+        signal = change_signal(engine)
+        app.state.versions = VersionWatcher(
+            lambda: _read_version(engine), settings.version_poll_seconds, signal
+        )
         await to_thread.run_sync(app.state.versions.refresh)
         app.state.render_cache = RenderCache(max_bytes=settings.render_cache_mb * 1024 * 1024)
         app.state.build_slots = build_slots(settings.threads, settings.builds)
@@ -68,6 +72,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         watcher.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await watcher
+        await signal.close()
         engine.dispose()
 
     app = FastAPI(

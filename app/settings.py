@@ -35,6 +35,9 @@ class Settings(BaseSettings):
     # Responses built at once (the rest queue): bounds the memory big pages take together.
     builds: int = 4
     render_cache_mb: int = 64
+    # How often each process reads the data version when nothing tells it of a change
+    # (SQLite; on PostgreSQL a NOTIFY wakes it at once and this is the fallback).
+    version_poll_seconds: float = Field(default=1.0, gt=0, le=60)
     max_query_bytes: int = 8192
     # How long a SQLite writer waits for another one before giving up with a clear message.
     sqlite_busy_timeout_ms: int = 10_000

@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 from sqlmodel import Session, select
 
 from app.models import Meta
+from app.version_signal import announce
 
 
 @contextmanager
@@ -65,4 +66,5 @@ def bump_data_version(session: Session, *, seeded: bool = False) -> str:
     now = datetime.now(UTC).isoformat(timespec="seconds")
     session.merge(Meta(key="data_version", value=version))
     session.merge(Meta(key="seeded_at" if seeded else "changed_at", value=now))
+    announce(session, version)
     return version

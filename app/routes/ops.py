@@ -18,8 +18,9 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.cache import VersionWatcher
 
-# The version watcher reads the database every second; this long without one success, the
-# process cannot reach its database (or is too overloaded to), and says so.
+# The version watcher reads the database every second (by default); this long without one
+# success (or three poll intervals, if longer), the process cannot reach its database (or is
+# too overloaded to), and says so.
 HEALTHY_READ_AGE = 15.0
 NO_STORE = {"Cache-Control": "no-store"}
 
@@ -31,7 +32,7 @@ async def healthz(request: Request) -> Response:
     """200 while the database answers the background reads, 503 when it has stopped."""
     versions: VersionWatcher = request.app.state.versions
     age = time.monotonic() - versions.read_at
-    if age <= HEALTHY_READ_AGE:
+    if age <= max(HEALTHY_READ_AGE, 3 * versions.interval):
         return JSONResponse({"status": "ok", "database": "ok"}, headers=NO_STORE)
     problem = f"no successful read for {age:.0f} s"
     body = {"status": "unavailable", "database": problem}
