@@ -195,3 +195,28 @@ def test_the_forms_in_the_dark_and_on_a_phone(browser, team_url: str, artifacts:
     no_axe_violations(page)
     page.screenshot(path=artifacts / "team-add-form-invalid-dark-phone.png", full_page=True)
     context.close()
+
+
+def test_an_editor_gives_the_team_claim_on_a_cell_no_source_covers(
+    browser, team_url: str, artifacts: Path
+) -> None:
+    page, console = open_watched(browser)
+    page.goto(f"{team_url}/login?next=/hardware")
+    sign_in(page, team_url, EDITOR, PASSWORD)
+    page.wait_for_url("**/hardware")
+    cell = page.locator("td.lv-no-claim a[data-cell='docker-model-runner:intel-gaudi']")
+    expect(cell).to_have_count(1)
+    cell.click()
+    panel = page.locator("#cell_detail:not([hidden])")
+    expect(panel).to_contain_text("No source says")
+    panel.locator("#claim-intel-gaudi-level").select_option("no")
+    panel.locator("#claim-intel-gaudi-note").fill("Tried on a Gaudi 2 node: not supported")
+    page.screenshot(path=artifacts / "team-empty-cell-panel.png")
+    panel.locator("form.claim-form button[type=submit]").click()
+    expect(page.locator(".done-banner.flash")).to_contain_text(
+        "Added the team's claim on Docker Model Runner · Intel Gaudi"
+    )
+    claimed = page.locator("td.lv-no a[data-cell='docker-model-runner:intel-gaudi']")
+    expect(claimed).to_have_count(1)
+    assert violations(page, console) == []
+    page.context.close()
