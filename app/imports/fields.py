@@ -53,8 +53,9 @@ class Fields:
         return self.place.error(message, kind=kind, key=self.key_path(key))
 
     def missing(self, key: str, what: str = "") -> ResultFileError:
-        run = f"run {self.place.index + 1} ({self.place.source})"
-        return self.error(f"{run} has no {self.key_path(key)}{what}", key, "missing-field")
+        """`what` completes the sentence: ", which every vLLM result has"."""
+        message = f"this run has no {self.key_path(key)}{what}"
+        return self.error(message, key, "missing-field")
 
     def child(self, key: str) -> Fields | None:
         value = self.data.get(key)
@@ -76,7 +77,8 @@ class Fields:
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise self.error(f"is {describe(value)}, not a number", key)
         if not math.isfinite(value):
-            raise self.error(f"is {value}, not a finite number", key)
+            shown = "NaN" if math.isnan(value) else "infinite"
+            raise self.error(f"is {shown}, not a measured number", key)
         return float(value)
 
     def count(self, key: str, *, required: bool = False) -> int | None:
@@ -163,7 +165,9 @@ class RunBuilder:
 
     def _check_requests(self) -> None:
         if self.context.get("successful_requests") == 0:
-            raise self._fail("successful_requests", "no request succeeded (0 successful)")
+            raise self._fail(
+                "successful_requests", "is 0: no request succeeded, nothing was measured"
+            )
         concurrency = self.context.get("concurrency")
         if concurrency is not None and concurrency < 1:
             raise self._fail("concurrency", f"a concurrency limit of {concurrency} is impossible")

@@ -172,17 +172,20 @@ def _whole_document(name: str, text: str) -> tuple[int | None, Any]:
 def _json_error(
     name: str, err: json.JSONDecodeError, *, line_offset: int, truncated: bool
 ) -> ResultFileError:
-    line = err.lineno + line_offset
-    if truncated:
+    # A string that never closes runs to the end of the text: JSON strings cannot hold a
+    # newline, so an unclosed one on an earlier line is reported as a control character.
+    if truncated or err.msg.startswith("Unterminated string"):
+        line = err.doc.rstrip().count("\n") + 1 + line_offset
         message = (
-            f"the JSON stops at line {line} before it is complete: the file looks truncated "
+            "the JSON stops before it is complete: the file looks truncated "
             "(cut off while it was written or uploaded)"
         )
         return ResultFileError(name, message, kind="truncated", line=line)
+    line = err.lineno + line_offset
     if err.msg == "Extra data":
-        message = f"a second JSON value starts at line {line}, column {err.colno}, after the first"
+        message = f"a second JSON value starts at column {err.colno}, after the first one ended"
     else:
-        message = f"not valid JSON at line {line}, column {err.colno}: {err.msg}"
+        message = f"not valid JSON (column {err.colno}): {err.msg}"
     return ResultFileError(name, message, kind="not-json", line=line)
 
 

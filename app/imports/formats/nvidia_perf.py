@@ -100,10 +100,10 @@ def parse_run(fields: Fields, tool: str) -> ParsedRun:
 
 def _read_block(block: Fields, tag: str, run: RunBuilder) -> None:
     for stat, value in block.data.items():
-        if stat != "unit" and isinstance(value, int | float | str) and not isinstance(value, bool):
-            number = block.number(stat, strings=True)
-            if number is not None:
-                run.keep_raw(f"{tag}.{stat}", number)
+        if isinstance(value, str) and not _numeric(value):
+            continue  # labels beside the numbers: unit, and tag/header in the older layout
+        if isinstance(value, int | float | str) and not isinstance(value, bool):
+            run.keep_raw(f"{tag}.{stat}", block.number(stat, strings=True) or 0.0)
     if tag in _LATENCIES:
         for stat, name in _STATS.items():
             run.metric(f"{_LATENCIES[tag]}_{name}", _value(block, stat, "ms"), block.key_path(stat))
@@ -157,15 +157,13 @@ def _config(config: Fields, run: RunBuilder) -> None:
     names = _first(data, ("endpoint", "model_names"), ("model_names",), ("model",))
     model = names[0] if isinstance(names, list) and names else names
     run.set("model", model[:300] if isinstance(model, str) and model else None)
-    backend = _first(
-        data,
-        ("endpoint", "type"),
-        ("endpoint", "backend"),
-        ("backend",),
-        ("endpoint_type",),
-        ("service_kind",),
-    )
-    run.set("backend", backend if isinstance(backend, str) and backend else None)
+    kind = _first(data, ("endpoint", "type"), ("endpoint_type",), ("service_kind",))
+    run.set("backend", kind if isinstance(kind, str) and kind else None)
+    # GenAI-Perf's `backend` (tensorrtllm, vllm) names the engine behind Triton; with other
+    # service kinds it still holds its default, so it is only a hint for Triton runs.
+    served = _first(data, ("endpoint", "backend"), ("backend",))
+    if kind in ("triton", "kserve") and isinstance(served, str) and served:
+        run.set("engine", served)
     run.set("concurrency", _positive_int(_find(data, "concurrency")), "input_config")
     rate = _find(data, "request_rate")
     if isinstance(rate, int | float) and not isinstance(rate, bool) and rate > 0:
@@ -241,6 +239,14 @@ def _walk(data: dict[str, Any], depth: int, limit: int) -> Iterator[dict[str, An
             yield node
             following += [value for value in node.values() if isinstance(value, dict)]
         level = following
+
+
+def _numeric(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _positive_int(value: Any) -> int | None:
