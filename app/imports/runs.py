@@ -69,7 +69,7 @@ class ParsedRun:
     test: str | None = None  # llama-bench test label: "pp512", "tg128", "pp512+tg128 @ d4096"
     # Results.
     metrics: Mapping[str, float] = field(default_factory=dict)  # key of METRIC_UNITS -> value
-    metric_sources: Mapping[str, str] = field(default_factory=dict)  # key -> the file's field
+    metric_sources: Mapping[str, str] = field(default_factory=dict)  # key -> field in the run
     derived: tuple[str, ...] = ()  # metric keys we computed rather than read
     raw: Mapping[str, float] = field(default_factory=dict)  # the file's own numbers, bounded
     extras: Mapping[str, str] = field(default_factory=dict)  # other text: metadata, settings

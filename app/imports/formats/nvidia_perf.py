@@ -82,13 +82,15 @@ def parse(name: str, records: list[Record], tool: str) -> tuple[list[ParsedRun],
 def parse_run(fields: Fields, tool: str) -> ParsedRun:
     run = RunBuilder(tool, fields.place)
     blocks, under = blocks_of(fields.data)
-    blocks = {_SHORT_TAGS.get(tag, tag): block for tag, block in blocks.items()}
+    tags = {_SHORT_TAGS.get(tag, tag) for tag, block in blocks.items() if isinstance(block, dict)}
     for tag in REQUIRED:
-        if not isinstance(blocks.get(tag), dict):
+        if tag not in tags:
             raise fields.missing(f"{under}.{tag}".strip("."), f", which every {tool} export has")
-    for tag, block in blocks.items():
+    for written, block in blocks.items():
         if isinstance(block, dict):
-            _read_block(Fields(block, fields.place, f"{under}.{tag}".strip(".")), tag, run)
+            # Read under the canonical tag, but name the field as the file writes it.
+            at = Fields(block, fields.place, f"{under}.{written}".strip("."))
+            _read_block(at, _SHORT_TAGS.get(written, written), run)
     run.set("tool_version", fields.text("aiperf_version"), "aiperf_version")
     run.set("measured_at", _start(fields), "start_time")
     config = fields.child("input_config")
