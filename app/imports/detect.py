@@ -74,6 +74,10 @@ def resolve_format(name: str, format: str) -> str:
 def detect_format(name: str, records: list[Record]) -> str:
     """The FORMATS slug of the tool that wrote these records, judged by the first one."""
     first = records[0].value
+    line = records[0].line
+    if _is_aiperf_aggregate(first):
+        # Its blocks carry a unit like the summary's, so say so before they are misread.
+        raise ResultFileError(name, _AGGREGATE, kind="unknown-format", line=line)
     nvidia = nvidia_perf.tool_of(first)
     if nvidia is not None:
         return nvidia
@@ -85,7 +89,6 @@ def detect_format(name: str, records: list[Record]) -> str:
     ):
         if looks_like(first):
             return slug
-    line = records[0].line
     raise ResultFileError(name, unknown_format_message(first), kind="unknown-format", line=line)
 
 
@@ -125,11 +128,8 @@ def _near_miss(value: Any) -> str | None:
             "this is AIPerf's per-request log (profile_export.jsonl); import the summary "
             "profile_export_aiperf.json from the same folder"
         )
-    if any(isinstance(v, dict) and "ci_low" in v for v in _values_two_deep(value)):
-        return (
-            "this is AIPerf's multi-run aggregate (profile_export_aiperf_aggregate.json); "
-            "import one run's profile_export_aiperf.json"
-        )
+    if _is_aiperf_aggregate(value):
+        return _AGGREGATE
     if "experiments" in keys and "service_kind" in keys:
         return (
             "this is perf_analyzer's raw export (profile_export.json); import "
@@ -144,6 +144,19 @@ def _near_miss(value: Any) -> str | None:
     if value.get("benchmarks") == []:
         return "this GuideLLM report has an empty benchmarks list: no runs"
     return None
+
+
+_AGGREGATE = (
+    "this is AIPerf's multi-run aggregate (profile_export_aiperf_aggregate.json); "
+    "import one run's profile_export_aiperf.json"
+)
+
+
+def _is_aiperf_aggregate(value: Any) -> bool:
+    """Confidence blocks (mean, cv, ci_low, ci_high) instead of avg and percentiles."""
+    return isinstance(value, dict) and any(
+        isinstance(v, dict) and "ci_low" in v for v in _values_two_deep(value)
+    )
 
 
 def _values_two_deep(value: dict[str, Any]) -> list[Any]:
