@@ -77,19 +77,17 @@ def parse(
 
 def _report_context(report: dict[str, Any]) -> dict[str, Any]:
     """Model, backend, data and labels as the report's configuration gives them."""
-    metadata = report.get("metadata") if isinstance(report.get("metadata"), dict) else {}
-    config = _dig(report, "config", "spec") or report.get("args") or {}
+    metadata = _dict(report.get("metadata"))
+    config = _dict(_dig(report, "config", "spec")) or _dict(report.get("args"))
     backend = config.get("backend")
-    backend_args = backend if isinstance(backend, dict) else config.get("backend_kwargs") or {}
-    kind = backend_args.get("kind") if isinstance(backend_args, dict) else None
+    backend_args = _dict(backend) or _dict(config.get("backend_kwargs"))
     data = config.get("data")
     first_data = data[0] if isinstance(data, list) and data else data
     labels = _dig(report, "config", "metadata", "labels")
     return {
         "tool_version": _text(metadata.get("guidellm_version")),
-        "model": _text(backend_args.get("model") if isinstance(backend_args, dict) else None)
-        or _text(config.get("model")),
-        "backend": _text(kind) or _text(backend if isinstance(backend, str) else None),
+        "model": _text(backend_args.get("model")) or _text(config.get("model")),
+        "backend": _text(backend_args.get("kind")) or _text(backend),
         "dataset": _text(first_data.get("kind") if isinstance(first_data, dict) else first_data),
         "labels": {k: v for k, v in labels.items() if isinstance(v, str)}
         if isinstance(labels, dict)
@@ -218,6 +216,10 @@ def _dig(data: Any, *keys: str) -> Any:
     for key in keys:
         data = data.get(key) if isinstance(data, dict) else None
     return data
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
 
 
 def _text(value: Any) -> str | None:

@@ -56,8 +56,10 @@ def parse_run(fields: Fields) -> ParsedRun:
     run.set("test", test_label(n_prompt or 0, n_gen or 0, depth))
     run.set("configured_input_tokens", n_prompt or None, "n_prompt")
     run.set("configured_output_tokens", n_gen or None, "n_gen")
-    key = "prompt_generation_tok_s" if n_prompt and n_gen else None
-    key = key or ("prompt_tok_s" if n_prompt else "generation_tok_s")
+    if n_prompt and n_gen:
+        key = "prompt_generation_tok_s"
+    else:
+        key = "prompt_tok_s" if n_prompt else "generation_tok_s"
     run.metric(key, fields.number("avg_ts"), "avg_ts")
     run.set("concurrency", 1)  # one stream by construction
     _build(fields, run)

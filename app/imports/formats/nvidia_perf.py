@@ -18,7 +18,7 @@ so it is read as tpot; their "inter_chunk_latency" is vLLM's ITL.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
@@ -47,7 +47,7 @@ _AIPERF_ONLY = {"benchmark_duration", "total_isl", "inter_chunk_latency", "min_r
 REQUIRED = ("request_throughput", "output_token_throughput")
 
 
-def blocks_of(value: dict[str, Any]) -> tuple[dict[str, Any], str]:
+def blocks_of(value: Mapping[str, Any]) -> tuple[Mapping[str, Any], str]:
     """The metric blocks and the path they sit under ("records" in AIPerf's older layout)."""
     records = value.get("records")
     if isinstance(records, dict):
@@ -210,7 +210,7 @@ def _gpus(fields: Fields, run: RunBuilder) -> None:
         run.set("gpu_count", count or None, "telemetry_stats")
 
 
-def _first(data: dict[str, Any], *paths: tuple[str, ...]) -> Any:
+def _first(data: Mapping[str, Any], *paths: tuple[str, ...]) -> Any:
     for path in paths:
         node: Any = data
         for key in path:
@@ -220,7 +220,7 @@ def _first(data: dict[str, Any], *paths: tuple[str, ...]) -> Any:
     return None
 
 
-def _find(data: dict[str, Any], key: str) -> Any:
+def _find(data: Mapping[str, Any], key: str) -> Any:
     """The first value under `key` anywhere in the config, breadth first and bounded:
     the place of load settings moves between releases (loadgen, perf_analyzer.stimulus,
     phases.profiling)."""
@@ -230,10 +230,11 @@ def _find(data: dict[str, Any], key: str) -> Any:
     return None
 
 
-def _walk(data: dict[str, Any], depth: int, limit: int) -> Iterator[dict[str, Any]]:
-    level, seen = [data], 0
+def _walk(data: Mapping[str, Any], depth: int, limit: int) -> Iterator[Mapping[str, Any]]:
+    level: list[Mapping[str, Any]] = [data]
+    seen = 0
     for _ in range(depth):
-        following = []
+        following: list[Mapping[str, Any]] = []
         for node in level:
             seen += 1
             if seen > limit:
