@@ -164,6 +164,10 @@ class RunBuilder:
         return self.place.error(message, kind="bad-value", key=self.sources.get(name))
 
     def _check_requests(self) -> None:
+        for name in ("successful_requests", "failed_requests"):
+            count = self.context.get(name)
+            if count is not None and count < 0:
+                raise self._fail(name, f"is {count}: a count of requests cannot be negative")
         if self.context.get("successful_requests") == 0:
             raise self._fail(
                 "successful_requests", "is 0: no request succeeded, nothing was measured"

@@ -63,7 +63,7 @@ def decode(name: str, data: bytes, max_bytes: int = DEFAULT_MAX_BYTES) -> str:
     if len(data) > max_bytes:
         message = f"the file is {size_text(len(data))}, over the {size_text(max_bytes)} limit"
         raise ResultFileError(name, message, kind="too-large")
-    if not data.strip():
+    if not data or data.isspace():
         raise ResultFileError(name, "the file is empty", kind="empty")
     _refuse_binary(name, data)
     try:
@@ -144,8 +144,12 @@ def _json_lines(name: str, text: str, max_runs: int) -> list[tuple[int | None, A
         except RecursionError:
             raise _too_deep(name, number) from None
         except json.JSONDecodeError as err:
+            last = not text[end:].strip()
+            if not last and err.msg.startswith("Unterminated string"):
+                message = "this line stops inside a string: it looks cut off"
+                raise ResultFileError(name, message, kind="not-json", line=number) from None
             # Cut off only if the error is at the end of the last line with any text on it.
-            truncated = err.pos >= len(line.rstrip()) and not text[end:].strip()
+            truncated = last and err.pos >= len(line.rstrip())
             raise _json_error(name, err, line_offset=number - 1, truncated=truncated) from None
     return documents
 

@@ -266,3 +266,20 @@ def test_gzip_of_a_good_file_is_still_refused():
     with pytest.raises(ResultFileError) as caught:
         parse_result_file("profile_export_aiperf.json", data)
     assert caught.value.kind == "binary"
+
+
+def test_a_line_cut_off_in_the_middle_of_json_lines_is_named():
+    lines = (FIXTURES / "llama-bench/m2max-qwen2.5-7b-q8.jsonl").read_text().splitlines()
+    data = "\n".join([lines[0], lines[1][:80], lines[2]]).encode()
+    with pytest.raises(ResultFileError) as caught:
+        parse_result_file("x.jsonl", data)
+    assert (caught.value.kind, caught.value.line) == ("not-json", 2)
+    assert "cut off" in caught.value.message
+
+
+def test_a_negative_request_count_is_refused():
+    data = json.loads((FIXTURES / "aiperf/profile_export_aiperf.json").read_text())
+    data["error_request_count"]["avg"] = -3.0
+    with pytest.raises(ResultFileError) as caught:
+        parse_result_file("x.json", json.dumps(data).encode())
+    assert (caught.value.kind, caught.value.path) == ("bad-value", "error_request_count.avg")
