@@ -27,7 +27,20 @@ SHORT_MAX = 60  # sources.short, the database column: it labels citations inline
 FIGURE_MAX = 1e15  # beyond any real figure in these units, far below float overflow in charts
 INT_MAX = 2**31 - 1  # the largest integer every SQL database stores in an integer column
 DATE_PATTERN = r"^\d{4}(?:-\d{2}(?:-\d{2})?)?$"
-UNITS = ("tok/s", "ms", "s", "min", "%", "x", "req/s", "GB", "MB", "requests", "score")
+UNITS = (
+    "tok/s",
+    "tok/s/user",  # per-user (interactive) throughput: what one stream of a busy server sees
+    "ms",
+    "s",
+    "min",
+    "%",
+    "x",
+    "req/s",
+    "GB",
+    "MB",
+    "requests",
+    "score",
+)
 LICENCES = (
     "Apache-2.0",
     "MIT",
