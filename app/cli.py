@@ -6,7 +6,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any, NoReturn
 
 import typer
 from sqlalchemy.exc import OperationalError
@@ -32,6 +32,7 @@ users = typer.Typer(help="Who can sign in, and with which role (viewer, editor, 
 tokens = typer.Typer(help="API tokens for scripts (Authorization: Bearer TOKEN).")
 cli.add_typer(users, name="user")
 cli.add_typer(tokens, name="token")
+FORMAT_HELP = "Skip detection: vllm-bench, sglang-bench, llama-bench, genai-perf, aiperf, guidellm."
 
 
 @cli.command()
@@ -375,6 +376,140 @@ def token_revoke(token_id: Annotated[int, typer.Argument(metavar="ID")]) -> None
         token = accounts.revoke_token(session, token_id)
         revoked_at = token.revoked_at
     typer.echo(f"Token {token_id} revoked ({revoked_at:%Y-%m-%d %H:%M} UTC).")
+
+
+def _text(help_text: str, *names: str) -> Any:
+    return typer.Option(*names, help=help_text)
+
+
+@cli.command("import-results")
+def import_results(
+    files: Annotated[list[Path], typer.Argument(metavar="FILE...", help="Result files.")],
+    system: Annotated[str | None, _text("The inference server measured (slug).")] = None,
+    hardware: Annotated[str | None, _text("The accelerator it ran on.")] = None,
+    gpus: Annotated[int | None, typer.Option(min=1, help="How many of them.")] = None,
+    precision: Annotated[str | None, _text("The weights' precision: FP8, BF16, Q4_K_M…")] = None,
+    system_version: Annotated[str | None, _text("The server's version.")] = None,
+    model: Annotated[str | None, _text("The model (else the file's).")] = None,
+    workload: Annotated[str | None, _text("The workload (else described from the file).")] = None,
+    user: Annotated[str | None, _text("The editor the results are attributed to.")] = None,
+    file_format: Annotated[str | None, _text(FORMAT_HELP, "--format")] = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Show what would be saved.")] = False,
+) -> None:
+    """Import benchmark result files as the team's results: all of them, or (on any problem)
+    none. Shows what each file holds first; asks only for context no file gives."""
+    from app.imports import ParsedFile, ResultFileError, parse_result_file, read_limited
+    from app.team import imports
+
+    context = imports.ImportContext.model_validate(
+        {"system": system, "hardware": hardware, "gpus": gpus, "precision": precision,
+         "system_version": system_version, "model": model, "workload": workload}
+    )  # fmt: skip
+    read: list[tuple[bytes, ParsedFile]] = []
+    big = sum(f.stat().st_size for f in files if f.is_file()) > 5 * 1024 * 1024
+    with typer.progressbar(files, label="Reading", file=sys.stderr, hidden=not big) as bar:
+        for path in bar:
+            try:
+                with path.open("rb") as stream:
+                    data = read_limited(stream, path.name)
+                read.append((data, parse_result_file(path.name, data, file_format)))
+            except OSError as exc:
+                _refuse(f"{path}: {exc.strerror or exc}")
+            except ResultFileError as exc:
+                _refuse(str(exc))
+    settings = Settings()
+    engine = make_engine(settings.database_url, **settings.engine_options())
+    try:
+        with startup_lock(engine):
+            migrations.upgrade(engine)
+        with Session(writer(engine), expire_on_commit=False) as session, session.begin():
+            who = _editor(session, user)
+            missing: dict[str, str] = {}
+            for _, parsed in read:
+                problems = imports.build_preview(session, parsed, context)["problems"]
+                missing |= {k: v for k, v in problems.items() if k in imports.ASKED}
+            if missing and sys.stdin.isatty():
+                answers = {
+                    name: typer.prompt(f"{name} ({question})") for name, question in missing.items()
+                }
+                context = context.model_copy(update=answers)
+            previews = [imports.preview_parsed(session, who, parsed, data, context)
+                        for data, parsed in read]  # fmt: skip
+            for preview in previews:
+                _show_preview(preview.document)
+            problems = [(pv.document["file"], k, v) for pv in previews
+                        for k, v in pv.document["problems"].items()]  # fmt: skip
+            if problems:
+                for name, field, message in problems:
+                    flag = f" (give --{field.replace('_', '-')})" if field in imports.ASKED else ""
+                    typer.echo(f"{name}: {field}: {message}{flag}", err=True)
+                _refuse("")
+            if dry_run:
+                session.rollback()
+                typer.echo("Dry run: nothing was saved.")
+                return
+            total = 0
+            for preview in previews:
+                done = imports.confirm_import(session, who, preview.key, settings.atlas_team_name)
+                total += len(done["saved"])
+        typer.echo(f"Saved {total} results from {len(previews)} files as {who.name}.")
+    except imports.TeamError as exc:
+        for name, message in exc.problems.items():
+            typer.echo(f"{name}: {message}", err=True)
+        _refuse("")
+    except OperationalError as exc:
+        _locked(exc)
+    finally:
+        engine.dispose()
+
+
+def _refuse(message: str) -> NoReturn:
+    if message:
+        typer.echo(message, err=True)
+    typer.echo("Nothing was saved.", err=True)
+    raise typer.Exit(code=1)
+
+
+def _editor(session: Session, name: str | None) -> accounts.SignedIn:
+    """The account imported results are attributed to: an active editor or admin."""
+    if name is None:
+        _refuse("--user: name the editor or admin the results are attributed to")
+    found = accounts.get_user(session, name)
+    if found is None or found.disabled or found.id is None:
+        _refuse(f"--user: there is no active user called {accounts.normalise_name(name)!r}")
+    if not Role(found.role).rank >= Role.editor.rank:
+        _refuse(f"--user: {found.name} is a viewer; results need an editor or admin")
+    return accounts.SignedIn(found.id, found.name, Role(found.role), "command line", "")
+
+
+def _show_preview(document: dict[str, Any]) -> None:
+    typer.echo(f"{document['file']}: {document['format_title']}, {len(document['runs'])} runs")
+    columns = ("RUN", "LOAD", "MODEL", "HARDWARE", "PRECISION", "OUT TOK/S", "TTFT MS",
+               "TPOT MS", "TOK/S/USER")  # fmt: skip
+    rows = [columns]
+    for run in document["runs"]:
+        setup, metrics = run["setup"], run["metrics"]
+        load = "-"
+        if setup.get("concurrency"):
+            load = f"{setup['concurrency']} concurrent"
+        elif setup.get("request_rate"):
+            load = f"{setup['request_rate']:g} req/s"
+        rows.append((
+            run["where"], load, str(setup.get("model", "?"))[:40],
+            f"{setup['gpus']}× {setup['hardware']}" if setup.get("gpus") and setup.get("hardware")
+            else str(setup.get("hardware", "?")),
+            str(setup.get("precision", "?")),
+            _figure(metrics, "output_throughput", "generation_tok_s"),
+            _figure(metrics, "ttft_mean"), _figure(metrics, "tpot_mean"),
+            _figure(metrics, "output_throughput_per_user"),
+        ))  # fmt: skip
+    _print_table(rows)
+    for note in document["notes"]:
+        typer.echo(f"  note: {note}")
+
+
+def _figure(metrics: dict[str, float], *keys: str) -> str:
+    return next((f"{metrics[k]:,.1f}" for k in keys if k in metrics), "-")
 
 
 def _count(n: int, noun: str) -> str:

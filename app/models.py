@@ -221,6 +221,43 @@ class BenchmarkResult(SQLModel, table=True):
     user_id: int | None = author_field()
     version: int = version_field()
     updated_at: dt.datetime | None = Field(default=None, sa_column=Column(UTCDateTime()))
+    # A result imported from a tool's result file: the run it came from (raw metrics kept).
+    import_run_id: int | None = Field(default=None, foreign_key="importrun.id", index=True)
+
+
+class ImportBatch(SQLModel, table=True):
+    """A benchmark result file a team member uploaded (app/team/imports.py).
+
+    `pending` while the uploader looks at the preview; confirming saves its results, under a
+    source of its own (the tool, the file, the date), and makes it `saved`. Pending previews
+    are kept for a day, so confirming works on whichever app process the request reaches.
+    """
+
+    id: int | None = Field(default=None, primary_key=True)
+    key: str = Field(unique=True, index=True, max_length=40)
+    user_id: int = Field(foreign_key="user_account.id", index=True)
+    created_at: dt.datetime = Field(sa_column=Column(UTCDateTime(), nullable=False))
+    state: str = Field(default="pending", max_length=10)
+    file_name: str = Field(max_length=300)
+    file_sha256: str = Field(max_length=64)
+    format: str = Field(max_length=30)
+    # What the uploader gave (system, hardware, precision...) and the preview built from it.
+    context: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    preview: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    source_id: int | None = Field(default=None, foreign_key="source.id", index=True)
+
+
+class ImportRun(SQLModel, table=True):
+    """One run of a confirmed import: its setup and every metric the file gave, normalised
+    (ms, tok/s, req/s, tok/s/user), and the file's own numbers as written."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    batch_id: int = Field(foreign_key="importbatch.id", index=True)
+    position: int = 0  # the run's place in the file
+    location: str = Field(max_length=100)  # "line 3", "benchmarks[4]"
+    setup: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    metrics: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+    raw: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
 
 
 class Rule(SQLModel, table=True):

@@ -101,19 +101,25 @@ def team_source(session: Session, team_name: str) -> Source:
 
 
 def add_results(
-    session: Session, who: SignedIn, results: list[TeamResultIn], team_name: str
+    session: Session,
+    who: SignedIn,
+    results: list[TeamResultIn],
+    team_name: str,
+    *,
+    source: Source | None = None,
+    import_runs: list[int] | None = None,
 ) -> Saved:
-    """Save every result or none: the first problem anywhere refuses the whole list."""
+    """Save every result or none: the first problem anywhere refuses the whole list.
+
+    An import passes the source describing its file and, per result, the run it came from.
+    """
     lock_writes(session)
-    systems = _by_slug(session, System, {r.system for r in results})
-    metrics = _by_slug(session, Metric, {r.metric for r in results})
-    problems: dict[str, str] = {}
-    for index, result in enumerate(results):
-        prefix = f"[{index}]." if len(results) > 1 else ""
-        problems |= {prefix + k: v for k, v in _result_problems(result, systems, metrics).items()}
+    problems = result_problems(session, results)
     if problems:
         raise TeamError(problems)
-    source = team_source(session, team_name)
+    systems = _by_slug(session, System, {r.system for r in results})
+    metrics = _by_slug(session, Metric, {r.metric for r in results})
+    source = source or team_source(session, team_name)
     position = _next_position(session, BenchmarkResult)
     now = _now()
     saved = Saved(created=True)
@@ -129,9 +135,10 @@ def add_results(
             user_id=who.user_id,
             version=1,
             updated_at=now,
+            import_run_id=import_runs[offset] if import_runs else None,
         )
         session.add(row)
-        doc = result_doc(row, result.system, result.metric)
+        doc = result_doc(row, result.system, result.metric, source.slug)
         _revise(session, who, "benchmark_result", row.slug, "create", None, doc, result.system)
         saved.items.append(doc | {"version": 1, "by": who.name})
     bump_data_version(session)
@@ -143,8 +150,8 @@ def update_result(
 ) -> Saved:
     """Change the fields named in `changes` (a PATCH body without its version)."""
     lock_writes(session)
-    row, system, metric = _team_result(session, slug)
-    before = result_doc(row, system.slug, metric.slug)
+    row, system, metric, source = _team_result(session, slug)
+    before = result_doc(row, system.slug, metric.slug, source.slug)
     seen = before | {"by": _author(session, row)}
     _check_version(f"team result {slug}", row.version, version, seen)
     merged = {name: getattr(row, name) for name in TeamResultFields.model_fields} | changes
@@ -160,7 +167,7 @@ def update_result(
         merged["qualifier"] = "exact"
     for name, value in merged.items():
         setattr(row, name, value)
-    after = result_doc(row, system.slug, metric.slug)
+    after = result_doc(row, system.slug, metric.slug, source.slug)
     if after == before:
         return Saved(items=[after | {"version": row.version, "by": _author(session, row)}])
     row.version += 1
@@ -173,8 +180,8 @@ def update_result(
 
 def delete_result(session: Session, who: SignedIn, slug: str, version: int | None) -> None:
     lock_writes(session)
-    row, system, metric = _team_result(session, slug)
-    before = result_doc(row, system.slug, metric.slug)
+    row, system, metric, source = _team_result(session, slug)
+    before = result_doc(row, system.slug, metric.slug, source.slug)
     seen = before | {"by": _author(session, row)}
     _check_version(f"team result {slug}", row.version, version, seen)
     session.delete(row)
@@ -184,22 +191,35 @@ def delete_result(session: Session, who: SignedIn, slug: str, version: int | Non
 
 def team_result(session: Session, slug: str) -> dict[str, Any]:
     """A team result as the API shows it, with its version and author (for the edit form)."""
-    row, system, metric = _team_result(session, slug)
-    return result_doc(row, system.slug, metric.slug) | {
+    row, system, metric, source = _team_result(session, slug)
+    return result_doc(row, system.slug, metric.slug, source.slug) | {
         "version": row.version,
         "by": _author(session, row),
     }
 
 
-def result_doc(row: BenchmarkResult, system: str, metric: str) -> dict[str, Any]:
+def result_problems(session: Session, results: list[TeamResultIn]) -> dict[str, str]:
+    """What is wrong with each result (`[i].field` when there are several), saving nothing."""
+    systems = _by_slug(session, System, {r.system for r in results})
+    metrics = _by_slug(session, Metric, {r.metric for r in results})
+    problems: dict[str, str] = {}
+    for index, result in enumerate(results):
+        prefix = f"[{index}]." if len(results) > 1 else ""
+        problems |= {prefix + k: v for k, v in _result_problems(result, systems, metrics).items()}
+    return problems
+
+
+def result_doc(
+    row: BenchmarkResult, system: str, metric: str, source: str = TEAM_SOURCE
+) -> dict[str, Any]:
     """A team result as the API shows it and as its revisions record it."""
     fields = {name: getattr(row, name) for name in TeamResultFields.model_fields}
-    return {"id": row.slug, "system": system, "metric": metric, "source": TEAM_SOURCE} | {
+    return {"id": row.slug, "system": system, "metric": metric, "source": source} | {
         k: v for k, v in fields.items() if v is not None
     }
 
 
-def _team_result(session: Session, slug: str) -> tuple[BenchmarkResult, System, Metric]:
+def _team_result(session: Session, slug: str) -> tuple[BenchmarkResult, System, Metric, Source]:
     found = session.exec(
         select(BenchmarkResult, System, Metric, Source)
         .join(System, System.id == BenchmarkResult.system_id)  # type: ignore[arg-type]
@@ -215,7 +235,7 @@ def _team_result(session: Session, slug: str) -> tuple[BenchmarkResult, System, 
             {"id": f"{slug!r} is a published figure from {source.short}: it belongs to the "
                    "seed files and cannot be changed here; add a team result instead"}
         )  # fmt: skip
-    return row, system, metric
+    return row, system, metric, source
 
 
 def _result_problems(

@@ -1,0 +1,339 @@
+"""Import a benchmark tool's result file as team results: preview first, then confirm.
+
+`preview_import` parses the file (app/imports), fills each run's context from what the
+uploader gave and, where they left a field empty, from the file itself, and checks every
+result it would save against the write API's own rules, saving nothing but the pending
+preview. `confirm_import` saves all of a preview's results or none, under a source of their
+own (the tool, the file, the date), each result linked to the run it came from with every
+metric the file gave (normalised units) and the file's own numbers.
+
+A preview is a database row rather than process memory: a team runs several app processes,
+and the confirmation may reach another one than the upload did.
+"""
+
+import datetime as dt
+import hashlib
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import Field, ValidationError
+from sqlalchemy import delete
+from sqlmodel import Session, select
+
+from app.accounts.models import Role, UserAccount
+from app.accounts.service import SignedIn
+from app.db import lock_writes
+from app.imports import ParsedFile, ParsedRun, atlas_figures, parse_result_file
+from app.imports.runs import TOOLS
+from app.models import ImportBatch, ImportRun, Source
+from app.seeding.schema import OptionalText, Slug, Strict
+from app.team.schemas import Concurrency, TeamResultIn
+from app.team.service import TEAM_KIND, TeamError, add_results, result_problems
+
+MAX_IMPORT_RUNS = 1000
+"""Runs saved by one import (each gives up to about fifteen results, each with a revision)."""
+PENDING_FOR = dt.timedelta(days=1)
+# The system a file establishes by itself: llama-bench measures llama.cpp and nothing else.
+ENGINE_SYSTEMS = {"llama-bench": "llama-cpp"}
+RUN_ENGINES = {"sglang": "sglang", "vllm": "vllm", "llama.cpp": "llama-cpp"}
+ASKED = ("system", "hardware", "precision")
+"""The context the Atlas needs and a file may lack: asked for (or named) when missing."""
+
+
+class ImportContext(Strict):
+    """What the uploader says about the runs; a field left empty is taken from the file."""
+
+    system: Slug | None = None
+    hardware: OptionalText = None
+    gpus: Concurrency = Field(default=None, description="GPUs the run used")
+    precision: OptionalText = None
+    system_version: OptionalText = None
+    model: OptionalText = None
+    workload: OptionalText = None
+
+
+class UnknownImportError(Exception):
+    """No pending or saved import has this id (or it is someone else's)."""
+
+
+@dataclass(frozen=True)
+class Preview:
+    """A pending import as the API and the pages show it."""
+
+    document: dict[str, Any]
+
+    @property
+    def key(self) -> str:
+        return str(self.document["id"])
+
+    @property
+    def ready(self) -> bool:
+        return bool(self.document["ready"])
+
+
+def preview_import(
+    session: Session,
+    who: SignedIn,
+    file_name: str,
+    data: bytes,
+    context: ImportContext,
+    file_format: str | None = None,
+) -> Preview:
+    """Parse `data` and keep it as a pending import of `who`. Raises ResultFileError."""
+    parsed = parse_result_file(file_name, data, file_format)
+    return preview_parsed(session, who, parsed, data, context)
+
+
+def preview_parsed(
+    session: Session, who: SignedIn, parsed: ParsedFile, data: bytes, context: ImportContext
+) -> Preview:
+    """Keep the parsed file `parsed` (whose bytes are `data`) as a pending import of `who`."""
+    file_name = parsed.name
+    document = build_preview(session, parsed, context)
+    now = _now()
+    batch = ImportBatch(
+        key=secrets.token_urlsafe(12),
+        user_id=who.user_id,
+        created_at=now,
+        file_name=file_name[:300],
+        file_sha256=hashlib.sha256(data).hexdigest(),
+        format=parsed.format,
+        context=context.model_dump(exclude_none=True),
+        preview=document,
+    )
+    # Old previews nobody confirmed go, so uploads cannot pile up.
+    session.execute(
+        delete(ImportBatch).where(
+            ImportBatch.state == "pending",  # type: ignore[arg-type]
+            ImportBatch.created_at < now - PENDING_FOR,  # type: ignore[arg-type,operator]
+        )
+    )
+    session.add(batch)
+    session.flush()
+    return Preview(_describe(batch, who.name))
+
+
+def build_preview(session: Session, parsed: ParsedFile, context: ImportContext) -> dict[str, Any]:
+    """The runs, the results they would give, and what is missing or wrong (by field)."""
+    problems: dict[str, str] = {}
+    if len(parsed.runs) > MAX_IMPORT_RUNS:
+        problems["file"] = (
+            f"{len(parsed.runs)} runs in one file; at most {MAX_IMPORT_RUNS} are imported at "
+            "once: split the file"
+        )
+        runs: tuple[ParsedRun, ...] = ()
+    else:
+        runs = parsed.runs
+    previews, results, owners = [], [], []
+    for run in runs:
+        setup, missing = _setup(parsed, run, context)
+        for name, message in missing.items():
+            problems.setdefault(name, message)
+        figures = atlas_figures(run)
+        if not figures:
+            problems.setdefault(
+                f"runs[{run.index}]", f"{run.source}: no metric the Atlas keeps was measured"
+            )
+        previews.append(_run_preview(run, setup, figures))
+        if missing:
+            continue
+        for figure in figures:
+            try:
+                result = TeamResultIn(
+                    system=setup["system"],
+                    metric=figure.metric,
+                    value=round(figure.value, 6),
+                    unit=figure.unit,
+                    hardware=setup.get("hardware"),
+                    model=setup.get("model"),
+                    precision=setup.get("precision"),
+                    concurrency=setup.get("concurrency"),
+                    workload=setup.get("workload"),
+                    system_version=setup.get("system_version"),
+                    date=setup.get("date"),
+                    note=_note(parsed, run, figure.derived),
+                )
+            except ValidationError as exc:
+                for error in exc.errors():
+                    field = ".".join(str(p) for p in error["loc"])
+                    problems.setdefault(field, f"{run.source}: {error['msg']}")
+                continue
+            results.append(result)
+            owners.append(run.index)
+    if results and not problems:
+        for name, message in result_problems(session, results).items():
+            index, _, field = name.partition(".")
+            which = owners[int(index.strip("[]"))] if field else owners[0]
+            problems.setdefault(field or name, f"{runs[which].source}: {message}")
+    return {
+        "format": parsed.format,
+        "format_title": TOOLS[parsed.format],
+        "notes": list(parsed.notes),
+        "runs": previews,
+        "results": [r.model_dump(exclude_none=True) for r in results],
+        "result_runs": owners,
+        "problems": problems,
+        "ready": bool(results) and not problems,
+    }
+
+
+def confirm_import(session: Session, who: SignedIn, key: str, team_name: str) -> dict[str, Any]:
+    """Save every result of the pending import `key`, or none. Returns the saved import."""
+    lock_writes(session)
+    batch = _batch(session, who, key)
+    if batch.state != "pending":
+        raise TeamError({"id": f"the import {key} was already saved"})
+    preview = batch.preview
+    if not preview["ready"]:
+        raise TeamError(preview["problems"] or {"file": "nothing to save"})
+    source = _import_source(session, batch, who)
+    run_ids: dict[int, int] = {}
+    for run in preview["runs"]:
+        row = ImportRun(
+            batch_id=batch.id,  # type: ignore[arg-type]
+            position=run["index"],
+            location=run["where"][:100],
+            setup=run["setup"],
+            metrics=run["metrics"],
+            raw=run["raw"],
+        )
+        session.add(row)
+        session.flush()
+        run_ids[run["index"]] = row.id  # type: ignore[assignment]
+    results = [TeamResultIn.model_validate(r) for r in preview["results"]]
+    saved = add_results(
+        session,
+        who,
+        results,
+        team_name,
+        source=source,
+        import_runs=[run_ids[i] for i in preview["result_runs"]],
+    )
+    batch.state, batch.source_id = "saved", source.id
+    session.add(batch)
+    document = _describe(batch, who.name)
+    return document | {"saved": saved.items}
+
+
+def pending_import(session: Session, who: SignedIn, key: str) -> Preview:
+    batch = _batch(session, who, key)
+    owner = session.get(UserAccount, batch.user_id)
+    return Preview(_describe(batch, owner.name if owner else "?"))
+
+
+def _batch(session: Session, who: SignedIn, key: str) -> ImportBatch:
+    batch = session.exec(select(ImportBatch).where(ImportBatch.key == key)).first()
+    # Someone else's preview is not theirs to confirm (an admin may).
+    if batch is None or (batch.user_id != who.user_id and not who.allows(Role.admin)):
+        raise UnknownImportError(f"no import has the id {key!r}")
+    return batch
+
+
+def _import_source(session: Session, batch: ImportBatch, who: SignedIn) -> Source:
+    today = _now().date().isoformat()
+    source = Source(
+        slug=f"import-{batch.key.lower().replace('_', '-')}"[:100],
+        short=f"{batch.file_name[:60]}",
+        title=f"{TOOLS[batch.format]}: {batch.file_name}, imported by {who.name} on {today}",
+        date=today,
+        kind=TEAM_KIND,
+        note=f"A result file the team ran and imported (sha256 {batch.file_sha256[:12]}…).",
+        position=1_000_001,
+        published=False,
+    )
+    session.add(source)
+    session.flush()
+    return source
+
+
+def _setup(
+    parsed: ParsedFile, run: ParsedRun, context: ImportContext
+) -> tuple[dict[str, Any], dict[str, str]]:
+    """The run's context: the uploader's value, else the file's; and what is still missing."""
+    given = context.model_dump(exclude_none=True)
+    engine_system = ENGINE_SYSTEMS.get(parsed.format) or RUN_ENGINES.get(run.engine or "")
+    model = run.model.removeprefix("./") if run.model else None
+    setup: dict[str, Any] = {
+        "system": given.get("system") or engine_system,
+        "hardware": given.get("hardware") or run.gpu_name,
+        "gpus": given.get("gpus") or run.gpu_count or run.tensor_parallel,
+        "precision": given.get("precision") or run.precision,
+        "system_version": given.get("system_version") or run.engine_version,
+        "model": given.get("model") or model,
+        "concurrency": run.concurrency,
+        "request_rate": run.request_rate,
+        "request_rate_unlimited": run.request_rate_unlimited,
+        "workload": given.get("workload") or _workload(parsed, run),
+        "date": run.measured_at.date().isoformat() if run.measured_at else None,
+        "input_tokens": run.configured_input_tokens or _rounded(run.mean_input_tokens),
+        "output_tokens": run.configured_output_tokens or _rounded(run.mean_output_tokens),
+    }
+    missing = {}
+    asks: dict[str, str] = {
+        "system": "which inference server ran it? the file does not say",
+        "hardware": "which hardware ran it? the file does not name the GPU",
+        "precision": "which precision were the weights in? the file does not say",
+    }
+    for name, question in asks.items():
+        if not setup[name]:
+            missing[name] = question
+    return {k: v for k, v in setup.items() if v not in (None, False)}, missing
+
+
+def _workload(parsed: ParsedFile, run: ParsedRun) -> str:
+    """The run's load in a few words, from the file's own settings."""
+    parts = [run.test] if run.test else []
+    if run.dataset:
+        parts.append(f"{run.dataset} prompts")
+    inputs = run.configured_input_tokens or _rounded(run.mean_input_tokens)
+    outputs = run.configured_output_tokens or _rounded(run.mean_output_tokens)
+    if inputs and outputs and not run.test:
+        parts.append(f"~{inputs} in / {outputs} out tokens")
+    if run.concurrency:
+        parts.append(f"{run.concurrency} concurrent")
+    elif run.request_rate:
+        parts.append(f"{run.request_rate:g} req/s")
+    elif run.request_rate_unlimited:
+        parts.append("all requests at once")
+    return f"{TOOLS[parsed.format].split(' (')[0]}: {', '.join(parts) or 'as run'}"
+
+
+def _note(parsed: ParsedFile, run: ParsedRun, derived: bool) -> str:
+    note = f"Imported from {parsed.name} ({run.source})"
+    return note + "; derived as 1000 / mean TPOT" if derived else note
+
+
+def _rounded(value: float | None) -> int | None:
+    return round(value) if value else None
+
+
+def _run_preview(run: ParsedRun, setup: dict[str, Any], figures: list[Any]) -> dict[str, Any]:
+    return {
+        "index": run.index,
+        "where": run.source,
+        "setup": setup,
+        "figures": [
+            {"metric": f.metric, "value": f.value, "unit": f.unit, "derived": f.derived}
+            for f in figures
+        ],
+        "metrics": dict(run.metrics),
+        "raw": dict(run.raw),
+        "notes": list(run.notes),
+    }
+
+
+def _describe(batch: ImportBatch, by: str) -> dict[str, Any]:
+    return {
+        "id": batch.key,
+        "state": batch.state,
+        "file": batch.file_name,
+        "sha256": batch.file_sha256,
+        "by": by,
+        "created_at": batch.created_at.isoformat(timespec="seconds"),
+        "context": batch.context,
+    } | batch.preview
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)

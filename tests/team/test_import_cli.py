@@ -1,0 +1,146 @@
+"""`inference-atlas import-results`: result files become team results, all or nothing, each
+under a source describing its file and linked to the run (with its raw metrics)."""
+
+from pathlib import Path
+
+import pytest
+from sqlalchemy import func
+from sqlmodel import Session, col, select
+from typer.testing import CliRunner
+
+from app.cli import cli
+from app.db import make_engine
+from app.models import BenchmarkResult, ImportBatch, ImportRun, Metric, Revision, Source
+from tests.accounts.conftest import USERS, add_users
+from tests.conftest import SEED_DIR
+from tests.databases import copy_of
+
+FIXTURES = Path(__file__).parents[1] / "imports" / "fixtures"
+SWEEP = FIXTURES / "vllm-bench" / "sweep-append-result.json"
+LLAMA = FIXTURES / "llama-bench" / "rtx4090-llama3.1-8b-q4km.json"
+H100 = ["--system", "vllm", "--hardware", "NVIDIA H100 SXM5 80GB", "--gpus", "1"]
+
+
+@pytest.fixture
+def url(tmp_path: Path, database_url: str, monkeypatch: pytest.MonkeyPatch) -> str:
+    url = copy_of(database_url, tmp_path, SEED_DIR)
+    add_users(url, USERS)
+    monkeypatch.setenv("DATABASE_URL", url)
+    return url
+
+
+def counts(url: str) -> tuple[int, int, int, int]:
+    engine = make_engine(url)
+    with Session(engine) as session:
+        found = tuple(
+            session.exec(select(func.count()).select_from(model)).one()
+            for model in (BenchmarkResult, ImportBatch, ImportRun, Revision)
+        )
+    engine.dispose()
+    return found  # type: ignore[return-value]
+
+
+def run(*args: str | Path) -> object:
+    return CliRunner().invoke(cli, ["import-results", *map(str, args)])
+
+
+def test_a_vllm_sweep_is_saved_with_its_runs_and_source(url: str) -> None:
+    before = counts(url)
+    result = run(SWEEP, *H100, "--precision", "FP8", "--user", "eddie")
+    assert result.exit_code == 0, result.output
+    assert "vLLM bench serve (--save-result JSON), 4 runs" in result.output
+    engine = make_engine(url)
+    with Session(engine) as session:
+        [batch] = session.exec(select(ImportBatch)).all()
+        source = session.get(Source, batch.source_id)
+        assert source is not None and source.kind == "team-measurement"
+        assert not source.published and SWEEP.name in source.title and "eddie" in source.title
+        runs = session.exec(select(ImportRun).order_by(col(ImportRun.position))).all()
+        assert [r.setup["concurrency"] for r in runs] == [1, 4, 16, 64]
+        rows = session.exec(
+            select(BenchmarkResult, Metric)
+            .join(Metric, col(Metric.id) == BenchmarkResult.metric_id)
+            .where(BenchmarkResult.source_id == source.id)
+        ).all()
+        by_run: dict[int, dict[str, float]] = {}
+        for row, metric in rows:
+            assert row.run_by == "eddie" and row.precision == "FP8" and row.system_version is None
+            assert row.hardware == "NVIDIA H100 SXM5 80GB"
+            by_run.setdefault(row.import_run_id, {})[metric.slug] = row.value  # type: ignore[arg-type]
+        for imported in runs:
+            saved = by_run[imported.id]  # type: ignore[index]
+            # Each saved figure is the run's normalised metric; the raw numbers stay with the run.
+            assert saved["throughput"] == pytest.approx(imported.metrics["output_throughput"])
+            assert saved["ttft-p99"] == pytest.approx(imported.raw["p99_ttft_ms"])
+            assert saved["throughput-per-user"] == pytest.approx(
+                1000 / imported.metrics["tpot_mean"]
+            )
+    engine.dispose()
+    after = counts(url)
+    assert after[0] - before[0] == len(rows) and after[2] == 4
+    assert after[3] - before[3] == len(rows), "one revision per saved result"
+    assert f"Saved {len(rows)} results from 1 files as eddie." in result.output
+
+
+def test_llama_bench_needs_no_context_but_the_user(url: str) -> None:
+    result = run(LLAMA, "--user", "ada")
+    assert result.exit_code == 0, result.output
+    engine = make_engine(url)
+    with Session(engine) as session:
+        rows = session.exec(
+            select(BenchmarkResult).where(col(BenchmarkResult.import_run_id).is_not(None))
+        ).all()
+        assert rows and {r.precision for r in rows} == {"Q4_K_M"}
+        assert {r.hardware for r in rows} == {"NVIDIA GeForce RTX 4090"}
+    engine.dispose()
+
+
+def test_a_dry_run_shows_the_runs_and_saves_nothing(url: str) -> None:
+    before = counts(url)
+    result = run(SWEEP, *H100, "--precision", "FP8", "--user", "eddie", "--dry-run")
+    assert result.exit_code == 0, result.output
+    assert "Dry run: nothing was saved." in result.output
+    assert "64 concurrent" in result.output
+    assert counts(url) == before
+
+
+def test_missing_context_is_named_with_its_flag_and_nothing_is_saved(url: str) -> None:
+    before = counts(url)
+    result = run(SWEEP, "--system", "vllm", "--user", "eddie")
+    assert result.exit_code == 1
+    assert "hardware: which hardware ran it? the file does not name the GPU (give --hardware)" in (
+        result.output
+    )
+    assert "precision:" in result.output and "Nothing was saved." in result.output
+    assert counts(url) == before
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ((), "--user: name the editor or admin the results are attributed to"),
+        (("--user", "vera"), "--user: vera is a viewer; results need an editor or admin"),
+        (("--user", "nobody"), "--user: there is no active user called 'nobody'"),
+    ],
+)
+def test_results_are_attributed_to_an_editor(url: str, args: tuple[str, ...], message: str) -> None:
+    before = counts(url)
+    result = run(LLAMA, *args)
+    assert result.exit_code == 1 and message in result.output
+    assert counts(url) == before
+
+
+def test_one_bad_file_among_several_saves_none(url: str) -> None:
+    before = counts(url)
+    bad = FIXTURES / "bad" / "truncated-append.json"
+    result = run(SWEEP, bad, *H100, "--precision", "FP8", "--user", "eddie")
+    assert result.exit_code == 1
+    assert "truncated-append.json" in result.output and "Nothing was saved." in result.output
+    assert counts(url) == before
+
+
+def test_an_unknown_system_is_refused_by_the_write_rules(url: str) -> None:
+    result = run(SWEEP, "--system", "vllm-turbo", "--hardware", "H100", "--precision", "FP8",
+                 "--user", "eddie")  # fmt: skip
+    assert result.exit_code == 1
+    assert "system: line 1: no system has the slug 'vllm-turbo'" in result.output
