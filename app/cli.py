@@ -414,9 +414,9 @@ def import_results(
                     data = read_limited(stream, path.name)
                 read.append((data, parse_result_file(path.name, data, file_format)))
             except OSError as exc:
-                _refuse(f"{path}: {exc.strerror or exc}")
+                _refuse_import(f"{path}: {exc.strerror or exc}")
             except ResultFileError as exc:
-                _refuse(str(exc))
+                _refuse_import(str(exc))
     settings = Settings()
     engine = make_engine(settings.database_url, **settings.engine_options())
     try:
@@ -443,7 +443,7 @@ def import_results(
                 for name, field, message in problems:
                     flag = f" (give --{field.replace('_', '-')})" if field in imports.ASKED else ""
                     typer.echo(f"{name}: {field}: {message}{flag}", err=True)
-                _refuse("")
+                _refuse_import("")
             if dry_run:
                 session.rollback()
                 typer.echo("Dry run: nothing was saved.")
@@ -456,14 +456,14 @@ def import_results(
     except imports.TeamError as exc:
         for name, message in exc.problems.items():
             typer.echo(f"{name}: {message}", err=True)
-        _refuse("")
+        _refuse_import("")
     except OperationalError as exc:
         _locked(exc)
     finally:
         engine.dispose()
 
 
-def _refuse(message: str) -> NoReturn:
+def _refuse_import(message: str) -> NoReturn:
     if message:
         typer.echo(message, err=True)
     typer.echo("Nothing was saved.", err=True)
@@ -473,12 +473,12 @@ def _refuse(message: str) -> NoReturn:
 def _editor(session: Session, name: str | None) -> accounts.SignedIn:
     """The account imported results are attributed to: an active editor or admin."""
     if name is None:
-        _refuse("--user: name the editor or admin the results are attributed to")
+        _refuse_import("--user: name the editor or admin the results are attributed to")
     found = accounts.get_user(session, name)
     if found is None or found.disabled or found.id is None:
-        _refuse(f"--user: there is no active user called {accounts.normalise_name(name)!r}")
+        _refuse_import(f"--user: there is no active user called {accounts.normalise_name(name)!r}")
     if not Role(found.role).rank >= Role.editor.rank:
-        _refuse(f"--user: {found.name} is a viewer; results need an editor or admin")
+        _refuse_import(f"--user: {found.name} is a viewer; results need an editor or admin")
     return accounts.SignedIn(found.id, found.name, Role(found.role), "command line", "")
 
 

@@ -53,6 +53,7 @@ class _Checker:
         for i, token in enumerate(team.tokens):
             self.known_user("tokens", i, token, token.user)
         self.claims()
+        self.imports()
         self.results()
         self.revisions()
 
@@ -92,14 +93,26 @@ class _Checker:
             if _claim_key(claim) in seeded:
                 self.add("claims", i, claim, "the seed files have the same claim")
 
+    def imports(self) -> None:
+        imports = self.team.imports
+        self.unique("imports", imports, lambda b: b.key, "an import with this key")
+        for i, batch in enumerate(imports):
+            self.known("imports", i, batch, "source", self.sources)
+            self.known_user("imports", i, batch, batch.user)
+            self.unique(f"imports[{i}].runs", batch.runs, lambda r: r.position, "a run")
+
     def results(self) -> None:
         results = self.team.results
+        runs = {f"{b.key}#{r.position}" for b in self.team.imports for r in b.runs}
         self.unique("results", results, lambda r: r.id, "a result with this id")
         seeded = {row.id for rows in self.seed.benchmarks.values() for row in rows}
         for i, result in enumerate(results):
             self.known("results", i, result, "system", self.systems)
             self.known("results", i, result, "source", self.sources)
             self.known_user("results", i, result, result.user)
+            if result.import_run is not None and result.import_run not in runs:
+                self.add("results", i, result, f"import_run: no run {result.import_run!r} "
+                         "among the file's imports")  # fmt: skip
             if result.id in seeded:
                 self.add("results", i, result, f"the seed files have a result {result.id!r}")
             units = self.units.get(result.metric)

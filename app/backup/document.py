@@ -33,6 +33,7 @@ NOUNS = {
     "claims": ("claim", "claims"),
     "results": ("benchmark result", "benchmark results"),
     "revisions": ("revision", "revisions"),
+    "imports": ("imported file", "imported files"),
     "team sources": ("team source", "team sources"),
     "team claims": ("team claim", "team claims"),
     "team results": ("team result", "team results"),
@@ -198,6 +199,32 @@ class ResultItem(TeamRow):
     run_by: str | None = None
     date: Max10 | None = None
     note: str | None = None
+    import_run: Annotated[str, StringConstraints(max_length=100)] | None = None
+
+
+class ImportRunItem(Item):
+    position: Count = 0
+    location: Annotated[str, StringConstraints(max_length=100)]
+    setup: dict[str, Any] = {}
+    metrics: dict[str, Any] = {}
+    raw: dict[str, Any] = {}
+
+
+class ImportItem(Item):
+    """A confirmed import: the file's source, its preview and its runs (each result names
+    its run as `key#position`). Pending previews are not kept: they last a day anyway."""
+
+    key: Annotated[str, StringConstraints(min_length=1, max_length=40)]
+    user: UserName
+    created_at: Stamp
+    state: Literal["saved"]
+    file_name: Annotated[str, StringConstraints(max_length=300)]
+    file_sha256: Annotated[str, StringConstraints(max_length=64)]
+    format: Max30
+    context: dict[str, Any] = {}
+    preview: dict[str, Any] = {}
+    source: Slug
+    runs: list[ImportRunItem] = []
 
 
 class RevisionItem(Item):
@@ -227,6 +254,7 @@ class TeamData(Item):
     withdrawn_capabilities: list[CapabilityItem] = []
     withdrawn_metrics: list[MetricItem] = []
     claims: list[ClaimItem] = []
+    imports: list[ImportItem] = []
     results: list[ResultItem] = []
     revisions: list[RevisionItem] = []
 
@@ -241,6 +269,7 @@ def item_label(section: str, item: Any) -> str:
         "tokens": lambda: f"{get('user')}'s token {get('prefix')}…",
         "claims": lambda: f"{get('system')}/{get('capability')}/{get('source')}",
         "results": lambda: get("id"),
+        "imports": lambda: get("key"),
         "revisions": lambda: f"#{get('id')}",
     }
     label = keys.get(section, lambda: get("slug"))()

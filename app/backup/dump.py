@@ -24,6 +24,8 @@ from app.models import (
     Capability,
     CapabilityCategory,
     Claim,
+    ImportBatch,
+    ImportRun,
     Metric,
     Revision,
     Source,
@@ -42,6 +44,7 @@ FOREIGN = {
     "source_id": "source",
     "category_id": "category",
     "user_id": "user",
+    "import_run_id": "import_run",
 }
 
 
@@ -92,6 +95,7 @@ def team_document(session: Session) -> dict[str, Any]:
         "withdrawn_capabilities": rows.withdrawn(Capability, Capability.position),
         "withdrawn_metrics": rows.withdrawn(Metric, Metric.position),
         "claims": rows.claims(),
+        "imports": rows.imports(),
         "results": rows.results(),
         "revisions": [rows.doc(r, drop=()) for r in _all(session, Revision, Revision.id)],
     }
@@ -167,8 +171,38 @@ class _Rows:
 
     def results(self) -> list[dict[str, Any]]:
         rows = [r for r in _all(self.session, BenchmarkResult) if not self.in_seed_files(r)]
-        docs = [{"id": r.slug} | self.doc(r, drop=("id", "slug")) for r in rows]
+        runs = {
+            run.id: f"{key}#{run.position}"
+            for run, key in self.session.exec(
+                select(ImportRun, ImportBatch.key).join(
+                    ImportBatch,
+                    col(ImportBatch.id) == ImportRun.batch_id,
+                )
+            )
+        }
+        docs = [
+            {"id": r.slug}
+            | self.doc(r, drop=("id", "slug", "import_run_id"))
+            | {"import_run": runs.get(r.import_run_id) if r.import_run_id else None}
+            for r in rows
+        ]
         return sorted(docs, key=lambda d: (d["position"], d["id"]))
+
+    def imports(self) -> list[dict[str, Any]]:
+        batches = self.session.exec(
+            select(ImportBatch).where(ImportBatch.state == "saved").order_by(ImportBatch.key)
+        )
+        docs = []
+        for batch in batches:
+            runs = self.session.exec(
+                select(ImportRun)
+                .where(ImportRun.batch_id == batch.id)
+                .order_by(col(ImportRun.position))
+            )
+            docs.append(
+                self.doc(batch) | {"runs": [self.doc(r, drop=("id", "batch_id")) for r in runs]}
+            )
+        return docs
 
 
 def _is_time(value: Any) -> bool:

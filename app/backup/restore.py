@@ -33,6 +33,8 @@ from app.models import (
     Capability,
     CapabilityCategory,
     Claim,
+    ImportBatch,
+    ImportRun,
     Metric,
     Revision,
     Source,
@@ -166,6 +168,7 @@ class _Restorer:
         self.ids["capability"] |= self.insert(Capability, team.withdrawn_capabilities, "slug")
         self.ids["metric"] |= self.insert(Metric, team.withdrawn_metrics, "slug")
         self.insert(Claim, team.claims)
+        self.ids["import_run"] = self.insert_imports(team)
         self.insert(BenchmarkResult, team.results, rename={"id": "slug"})
         self.insert(Revision, team.revisions)
         self.session.flush()
@@ -175,6 +178,18 @@ class _Restorer:
                 text("SELECT setval(pg_get_serial_sequence('revision', 'id'), :last)"),
                 {"last": team.revisions[-1].id},
             )
+
+    def insert_imports(self, team: TeamData) -> dict[str, int]:
+        """The imported files and their runs; returns `key#position` -> the run's new id."""
+        batches = self.insert(ImportBatch, team.imports, "key", skip={"runs"})
+        runs: dict[str, int] = {}
+        for item in team.imports:
+            for run in item.runs:
+                row = ImportRun(**run.model_dump(), batch_id=batches[item.key])
+                self.session.add(row)
+                self.session.flush()
+                runs[f"{item.key}#{run.position}"] = row.id  # type: ignore[assignment]
+        return runs
 
     def insert(
         self,

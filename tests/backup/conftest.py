@@ -25,7 +25,9 @@ from app.backup.dump import export_backup
 from app.backup.restore import import_backup
 from app.db import make_engine
 from app.seeding.service import prepare_database, seed
+from app.team import imports
 from app.team import service as team
+from app.team.imports import ImportContext
 from app.team.schemas import TeamClaimIn, TeamResultIn
 from app.writes import write_transaction
 from tests.accounts.conftest import PASSWORD
@@ -41,6 +43,9 @@ class Instance:
     backup: Path  # what `export` wrote
     tokens: dict[str, str]  # the raw API token of each user who has a working one
     results: list[str] = field(default_factory=list)  # ids of the team results made
+
+
+IMPORT_FILE = Path(__file__).parents[1] / "imports/fixtures/vllm-bench/sweep-append-result.json"
 
 
 def extended_seed(folder: Path) -> Path:
@@ -102,6 +107,17 @@ def make_team_data(engine: Engine) -> tuple[dict[str, str], list[str]]:
     def claim(system: str, capability: str, level: str, version: int | None = None) -> Any:
         body = TeamClaimIn(level=level, note=f"{system} checked by us")  # type: ignore[arg-type]
         return lambda s, who: team.put_claim(s, who, system, capability, body, version, TEAM)
+
+    # A result file imported (its runs and raw metrics carried) and one left as a preview.
+    sweep = IMPORT_FILE.read_bytes()
+    context = ImportContext(system="vllm", hardware="NVIDIA H100 SXM5 80GB", precision="FP8")
+
+    def preview(s: Session, who: SignedIn) -> str:
+        return imports.preview_import(s, who, IMPORT_FILE.name, sweep, context).key
+
+    key = as_user(engine, "eddie", preview)
+    as_user(engine, "eddie", lambda s, who: imports.confirm_import(s, who, key, TEAM))
+    as_user(engine, "eddie", preview)  # pending: a backup leaves it out
 
     as_user(engine, "eddie", claim("vllm", "anthropic-api", "no"))
     as_user(engine, "ada", claim("vllm", "anthropic-api", "partial", version=1))

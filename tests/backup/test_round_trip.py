@@ -61,7 +61,14 @@ def test_the_backup_holds_the_team_rows_their_history_and_the_users(instance: In
     assert set(claims) == {("vllm", "anthropic-api"), ("gone-engine", "gone-feature")}
     changed = claims["vllm", "anthropic-api"]
     assert (changed["version"], changed["user"], changed["level"]) == (2, "ada", "partial")
-    assert [s["slug"] for s in team["sources"]] == ["team"]
+    assert [s["slug"] for s in team["sources"]][0] == "team"
+    [imported] = team["imports"]  # the confirmed one; the pending preview is left out
+    assert [s["slug"] for s in team["sources"]][1:] == [imported["source"]]
+    assert (imported["user"], imported["state"], len(imported["runs"])) == ("eddie", "saved", 4)
+    assert all("ttft_mean" in run["metrics"] and run["raw"] for run in imported["runs"])
+    linked = [r for r in team["results"] if r["import_run"]]
+    assert {r["import_run"] for r in linked} == {f"{imported['key']}#{i}" for i in range(4)}
+    assert all(r["source"] == imported["source"] for r in linked)
     assert [s["slug"] for s in team["withdrawn_systems"]] == ["gone-engine"]
     assert [c["slug"] for c in team["withdrawn_capabilities"]] == ["gone-feature"]
     assert [m["slug"] for m in team["withdrawn_metrics"]] == ["gone-metric"]
@@ -108,7 +115,9 @@ def test_the_restored_instance_serves_the_same_rows_and_lets_the_same_people_in(
     engine.dispose()
     with TestClient(build_app(instance.url)) as old, TestClient(build_app(url)) as new:
         assert api_view(new) == api_view(old)
-        assert len(api_view(new)["benchmarks"]["results"]) == 2
+        results = api_view(new)["benchmarks"]["results"]
+        imported = [r for r in results if r["source"]["slug"].startswith("import-")]
+        assert len(results) - len(imported) == 2 and len(imported) > 4 * 10
         assert history(url) == history(instance.url)
         # Passwords and tokens still work; disabled stays disabled.
         assert sign_in(new, "eddie").status_code == 303
@@ -162,7 +171,13 @@ SEED_TABLES = {
     "benchmarkresult",
     "rule",
 }
-TEAM_JSON_TABLES = {"user_account", "api_token", "revision"}  # and team rows of the above
+TEAM_JSON_TABLES = {
+    "user_account",
+    "api_token",
+    "revision",
+    "importbatch",
+    "importrun",
+}  # and team rows of the above
 LEFT_OUT = {"login_session", "sign_in_failure", *KEPT_TABLES}
 
 
