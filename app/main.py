@@ -29,6 +29,7 @@ from app.routes import (
     compare,
     decide,
     docs,
+    imports_api,
     matrix,
     ops,
     pages,
@@ -96,6 +97,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for module in (
         api,
         team_api,
+        imports_api,
         matrix,
         benchmarks,
         compare,

@@ -61,7 +61,7 @@ def test_the_backup_holds_the_team_rows_their_history_and_the_users(instance: In
     assert set(claims) == {("vllm", "anthropic-api"), ("gone-engine", "gone-feature")}
     changed = claims["vllm", "anthropic-api"]
     assert (changed["version"], changed["user"], changed["level"]) == (2, "ada", "partial")
-    assert [s["slug"] for s in team["sources"]][0] == "team"
+    assert next(s["slug"] for s in team["sources"]) == "team"
     [imported] = team["imports"]  # the confirmed one; the pending preview is left out
     assert [s["slug"] for s in team["sources"]][1:] == [imported["source"]]
     assert (imported["user"], imported["state"], len(imported["runs"])) == ("eddie", "saved", 4)

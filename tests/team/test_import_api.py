@@ -1,0 +1,119 @@
+"""The import API: upload a result file, get a preview (nothing saved), confirm it (all or
+nothing); who may do it; files that cannot be read; the size limit."""
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import Engine
+
+from app.models import BenchmarkResult, ImportBatch, ImportRun
+from app.routes import imports_api
+from tests.team.test_write_api import count, token_for
+
+FIXTURES = Path(__file__).parents[1] / "imports" / "fixtures"
+SWEEP = FIXTURES / "vllm-bench" / "sweep-append-result.json"
+CONTEXT = {"system": "vllm", "hardware": "NVIDIA H100 SXM5 80GB", "precision": "FP8"}
+
+
+def upload(client: TestClient, path: Path, **fields: str) -> Any:
+    files = {"file": (path.name, path.read_bytes(), "application/json")}
+    return client.post("/api/v1/imports", files=files, data=fields)
+
+
+@pytest.fixture(scope="module")
+def editor(accounts_app: Any, accounts_engine: Engine) -> TestClient:
+    return TestClient(accounts_app, headers=token_for(accounts_engine, "eddie"))
+
+
+def test_a_preview_saves_nothing_and_confirming_saves_every_run(
+    editor: TestClient, accounts_engine: Engine
+) -> None:
+    results = count(accounts_engine, BenchmarkResult)
+    preview = upload(editor, SWEEP, **CONTEXT, gpus="1")
+    assert preview.status_code == 201, preview.text
+    body = preview.json()
+    assert preview.headers["location"] == f"/api/v1/imports/{body['id']}"
+    assert (body["state"], body["ready"], body["format"], body["by"]) == (
+        "pending", True, "vllm-bench", "eddie"
+    )  # fmt: skip
+    assert [r["setup"]["concurrency"] for r in body["runs"]] == [1, 4, 16, 64]
+    assert all(r["setup"]["gpus"] == 1 for r in body["runs"])
+    assert count(accounts_engine, BenchmarkResult) == results
+    again = editor.get(f"/api/v1/imports/{body['id']}")
+    assert again.status_code == 200 and again.json()["runs"] == body["runs"]
+
+    confirmed = editor.post(f"/api/v1/imports/{body['id']}/confirm")
+    assert confirmed.status_code == 201, confirmed.text
+    saved = confirmed.json()["saved"]
+    assert len(saved) == len(body["results"]) and count(accounts_engine, ImportRun) >= 4
+    assert {s["source"] for s in saved} == {confirmed.json()["context"] and saved[0]["source"]}
+    assert saved[0]["source"].startswith("import-")
+    assert count(accounts_engine, BenchmarkResult) == results + len(saved)
+    # A second confirmation saves nothing more.
+    twice = editor.post(f"/api/v1/imports/{body['id']}/confirm")
+    assert twice.status_code == 422 and "already saved" in twice.text
+    served = editor.get("/api/v1/benchmarks?origin=team&system=vllm&metric=throughput-per-user")
+    assert served.status_code == 200
+    per_user = [r for r in served.json()["results"] if r["source"]["slug"] == saved[0]["source"]]
+    assert len(per_user) == 4
+
+
+def test_missing_context_is_named_and_the_preview_cannot_be_confirmed(
+    editor: TestClient, accounts_engine: Engine
+) -> None:
+    preview = upload(editor, SWEEP, system="vllm")
+    assert preview.status_code == 201
+    body = preview.json()
+    assert body["ready"] is False and body["results"] == []
+    assert body["problems"]["hardware"].startswith("which hardware ran it?")
+    results = count(accounts_engine, BenchmarkResult)
+    refused = editor.post(f"/api/v1/imports/{body['id']}/confirm")
+    assert refused.status_code == 422 and "hardware" in refused.text
+    assert count(accounts_engine, BenchmarkResult) == results
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("bad/truncated-append.json", "truncated-append.json: line"),
+        ("bad/results.zip", "zip"),
+        ("bad/zero-ttft.jsonl", "zero-ttft.jsonl: line 3, field mean_ttft_ms"),
+        ("bad/negative-throughput.json", "negative-throughput.json"),
+    ],
+)
+def test_files_that_cannot_be_read_are_422s_naming_the_problem(
+    editor: TestClient, accounts_engine: Engine, name: str, message: str
+) -> None:
+    batches = count(accounts_engine, ImportBatch)
+    refused = upload(editor, FIXTURES / name, **CONTEXT)
+    assert refused.status_code == 422
+    [problem] = refused.json()["detail"]
+    assert problem["field"] == "file" and message in problem["message"]
+    assert count(accounts_engine, ImportBatch) == batches
+
+
+def test_a_file_over_the_size_limit_is_a_413(
+    editor: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(imports_api, "MAX_UPLOAD_BYTES", 1000)
+    big = {"file": ("big.json", b"{" + b" " * 2000 + b"}", "application/json")}
+    refused = editor.post("/api/v1/imports", files=big, data=CONTEXT)
+    assert refused.status_code == 413
+    assert "the limit is 1,000 bytes per file" in refused.json()["detail"]
+
+
+def test_only_editors_import_and_only_the_uploader_confirms(
+    clients: Any, accounts_engine: Engine, editor: TestClient
+) -> None:
+    anonymous = upload(clients(), SWEEP, **CONTEXT)
+    assert anonymous.status_code == 401 and "Bearer" in anonymous.headers["www-authenticate"]
+    viewer = TestClient(editor.app, headers=token_for(accounts_engine, "vera"))
+    assert upload(viewer, SWEEP, **CONTEXT).status_code == 403
+    key = upload(editor, SWEEP, **CONTEXT).json()["id"]
+    assert viewer.post(f"/api/v1/imports/{key}/confirm").status_code == 403
+    other = TestClient(editor.app, headers=token_for(accounts_engine, "ada"))
+    # An admin may look at and confirm anyone's; an unknown id is a 404.
+    assert other.get(f"/api/v1/imports/{key}").status_code == 200
+    assert editor.post("/api/v1/imports/nope/confirm").status_code == 404
