@@ -30,6 +30,7 @@ from app.routes import (
     decide,
     docs,
     matrix,
+    notes_api,
     ops,
     pages,
     team_api,
@@ -91,6 +92,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for module in (
         api,
         team_api,
+        notes_api,
         matrix,
         benchmarks,
         compare,
