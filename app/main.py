@@ -35,6 +35,7 @@ from app.routes import (
     pages,
     team_api,
     team_claims,
+    team_notes,
     team_results,
 )
 from app.routes.changes import router as changes_router
@@ -103,6 +104,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         admin,
         team_results,
         team_claims,
+        team_notes,
     ):
         app.include_router(module.router)
     app.include_router(changes_router)
