@@ -7,9 +7,9 @@ editor or admin, by token or cookie, and answer as the rest of the write API doe
 field, 428 for a change that does not say which version it is based on.
 """
 
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Body, Request
+from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import ValidationError
 from sqlmodel import Session
@@ -24,6 +24,7 @@ from app.routes.api import Ignoring
 from app.routes.team_api import (
     VERSIONED,
     WRITE_ERRORS,
+    AnyJson,
     IfMatch,
     problems_reply,
     rows_reply,
@@ -38,6 +39,10 @@ from app.web import serve
 
 router = APIRouter(prefix="/api/v1")
 NOTE_ERRORS = WRITE_ERRORS | {404: {"description": "No note has this id"}}
+NEW_NOTE_ERRORS = {code: WRITE_ERRORS[code] for code in (401, 403)} | {
+    422: {"description": "A field that is not allowed, or an item that is not there (a "
+                         "slug, a figure, a claim of that source); the reply names the field"}
+}  # fmt: skip
 A_NOTE = "a team note"
 
 
@@ -96,16 +101,22 @@ async def get_team_note(note_id: str, request: Request, session: SessionDep) -> 
     return await serve(request, session, lambda s: _one(s, note_id))
 
 
+def _body(model: str) -> dict[str, Any]:
+    """The operation's request body, for a route that reads its body itself (docs.py defines
+    the schema)."""
+    schema = {"$ref": f"#/components/schemas/{model}"}
+    return {"requestBody": {"required": True, "content": {"application/json": {"schema": schema}}}}
+
+
 @router.post(
     "/notes",
     status_code=201,
     tags=["team writes"],
     response_model=TeamNoteItem,
-    responses=WRITE_ERRORS,
+    responses=NEW_NOTE_ERRORS,
+    openapi_extra=_body("TeamNoteIn"),
 )
-def post_note(
-    who: EditorUser, session: SessionDep, body: Annotated[dict[str, Any], Body()]
-) -> Response:
+def post_note(who: EditorUser, session: SessionDep, body: AnyJson) -> Response:
     """Put a note on a published item: a claim (`system`, `capability`, `source`, and
     `reading` when the source gives several), a figure (`result`) or a system (`system`)."""
     try:
@@ -121,12 +132,13 @@ def post_note(
     tags=["team writes"],
     response_model=TeamNoteItem,
     responses=NOTE_ERRORS | VERSIONED,
+    openapi_extra=_body("TeamNotePatch"),
 )
 def patch_note(
     note_id: str,
     who: EditorUser,
     session: SessionDep,
-    body: Annotated[dict[str, Any], Body()],
+    body: AnyJson,
     if_match: IfMatch = None,
 ) -> Response:
     """Change a note's text or link (a null link removes it); its item stays."""
