@@ -1,6 +1,7 @@
 """Small display helpers used by the templates."""
 
 from datetime import UTC, datetime
+from urllib.parse import urlsplit
 
 from app.schemas import BenchmarkView
 
@@ -12,6 +13,7 @@ LEVEL_LABELS = {
     "no": "No",
     "unknown": "Unknown",
     "none": "No claim",
+    "no-claim": "No current claim",  # every claim left on the cell is withdrawn
 }
 LEVEL_ICONS = {
     "yes": "✓",
@@ -20,6 +22,7 @@ LEVEL_ICONS = {
     "via": "↪",
     "no": "✗",
     "unknown": "?",
+    "no-claim": "◌",
 }
 QUALIFIER_PREFIX = {
     "approx": "~",
@@ -126,6 +129,7 @@ ENTITY_LABELS = {
     "capability_category": "Capability category",
     "benchmark_result": "Benchmark result",
     "rule": "Decision rule",
+    "note": "Team note",
 }
 
 
@@ -138,3 +142,25 @@ def utc_time(at: datetime) -> str:
     """A moment in UTC as people read it: '23 Nov 2026, 16:18 UTC'."""
     at = at.astimezone(UTC)
     return f"{at.day} {MONTHS[at.month - 1]} {at.year}, {at:%H:%M} UTC"
+
+
+def day(at: datetime) -> str:
+    """A moment as the day it fell on (UTC): '23 Nov 2026'."""
+    at = at.astimezone(UTC)
+    return f"{at.day} {MONTHS[at.month - 1]} {at.year}"
+
+
+def web_link(url: str | None) -> str | None:
+    """`url` if it is an http(s) address, else None: checked again where it becomes an href,
+    although every way in (API, forms, restore) refuses other schemes already."""
+    if not url or any(c.isspace() or ord(c) < 32 for c in url):
+        return None
+    parts = urlsplit(url)
+    return url if parts.scheme.lower() in ("http", "https") and parts.hostname else None
+
+
+def link_text(url: str, length: int = 60) -> str:
+    """A web address as a short label: 'example.com/runs/42', cut with '…' past `length`."""
+    parts = urlsplit(url)
+    text = (parts.netloc + parts.path).removeprefix("www.").rstrip("/")
+    return text if len(text) <= length else text[: length - 1] + "…"

@@ -31,10 +31,12 @@ from app.routes import (
     docs,
     imports_api,
     matrix,
+    notes_api,
     ops,
     pages,
     team_api,
     team_claims,
+    team_notes,
     team_results,
 )
 from app.routes.changes import router as changes_router
@@ -98,6 +100,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         api,
         team_api,
         imports_api,
+        notes_api,
         matrix,
         benchmarks,
         compare,
@@ -108,6 +111,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         admin,
         team_results,
         team_claims,
+        team_notes,
     ):
         app.include_router(module.router)
     app.include_router(changes_router)

@@ -5,6 +5,7 @@ from typing import Any
 
 from sqlalchemy import (
     JSON,
+    CheckConstraint,
     Column,
     DateTime,
     Dialect,
@@ -258,6 +259,31 @@ class ImportRun(SQLModel, table=True):
     setup: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     metrics: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     raw: dict[str, Any] = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
+
+
+class TeamNote(SQLModel, table=True):
+    """A team's note on a published item: a claim (one source's reading of a cell), a
+    benchmark figure, or a system as a whole. Published rows are annotated, never rewritten.
+
+    The note points at its item by foreign key, so reseeding keeps an item that a note points
+    at (withdrawn) when it leaves seed/. `system_id` is always set, also for a claim's or a
+    figure's note: it files the note (and its revisions) under the system.
+    """
+
+    __tablename__ = "team_note"
+    __table_args__ = (CheckConstraint("claim_id IS NULL OR result_id IS NULL", name="one_item"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    slug: str = Field(unique=True, index=True, max_length=40)  # the API's id: note-<hex>
+    system_id: int = Field(foreign_key="system.id", index=True)
+    claim_id: int | None = Field(default=None, foreign_key="claim.id", index=True)
+    result_id: int | None = Field(default=None, foreign_key="benchmarkresult.id", index=True)
+    text: str
+    link: str | None = None  # http or https only (checked by app/team/schemas.py)
+    user_id: int | None = author_field()
+    version: int = version_field()
+    created_at: dt.datetime = Field(sa_column=Column(UTCDateTime(), nullable=False))
+    updated_at: dt.datetime = Field(sa_column=Column(UTCDateTime(), nullable=False))
 
 
 class Rule(SQLModel, table=True):

@@ -16,7 +16,9 @@ SEED_ACTOR = "seed"
 
 ENTITIES = ("dataset", "source", "capability_category", "capability", "metric", "system",
             "claim", "benchmark_result", "rule")  # fmt: skip
-"""The kinds of item the seed records revisions of. Team changes may add kinds of their own."""
+"""The kinds of item the seed records revisions of."""
+TEAM_ENTITIES = ("note",)
+"""Kinds only team changes make (team claims and results are `claim`, `benchmark_result`)."""
 
 
 def record(

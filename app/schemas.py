@@ -1,7 +1,7 @@
 """Read models returned by the query layer: plain data for templates and the JSON API alike."""
 
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel
 
@@ -59,11 +59,47 @@ class Fact(BaseModel):
     source: SourceRef
 
 
+class TeamNoteView(BaseModel):
+    """A team's note beside a published item: what it says, who saved it last and when."""
+
+    id: str
+    text: str
+    link: str | None  # http or https only
+    by: str | None
+    created_at: datetime
+    updated_at: datetime
+    version: int
+
+
+class TeamNoteItem(TeamNoteView):
+    """A note with the item it is on, by the keys the notes API takes to name one."""
+
+    on: Literal["claim", "result", "system"]
+    system: str
+    capability: str | None = None
+    source: str | None = None
+    reading: int | None = None  # which of the source's readings, when it gives several
+    result: str | None = None  # a benchmark figure's id
+    item_withdrawn: bool = False  # the item has left the published data (the note stays)
+
+
+class TeamNoteList(BaseModel):
+    notes: list[TeamNoteItem]  # newest first
+    total: int  # notes that match, on every page
+
+
 class ClaimView(BaseModel):
     level: str
     strength: int | None
     note: str | None
     source: SourceRef
+    # Kept because team notes point at it, but gone from the published data: shown, marked,
+    # and never counted (headline level, disputes, the guided flow).
+    withdrawn: bool = False
+    # Which of the source's readings of this cell, when it gives more than one (1, 2, ...):
+    # with the slugs, what a note names the claim by.
+    reading: int | None = None
+    team_notes: list[TeamNoteView] = []
 
 
 class Cell(BaseModel):
@@ -72,9 +108,11 @@ class Cell(BaseModel):
     capability: str
     name: str
     description: str
-    level: str  # the newest source's level, or "unknown" when no source speaks
+    # The newest current source's level; "unknown" when the sources only say "unknown";
+    # "no-claim" when every claim left is withdrawn.
+    level: str
     disputed: bool
-    claims: list[ClaimView]
+    claims: list[ClaimView]  # current claims newest first, then withdrawn ones
 
 
 class CategoryCells(BaseModel):
@@ -110,6 +148,8 @@ class BenchmarkView(BaseModel):
     source: SourceRef
     age_days: int | None = None
     stale: str | None = None  # why the figure may no longer hold
+    withdrawn: bool = False  # gone from the published data: listed, never ranked or charted
+    team_notes: list[TeamNoteView] = []
 
 
 class SystemSummary(BaseModel):
@@ -124,6 +164,7 @@ class SystemSummary(BaseModel):
     repository: str | None
     summary: str
     tags: list[str]
+    withdrawn: bool = False  # gone from seed/, kept because team rows point at it
 
 
 class SystemDetail(SystemSummary):
@@ -136,6 +177,7 @@ class SystemDetail(SystemSummary):
     benchmarks: list[BenchmarkView]
     sources: list[SourceRef]
     disputed_count: int
+    team_notes: list[TeamNoteView] = []  # on the system as a whole
 
 
 class TeamClaimView(BaseModel):

@@ -24,6 +24,7 @@ from app.cache import VARY, CachedPage, RenderCache, VersionWatcher
 from app.params import group_problems, is_untidy
 from app.queries.catalogue import data_version, site_facts
 from app.settings import PROJECT_ROOT
+from app.team import note_forms
 
 HX_HEADERS = ("hx-request", "hx-target", "hx-boosted", "hx-history-restore-request")
 
@@ -47,12 +48,14 @@ templates.env.filters["truncate"] = lambda text, length=255, killwords=False, en
 )
 # Macro modules see the globals that exist when they load: helpers first.
 templates.env.globals["group_problems"] = group_problems
+templates.env.globals["fmt"] = formatting
+templates.env.globals["note_forms"] = note_forms
 # Blocks rendered alone cannot see a template's own imports, so macros are globals.
 templates.env.globals["ui"] = templates.env.get_template("macros/ui.html").module
 templates.env.globals["charts_ui"] = templates.env.get_template("macros/charts.html").module
 templates.env.globals["team_ui"] = templates.env.get_template("macros/team.html").module
+templates.env.globals["notes_ui"] = templates.env.get_template("macros/notes.html").module
 templates.env.globals["matrix_ui"] = templates.env.get_template("macros/matrix.html").module
-templates.env.globals["fmt"] = formatting
 templates.env.globals["changes_ui"] = templates.env.get_template("macros/changes.html").module
 templates.env.globals["login_url"] = login_url
 templates.env.globals["here"] = here

@@ -9,10 +9,13 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import Engine, MetaData, inspect, select, text
-from sqlmodel import SQLModel
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, SQLModel
 
 from app import migrate
 from app.db import make_engine
+from app.models import Claim
+from app.references import referenced_ids
 from app.seeding.service import prepare_database
 from tests.conftest import SEED_DIR
 from tests.databases import new_engine
@@ -254,5 +257,66 @@ def test_upgrading_a_team_database_keeps_its_published_and_team_rows(tmp_path: P
         ).one()
     assert tuple(result) == (1234.5, 1, None) and tuple(claim) == ("no", 1)
     assert schema_differences(old) == []
+    full.dispose()
+    old.dispose()
+
+
+def test_upgrading_to_team_notes_keeps_every_row_and_notes_then_hold_published_rows(
+    tmp_path: Path,
+) -> None:
+    """0005n adds the team_note table alone: a database at 0004 with a team source and team
+    rows keeps all of them, and a note then keeps its claim through a reseed's removal."""
+    full = new_engine(tmp_path, "full")
+    prepare_database(full, SEED_DIR)
+    old = new_engine(tmp_path, "at-0004")
+    migrate.upgrade(old, "0004")
+    copy_rows(full, old)
+    with old.begin() as connection:
+        connection.execute(text(
+            "INSERT INTO user_account (id, name, role, password_hash, disabled, created_at) "
+            "VALUES (1, 'eddie', 'editor', 'x', false, '2026-11-01 10:00:00')"
+        ))  # fmt: skip
+        connection.execute(text(
+            "INSERT INTO benchmarkresult (id, slug, system_id, metric_id, source_id, value, "
+            "qualifier, unit, position, withdrawn, user_id, version) SELECT max(id) + 1, "
+            "'team-abc', min(system_id), min(metric_id), min(source_id), 1.5, 'exact', "
+            "'tok/s', 9999, false, 1, 2 FROM benchmarkresult"
+        ))  # fmt: skip
+    tables = ["claim", "benchmarkresult", "system", "source", "revision", "user_account"]
+    counts = count_rows(old, tables)
+    assert "team_note" not in inspect(old).get_table_names()
+
+    migration = migrate.upgrade(old)
+
+    assert (migration.before, migration.after) == ("0004", "0005n")
+    assert count_rows(old, tables) == counts
+    assert schema_differences(old) == []
+    with old.begin() as connection:
+        team = connection.execute(
+            text("SELECT value, version, user_id FROM benchmarkresult WHERE slug = 'team-abc'")
+        ).one()
+        assert tuple(team) == (1.5, 2, 1)
+        claim, system = connection.execute(text("SELECT id, system_id FROM claim LIMIT 1")).one()
+        connection.execute(
+            text("INSERT INTO team_note (slug, system_id, claim_id, text, user_id, version, "
+                 "created_at, updated_at) VALUES ('note-1', :s, :c, 'Checked.', 1, 1, "
+                 "'2026-11-24 09:00:00', '2026-11-24 09:00:00')"),
+            {"s": system, "c": claim},
+        )  # fmt: skip
+        # A note is on a claim or on a figure, never both.
+        with pytest.raises(IntegrityError), connection.begin_nested():
+            connection.execute(
+                text("INSERT INTO team_note (slug, system_id, claim_id, result_id, text, "
+                     "version, created_at, updated_at) SELECT 'note-2', :s, :c, min(id), "
+                     "'x', 1, '2026-11-24 09:00:00', '2026-11-24 09:00:00' "
+                     "FROM benchmarkresult"),
+                {"s": system, "c": claim},
+            )  # fmt: skip
+    # The note is a reference like any other: the rows it points at are protected.
+    with Session(old) as session:
+        assert referenced_ids(session, Claim.__table__, [claim]) == {claim}  # type: ignore[attr-defined]
+    migrate.downgrade(old, "0004")
+    assert "team_note" not in inspect(old).get_table_names()
+    assert count_rows(old, tables) == counts
     full.dispose()
     old.dispose()

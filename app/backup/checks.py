@@ -55,6 +55,7 @@ class _Checker:
         self.claims()
         self.imports()
         self.results()
+        self.notes()
         self.revisions()
 
     def unique(self, section: str, items: list[Any], key: Callable[[Any], Any], what: str) -> None:
@@ -125,6 +126,29 @@ class _Checker:
                 check_value_or_range(result.value, result.low, result.high)
             except ValueError as exc:
                 self.add("results", i, result, f"value: {exc}")
+
+    def notes(self) -> None:
+        """Each note's item must be one the restore makes: a claim by its cell, source and
+        note, a figure by its id (on the note's own system)."""
+        notes = self.team.notes
+        self.unique("notes", notes, lambda n: n.id, "a note with this id")
+        claims = _seed_claim_keys(self.seed) | {_claim_key(c) for c in self.team.claims}
+        figures = {row.id: row.system for rows in self.seed.benchmarks.values() for row in rows}
+        figures |= {r.id: r.system for r in self.team.results}
+        for i, note in enumerate(notes):
+            self.known("notes", i, note, "system", self.systems)
+            self.known_user("notes", i, note, note.user)
+            if note.claim is not None and note.result is not None:
+                self.add("notes", i, note, "a note is on a claim or on a figure, not on both")
+            elif note.claim is not None:
+                key = (note.system, note.claim.capability, note.claim.source, note.claim.note)
+                if key not in claims:
+                    message = "no such claim in the seed files or among the backup's claims"
+                    self.add("notes", i, note, f"claim: {message}")
+            elif note.result is not None and figures.get(note.result) != note.system:
+                where = "in the seed files or among the backup's results"
+                message = f"no result {note.result!r} of system {note.system!r} {where}"
+                self.add("notes", i, note, f"result: {message}")
 
     def revisions(self) -> None:
         previous = 0

@@ -15,7 +15,8 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StringConstrai
 
 from app.accounts.models import Role
 from app.revisions import Action
-from app.seeding.schema import INT_MAX, UNITS, Level, Number, Slug
+from app.seeding.schema import INT_MAX, TEXT_MAX, UNITS, Level, Number, Slug
+from app.team.schemas import NoteLink
 
 FORMAT = "inference-atlas-team-data"
 FORMAT_VERSION = 1
@@ -32,11 +33,13 @@ NOUNS = {
     "withdrawn_metrics": ("withdrawn metric", "withdrawn metrics"),
     "claims": ("claim", "claims"),
     "results": ("benchmark result", "benchmark results"),
+    "notes": ("team note", "team notes"),
     "revisions": ("revision", "revisions"),
     "imports": ("imported file", "imported files"),
     "team sources": ("team source", "team sources"),
     "team claims": ("team claim", "team claims"),
     "team results": ("team result", "team results"),
+    "team notes": ("team note", "team notes"),
     "revisions by users": ("revision by a user", "revisions by users"),
 }
 
@@ -227,6 +230,30 @@ class ImportItem(Item):
     runs: list[ImportRunItem] = []
 
 
+class NoteClaim(Item):
+    """The claim a note is on: its cell and source, and its note (which tells a source's
+    several readings of one cell apart, as the claim table's own key does)."""
+
+    capability: Slug
+    source: Slug
+    note: str | None = None
+
+
+class NoteItem(Item):
+    """A team note on a published claim (`claim`), figure (`result`) or system (neither)."""
+
+    id: Annotated[str, StringConstraints(pattern=r"^note-[0-9a-z]{1,35}$")]
+    system: Slug
+    claim: NoteClaim | None = None
+    result: Annotated[str, StringConstraints(min_length=1, max_length=120)] | None = None
+    text: Annotated[str, StringConstraints(min_length=1, max_length=TEXT_MAX)]
+    link: NoteLink | None = None  # a restored link is put in an href: http(s) only
+    user: UserName | None = None
+    version: Version = 1
+    created_at: Stamp
+    updated_at: Stamp
+
+
 class RevisionItem(Item):
     id: Annotated[int, Field(ge=1, le=2**63 - 1)]
     at: Stamp
@@ -256,6 +283,7 @@ class TeamData(Item):
     claims: list[ClaimItem] = []
     imports: list[ImportItem] = []
     results: list[ResultItem] = []
+    notes: list[NoteItem] = []  # made in schema revision 0005n; older backups have none
     revisions: list[RevisionItem] = []
 
 
@@ -270,6 +298,7 @@ def item_label(section: str, item: Any) -> str:
         "claims": lambda: f"{get('system')}/{get('capability')}/{get('source')}",
         "results": lambda: get("id"),
         "imports": lambda: get("key"),
+        "notes": lambda: get("id"),
         "revisions": lambda: f"#{get('id')}",
     }
     label = keys.get(section, lambda: get("slug"))()

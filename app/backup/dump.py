@@ -33,6 +33,7 @@ from app.models import (
     System,
     SystemFact,
     SystemNote,
+    TeamNote,
 )
 from app.seeding.export import render_seed_files, write_seed_files
 
@@ -97,6 +98,7 @@ def team_document(session: Session) -> dict[str, Any]:
         "claims": rows.claims(),
         "imports": rows.imports(),
         "results": rows.results(),
+        "notes": rows.notes(),
         "revisions": [rows.doc(r, drop=()) for r in _all(session, Revision, Revision.id)],
     }
 
@@ -203,6 +205,25 @@ class _Rows:
                 self.doc(batch) | {"runs": [self.doc(r, drop=("id", "batch_id")) for r in runs]}
             )
         return docs
+
+    def notes(self) -> list[dict[str, Any]]:
+        """Each note with its item by stable keys: a claim by its cell, source and note (what
+        tells a source's readings apart), a figure by its id."""
+        notes = _all(self.session, TeamNote)
+        claim_ids = {n.claim_id for n in notes if n.claim_id is not None}
+        result_ids = {n.result_id for n in notes if n.result_id is not None}
+        claims = {c.id: c for c in _all(self.session, Claim) if c.id in claim_ids}
+        results = {r.id: r.slug for r in _all(self.session, BenchmarkResult) if r.id in result_ids}
+        docs = []
+        for note in notes:
+            doc = self.doc(note, drop=("id", "slug", "claim_id", "result_id"))
+            claim = claims.get(note.claim_id)
+            on = {"capability": self.names["capability"][claim.capability_id],
+                  "source": self.names["source"][claim.source_id],
+                  "note": claim.note} if claim else None  # fmt: skip
+            item = {"claim": on, "result": results.get(note.result_id)}  # type: ignore[arg-type]
+            docs.append({"id": note.slug, "system": doc.pop("system")} | item | doc)
+        return sorted(docs, key=lambda d: (d["created_at"], d["id"]))
 
 
 def _is_time(value: Any) -> bool:

@@ -22,6 +22,7 @@ from app.backup.document import (
     TEAM_FILE,
     BackupError,
     BackupProblem,
+    NoteItem,
     TeamData,
     describe_counts,
 )
@@ -40,6 +41,7 @@ from app.models import (
     Source,
     SourceCaveat,
     System,
+    TeamNote,
 )
 from app.revisions import SEED_ACTOR
 from app.seeding.apply import apply_seed_in
@@ -122,6 +124,7 @@ def team_data_held(session: Session) -> dict[str, int]:
         "team sources": select(func.count()).where(team),
         "team claims": select(func.count()).select_from(Claim).join(Source).where(team),
         "team results": select(func.count()).select_from(BenchmarkResult).join(Source).where(team),
+        "team notes": select(func.count()).select_from(TeamNote),
         "revisions by users": select(func.count()).where(
             or_(col(Revision.actor) != SEED_ACTOR, col(Revision.user_id).is_not(None))
         ),
@@ -170,6 +173,7 @@ class _Restorer:
         self.insert(Claim, team.claims)
         self.ids["import_run"] = self.insert_imports(team)
         self.insert(BenchmarkResult, team.results, rename={"id": "slug"})
+        self.insert_notes(team.notes)
         self.insert(Revision, team.revisions)
         self.session.flush()
         if team.revisions and self.session.get_bind().dialect.name == "postgresql":
@@ -190,6 +194,28 @@ class _Restorer:
                 self.session.flush()
                 runs[f"{item.key}#{run.position}"] = row.id  # type: ignore[assignment]
         return runs
+
+    def insert_notes(self, notes: list[NoteItem]) -> None:
+        """Notes after the claims and results they are on (seeded, or just inserted)."""
+        self.session.flush()
+        claims = {
+            (c.system_id, c.capability_id, c.source_id, c.note): c.id
+            for c in self.session.exec(select(Claim))
+        }
+        results = dict(self.session.exec(select(BenchmarkResult.slug, BenchmarkResult.id)).all())
+        for note in notes:
+            system = self.ids["system"][note.system]
+            on = note.claim
+            claim = None if on is None else claims[
+                (system, self.ids["capability"][on.capability], self.ids["source"][on.source],
+                 on.note)
+            ]  # fmt: skip
+            fields = note.model_dump(exclude={"id", "system", "claim", "result", "user"})
+            self.session.add(
+                TeamNote(**fields, slug=note.id, system_id=system, claim_id=claim,
+                         result_id=results[note.result] if note.result else None,
+                         user_id=self.ids["user"][note.user] if note.user else None)
+            )  # fmt: skip
 
     def insert(
         self,

@@ -8,6 +8,7 @@ from sqlmodel import Session, col, select
 
 from app.models import BenchmarkResult, System, SystemFact
 from app.queries.common import metrics_by_id, source_refs, system_names
+from app.queries.note_index import note_index
 from app.queries.snapshot import per_version
 from app.schemas import BenchmarkView
 
@@ -17,6 +18,7 @@ def benchmark_views(session: Session, *where: Any) -> list[BenchmarkView]:
     refs = source_refs(session)
     systems = system_names(session)
     metrics = metrics_by_id(session)
+    notes = note_index(session).results
     statement = select(BenchmarkResult).where(*where).order_by(col(BenchmarkResult.position))
     views = []
     for row in session.exec(statement):
@@ -35,6 +37,7 @@ def benchmark_views(session: Session, *where: Any) -> list[BenchmarkView]:
                 metric_kind=metric.kind,
                 better=metric.better,
                 source=refs[row.source_id],
+                team_notes=notes.get(row.id, []),  # type: ignore[arg-type]
                 **fields,
             )
         )

@@ -11,6 +11,7 @@ from app.units import convert, convertible
 
 THROUGHPUT_METRICS = ("throughput", "decode-throughput")
 TTFT_METRICS = ("ttft-p50", "ttft")
+WITHDRAWN = "withdrawn"
 
 
 class RankedResult(BaseModel):
@@ -62,7 +63,10 @@ def group_contexts(results: list[BenchmarkView], units: dict[str, str]) -> list[
     for result in results:
         unit = units[result.metric]
         unit = unit if convertible(result.unit, unit) else result.unit
-        grouped[(*context_key(result), unit)].append(result)
+        # Withdrawn figures (no longer published, kept for the team's notes) gather apart:
+        # listed with their context, never ranked or charted against current ones.
+        gone = (WITHDRAWN,) if result.withdrawn else ()
+        grouped[(*context_key(result), *gone, unit)].append(result)
     return [_context(key[:-1], members, key[-1]) for key, members in grouped.items()]
 
 
@@ -101,6 +105,8 @@ def _normalise(r: BenchmarkView, unit: str) -> RankedResult:
 
 
 def _why_not_ranked(first: BenchmarkView, members: list[BenchmarkView]) -> str | None:
+    if first.withdrawn:
+        return "Withdrawn: no longer in the published data, so not ranked."
     if first.metric_kind == "relative":
         return (
             "These are ratios against different baselines, not measurements; they are not ranked."

@@ -9,6 +9,7 @@ from app.decision.explain import WhyNot, why_not
 from app.decision.questions import QUESTIONS_BY_ID
 from app.decision.scoring import Memo
 from app.models import Capability, Rule, System, SystemFact
+from app.queries.cells import current
 from app.queries.common import source_refs
 from app.queries.matrix import matrix_base
 from app.queries.snapshot import per_version
@@ -27,12 +28,17 @@ def candidates(session: Session) -> list[Candidate]:
     evidence: dict[str, dict[str, list[SourceRef]]] = defaultdict(dict)
     claims: dict[str, dict[str, list[ClaimRef]]] = defaultdict(dict)
     for (system, capability), cell in base.cells.items():
+        # A withdrawn claim is no longer published: it is no evidence, for or against, and
+        # a cell with nothing else is one no source speaks to (unknown, never "no").
+        current_claims = current(cell.claims)
+        if not current_claims:
+            continue
         levels[system][capability] = cell.level
-        backing = [c.source for c in cell.claims if c.level == cell.level] or [
-            c.source for c in cell.claims
+        backing = [c.source for c in current_claims if c.level == cell.level] or [
+            c.source for c in current_claims
         ]
         evidence[system][capability] = backing
-        claims[system][capability] = [ClaimRef(c.level, c.source) for c in cell.claims]
+        claims[system][capability] = [ClaimRef(c.level, c.source) for c in current_claims]
     return [
         Candidate(
             slug=s.slug,

@@ -55,7 +55,7 @@ def feature_page(session: Session, slug: str) -> FeaturePage | None:
     for system in base.systems:
         ref = SystemRef(slug=system.slug, name=system.name)
         cell = base.cell(system.slug, slug)
-        if cell is None:
+        if cell is None or not cell.claimed:  # withdrawn claims alone say nothing
             unknown.append(ref)
         else:
             rows.append(FeatureRow(system=ref, level=cell.level, disputed=cell.disputed,

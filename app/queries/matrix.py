@@ -11,8 +11,16 @@ from app.models import Claim, System
 from app.paging import Paging, paginate
 from app.params import MATRIX_PAGE_SIZE, MatrixParams, Need
 from app.queries.catalogue import data_version
-from app.queries.cells import headline_level, is_disputed, newest_first
+from app.queries.cells import (
+    NO_CLAIM,
+    cell_level,
+    current,
+    is_disputed,
+    newest_first,
+    reading_numbers,
+)
 from app.queries.common import capabilities_in_order, source_refs
+from app.queries.note_index import note_index
 from app.schemas import LEVEL_GROUP, LEVEL_RANK, ClaimView, SystemSummary, licence_family
 
 # Which headline levels satisfy each minimum a user can ask for.
@@ -22,8 +30,8 @@ ACCEPTED_LEVELS = {
     "any": {"yes", "partial", "experimental", "via"},
 }
 VIEWS = {"features": "feature", "hardware": "hardware"}
-NO_CLAIM = "no-claim"
-"""The level of a cell no source speaks to; spelled out so exports never read it as "no"."""
+# NO_CLAIM (app/queries/cells.py), the level of a cell no current source speaks to, is
+# spelled out so exports never read it as "no".
 
 
 class MatrixColumn(BaseModel):
@@ -44,7 +52,8 @@ class MatrixCell(BaseModel):
     level: str  # NO_CLAIM when no source speaks to this cell: unknown, never "no"
     disputed: bool
     strength: int | None
-    sources: list[str]
+    sources: list[str]  # the current sources
+    withdrawn: bool = False  # some claim behind it has left the published data (still shown)
 
 
 class MatrixRow(BaseModel):
@@ -98,9 +107,14 @@ class MatrixResult(BaseModel):
 
 @dataclass(frozen=True)
 class CellClaims:
-    level: str
+    level: str  # NO_CLAIM when every claim left is withdrawn
     disputed: bool
-    claims: list[ClaimView]
+    claims: list[ClaimView]  # current ones newest first, then withdrawn ones
+
+    @property
+    def claimed(self) -> bool:
+        """Whether a current source speaks to the cell (withdrawn claims are only shown)."""
+        return self.level != NO_CLAIM
 
 
 @dataclass(frozen=True)
@@ -168,22 +182,28 @@ def _load_cells(
     session: Session, systems: list[System], cap_slugs: dict[int, str]
 ) -> dict[tuple[str, str], CellClaims]:
     refs = source_refs(session)
+    notes = note_index(session).claims
     system_slugs = {s.id: s.slug for s in systems}
     claims: dict[tuple[str, str], list[ClaimView]] = defaultdict(list)
     statement = select(
+        Claim.id,
         Claim.system_id,
         Claim.capability_id,
         Claim.source_id,
         Claim.level,
         Claim.strength,
         Claim.note,
+        Claim.withdrawn,
     ).order_by(col(Claim.position))  # the seed's order breaks ties, on every database
-    for system_id, capability_id, source_id, level, strength, note in session.exec(statement):
-        claims[(system_slugs[system_id], cap_slugs[capability_id])].append(
-            ClaimView(level=level, strength=strength, note=note, source=refs[source_id])
-        )
+    rows = list(session.exec(statement))
+    readings = reading_numbers([(r.system_id, r.capability_id, r.source_id) for r in rows])
+    for r, reading in zip(rows, readings, strict=True):
+        claims[(system_slugs[r.system_id], cap_slugs[r.capability_id])].append(
+            ClaimView(level=r.level, strength=r.strength, note=r.note, source=refs[r.source_id],
+                      withdrawn=r.withdrawn, reading=reading, team_notes=notes.get(r.id, []))
+        )  # fmt: skip
     return {
-        key: CellClaims(headline_level(views), is_disputed(views), newest_first(views))
+        key: CellClaims(cell_level(views), is_disputed(views), newest_first(views))
         for key, views in claims.items()
     }
 
@@ -291,7 +311,7 @@ def _filter_rows(base: MatrixBase, view: str, params: MatrixParams) -> list[Syst
 def claim_count(base: MatrixBase, view: str, system: str) -> tuple[int, int]:
     """(capabilities of `view` some source speaks to for `system`, capabilities in `view`)."""
     slugs = [c.slug for g in base.groups[view] for c in g.columns]
-    return sum(1 for c in slugs if base.cell(system, c) is not None), len(slugs)
+    return sum(1 for c in slugs if _level(base, system, c) != NO_CLAIM), len(slugs)
 
 
 def _covered(base: MatrixBase, view: str, system: str, min_coverage: int) -> bool:
@@ -367,13 +387,15 @@ def _cell(base: MatrixBase, system: str, capability: str) -> MatrixCell:
     if cell is None:
         return MatrixCell(capability=capability, level=NO_CLAIM, disputed=False, strength=None,
                           sources=[])  # fmt: skip
-    headline = next((c for c in cell.claims if c.level == cell.level), None)
+    claims = current(cell.claims)
+    headline = next((c for c in claims if c.level == cell.level), None)
     return MatrixCell(
         capability=capability,
         level=cell.level,
         disputed=cell.disputed,
         strength=headline.strength if headline else None,
-        sources=[c.source.slug for c in cell.claims],
+        sources=[c.source.slug for c in claims],
+        withdrawn=len(claims) < len(cell.claims),
     )
 
 

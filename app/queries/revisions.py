@@ -6,7 +6,7 @@ from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import SelectOfScalar
 
 from app.models import Revision
-from app.revisions import ENTITIES, SEED_ACTOR
+from app.revisions import ENTITIES, SEED_ACTOR, TEAM_ENTITIES
 from app.schemas import FieldChange, RevisionPage, RevisionView
 
 MAX_LIMIT = 500
@@ -99,7 +99,7 @@ def revision_facets(session: Session) -> dict[str, list[str]]:
     return {
         "user": sorted({SEED_ACTOR, *actors}),
         "system": sorted(s for s in systems if s is not None),
-        "kind": sorted({*ENTITIES, *entities}),
+        "kind": sorted({*ENTITIES, *TEAM_ENTITIES, *entities}),
     }
 
 

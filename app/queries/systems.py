@@ -7,9 +7,10 @@ from sqlmodel import Session, col, select
 
 from app.models import BenchmarkResult, Claim, System, SystemFact, SystemNote
 from app.queries.benchmarks import benchmark_views
-from app.queries.cells import headline_level, is_disputed, newest_first
+from app.queries.cells import cell_level, is_disputed, newest_first, reading_numbers
 from app.queries.common import capabilities_in_order, source_refs
 from app.queries.contexts import context_key
+from app.queries.note_index import note_index
 from app.queries.snapshot import per_version
 from app.schemas import (
     BenchmarkView,
@@ -78,6 +79,7 @@ def get_system(session: Session, slug: str) -> SystemDetail | None:
         benchmarks=benchmarks,
         sources=used,
         disputed_count=sum(c.disputed for g in groups for c in g.cells),
+        team_notes=note_index(session).systems.get(system.id, []),  # type: ignore[arg-type]
     )
 
 
@@ -94,12 +96,16 @@ def _category_cells(
     session: Session, system_id: int, refs: dict[int, SourceRef]
 ) -> list[CategoryCells]:
     claims: dict[int, list[ClaimView]] = defaultdict(list)
+    notes = note_index(session).claims
     statement = select(Claim).where(Claim.system_id == system_id).order_by(col(Claim.position))
-    rows = session.exec(statement)
-    for c in rows:
+    rows = list(session.exec(statement))
+    readings = reading_numbers([(c.capability_id, c.source_id) for c in rows])
+    for c, reading in zip(rows, readings, strict=True):
         claims[c.capability_id].append(
-            ClaimView(level=c.level, strength=c.strength, note=c.note, source=refs[c.source_id])
-        )
+            ClaimView(level=c.level, strength=c.strength, note=c.note, source=refs[c.source_id],
+                      withdrawn=c.withdrawn, reading=reading,
+                      team_notes=notes.get(c.id, []))  # type: ignore[arg-type]
+        )  # fmt: skip
     groups: dict[str, CategoryCells] = {}
     for capability, category in capabilities_in_order(session):
         cap_claims = newest_first(claims.get(capability.id, []))  # type: ignore[arg-type]
@@ -114,7 +120,7 @@ def _category_cells(
                 capability=capability.slug,
                 name=capability.name,
                 description=capability.description,
-                level=headline_level(cap_claims),
+                level=cell_level(cap_claims),
                 disputed=is_disputed(cap_claims),
                 claims=cap_claims,
             )
@@ -140,7 +146,8 @@ def measured_together(session: Session) -> dict[str, dict[str, int]]:
     """For each system, how many benchmark contexts it shares with each other system."""
     measured: dict[tuple[str, ...], set[str]] = defaultdict(set)
     for result in benchmark_views(session):
-        measured[context_key(result)].add(result.system)
+        if not result.withdrawn:  # no longer published: it puts no two systems side by side
+            measured[context_key(result)].add(result.system)
     shared: dict[str, dict[str, int]] = defaultdict(dict)
     for members in measured.values():
         for slug in members:
@@ -191,6 +198,7 @@ def key_figures(results: list[BenchmarkView]) -> list[BenchmarkView]:
     chosen = []
     for result in results:
         full_context = result.hardware and result.model and result.value is not None
+        full_context = full_context and not result.withdrawn
         if full_context and result.metric not in seen:
             seen.add(result.metric)
             chosen.append(result)

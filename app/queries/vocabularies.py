@@ -12,7 +12,7 @@ from sqlmodel import Session, col, select
 from app.models import System
 from app.params import need_vocabulary
 from app.queries.benchmark_page import all_results, vocabulary
-from app.queries.catalogue import data_version
+from app.queries.catalogue import data_version, list_sources
 from app.queries.matrix import matrix_base
 from app.queries.revisions import revision_facets
 
@@ -73,3 +73,14 @@ def change_vocabularies(session: Session) -> Vocabularies:
         return {**facets, "system": sorted(systems)}
 
     return _cached(session, "changes", load)
+
+
+def note_vocabularies(session: Session) -> Vocabularies:
+    """The systems, capabilities and sources a note can be on (GET /api/v1/notes)."""
+
+    def load(session: Session) -> Vocabularies:
+        capabilities = matrix_vocabularies(session)["capability"]
+        sources = [s.slug for s in list_sources(session)]
+        return {**system_vocabularies(session), "capability": capabilities, "source": sources}
+
+    return _cached(session, "notes", load)

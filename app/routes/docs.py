@@ -6,6 +6,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import HTMLResponse, JSONResponse, Response
+from pydantic import BaseModel
 from sqlmodel import Session
 
 from app.db import SessionDep
@@ -14,12 +15,15 @@ from app.queries.vocabularies import (
     benchmark_vocabularies,
     change_vocabularies,
     matrix_vocabularies,
+    note_vocabularies,
     system_vocabularies,
 )
-from app.team.schemas import TeamResultIn
+from app.team.schemas import TeamNoteIn, TeamNotePatch, TeamResultIn
 from app.web import serve
 
 router = APIRouter(include_in_schema=False)
+
+BODY_SCHEMAS: tuple[type[BaseModel], ...] = (TeamResultIn, TeamNoteIn, TeamNotePatch)
 
 
 def _base_schema(request: Request) -> dict[str, Any]:
@@ -28,12 +32,13 @@ def _base_schema(request: Request) -> dict[str, Any]:
         schema = get_openapi(
             title=app.title, version=app.version, summary=app.summary, routes=app.routes
         )
-        # POST /api/v1/benchmarks reads its body itself (one result or a list): its schema
-        # is named in the operation and defined here.
-        team_result = TeamResultIn.model_json_schema(ref_template="#/components/schemas/{model}")
-        schema.setdefault("components", {}).setdefault("schemas", {}).update(
-            {**team_result.pop("$defs", {}), "TeamResultIn": team_result}
-        )
+        # Routes that read their body themselves (POST /api/v1/benchmarks takes one result or
+        # a list; the notes routes word their own 422s) name its schema in the operation;
+        # the schemas are defined here.
+        components = schema.setdefault("components", {}).setdefault("schemas", {})
+        for model in BODY_SCHEMAS:
+            body = model.model_json_schema(ref_template="#/components/schemas/{model}")
+            components.update({**body.pop("$defs", {}), model.__name__: body})
         app.openapi_schema = schema
     return copy.deepcopy(app.openapi_schema)
 
@@ -47,6 +52,7 @@ def _openapi(request: Request, session: Session) -> Response:
             "/api/v1/benchmarks": benchmark_vocabularies(session),
             "/api/v1/compare": system_vocabularies(session),
             "/api/v1/changes": change_vocabularies(session),
+            "/api/v1/notes": note_vocabularies(session),
         },
     )
     return JSONResponse(schema)

@@ -20,7 +20,7 @@ from app.accounts.service import SignedIn
 from app.accounts.web import EditorUser
 from app.db import SessionDep
 from app.imports import DEFAULT_MAX_BYTES, ResultFileError
-from app.routes.team_api import WRITE_ERRORS, _problems, _validation_problems
+from app.routes.team_api import WRITE_ERRORS, problems_reply, validation_problems
 from app.team import imports
 from app.team.service import TeamError, UnknownItemError
 from app.writes import write_transaction
@@ -64,11 +64,12 @@ async def post_import(request: Request, who: EditorUser, session: SessionDep) ->
     if length.isdigit() and int(length) > MAX_UPLOAD_BYTES + ENVELOPE_BYTES:
         return _too_big(int(length))
     if not request.headers.get("content-type", "").startswith("multipart/form-data"):
-        return _problems({"body": "send multipart/form-data with the file in the field 'file'"})
+        wanted = "send multipart/form-data with the file in the field 'file'"
+        return problems_reply({"body": wanted})
     async with request.form(max_files=1, max_fields=len(CONTEXT_FIELDS) + 2) as form:
         upload = form.get("file")
         if not isinstance(upload, UploadFile):
-            return _problems({"file": "no file: send the result file in the field 'file'"})
+            return problems_reply({"file": "no file: send the result file in the field 'file'"})
         data = await upload.read(MAX_UPLOAD_BYTES + 1)
         if len(data) > MAX_UPLOAD_BYTES:
             return _too_big(len(data))
@@ -78,11 +79,11 @@ async def post_import(request: Request, who: EditorUser, session: SessionDep) ->
         name = upload.filename or "upload"
     if unknown:
         allowed = ", ".join(("file", "format", *CONTEXT_FIELDS))
-        return _problems({k: f"not a field of an import; allowed: {allowed}" for k in unknown})
+        return problems_reply({k: f"not a field of an import; allowed: {allowed}" for k in unknown})
     try:
         context = imports.ImportContext.model_validate({k: v or None for k, v in fields.items()})
     except ValidationError as exc:
-        return _problems(_validation_problems(exc))
+        return problems_reply(validation_problems(exc, what="an import"))
     chosen = file_format if isinstance(file_format, str) and file_format else None
     # Parsing a large file takes seconds: off the event loop, with the database work.
     return await run_in_threadpool(_preview, session, who, name, data, context, chosen)
@@ -100,7 +101,7 @@ def _preview(
         with write_transaction(session):
             preview = imports.preview_import(session, who, name, data, context, file_format)
     except ResultFileError as exc:
-        return _problems({"file": str(exc)})
+        return problems_reply({"file": str(exc)})
     headers = {"Location": f"/api/v1/imports/{preview.key}"}
     return JSONResponse(preview.document, status_code=201, headers=headers)
 
@@ -126,7 +127,7 @@ def confirm_import(
     except imports.UnknownImportError as exc:
         return JSONResponse({"detail": str(exc)}, status_code=404)
     except TeamError as exc:
-        return _problems(exc.problems)
+        return problems_reply(exc.problems)
     except UnknownItemError as exc:
         return JSONResponse({"detail": str(exc)}, status_code=404)
     return JSONResponse(saved, status_code=201)

@@ -75,9 +75,9 @@ def post_results(request: Request, who: EditorUser, session: SessionDep, body: A
     single = not isinstance(body, list)
     items = [body] if single else body
     if not items:
-        return _problems({"body": "an empty list: give at least one result"})
+        return problems_reply({"body": "an empty list: give at least one result"})
     if len(items) > MAX_RESULTS_PER_POST:
-        return _problems(
+        return problems_reply(
             {"body": f"{len(items)} results; allowed: at most {MAX_RESULTS_PER_POST} per request"}
         )
     results, problems = [], {}
@@ -85,15 +85,15 @@ def post_results(request: Request, who: EditorUser, session: SessionDep, body: A
         try:
             results.append(TeamResultIn.model_validate(item))
         except ValidationError as exc:
-            problems |= _validation_problems(exc, "" if single else f"[{index}].")
+            problems |= validation_problems(exc, "" if single else f"[{index}].")
     if problems:
-        return _problems(problems)
+        return problems_reply(problems)
     team = request.app.state.settings.atlas_team_name
-    saved = _write(session, lambda: service.add_results(session, who, results, team))
+    saved = write_or_refuse(session, lambda: service.add_results(session, who, results, team))
     if isinstance(saved, Response):
         return saved
     if single:
-        return _rows(saved.items[0], 201)
+        return rows_reply(saved.items[0], 201)
     return JSONResponse({"results": saved.items}, status_code=201)
 
 
@@ -112,15 +112,15 @@ def patch_result(
     try:
         patch = TeamResultPatch.model_validate(body)
     except ValidationError as exc:
-        return _problems(_validation_problems(exc))
-    version = _version(patch.version, if_match)
+        return problems_reply(validation_problems(exc))
+    version = version_of(patch.version, if_match)
     if isinstance(version, Response):
         return version
     changes = patch.model_dump(exclude_unset=True, exclude={"version"})
-    saved = _write(
+    saved = write_or_refuse(
         session, lambda: service.update_result(session, who, result_id, changes, version)
     )
-    return saved if isinstance(saved, Response) else _rows(saved.items[0], 200)
+    return saved if isinstance(saved, Response) else rows_reply(saved.items[0], 200)
 
 
 @router.delete(
@@ -136,10 +136,10 @@ def delete_result(
     version: int | None = None,
 ) -> Response:
     """Remove a team result (`If-Match` or `?version=` names the version you saw)."""
-    checked = _version(version, if_match)
+    checked = version_of(version, if_match)
     if isinstance(checked, Response):
         return checked
-    done = _write(session, lambda: service.delete_result(session, who, result_id, checked))
+    done = write_or_refuse(session, lambda: service.delete_result(session, who, result_id, checked))
     return done if isinstance(done, Response) else Response(status_code=204)
 
 
@@ -157,17 +157,17 @@ def put_claim(
     if_match: IfMatch = None,
 ) -> Response:
     """Set the team's claim on one cell of the matrix: 201 when new, 200 when changed."""
-    version = _version(claim.version, if_match)
+    version = version_of(claim.version, if_match)
     if isinstance(version, Response):
         return version
     team = request.app.state.settings.atlas_team_name
-    saved = _write(
+    saved = write_or_refuse(
         session,
         lambda: service.put_claim(session, who, slug, capability, claim, version, team),
     )
     if isinstance(saved, Response):
         return saved
-    return _rows(saved.items[0], 201 if saved.created else 200)
+    return rows_reply(saved.items[0], 201 if saved.created else 200)
 
 
 @router.delete(
@@ -184,65 +184,73 @@ def delete_claim(
     version: int | None = None,
 ) -> Response:
     """Remove the team's claim on a cell (published claims stay)."""
-    checked = _version(version, if_match)
+    checked = version_of(version, if_match)
     if isinstance(checked, Response):
         return checked
-    done = _write(session, lambda: service.delete_claim(session, who, slug, capability, checked))
+    done = write_or_refuse(
+        session, lambda: service.delete_claim(session, who, slug, capability, checked)
+    )
     return done if isinstance(done, Response) else Response(status_code=204)
 
 
 # Helpers --------------------------------------------------------------------------------------
 
 
-def _write(session: Session, change: Any) -> Any:
+def write_or_refuse(session: Session, change: Any) -> Any:
     """Run `change` in one write transaction; a refusal rolls it back and becomes the reply."""
     try:
         with write_transaction(session):
             return change()
     except service.TeamError as exc:
-        return _problems(exc.problems)
+        return problems_reply(exc.problems)
     except service.UnknownItemError as exc:
         return JSONResponse({"detail": str(exc)}, status_code=404)
     except service.StaleVersionError as exc:
         return JSONResponse({"detail": str(exc), "current": exc.row}, status_code=409,
-                            headers=_etag(exc.current))  # fmt: skip
+                            headers=etag(exc.current))  # fmt: skip
     except service.VersionRequiredError as exc:
         return JSONResponse({"detail": str(exc), "current": exc.row}, status_code=428,
-                            headers=_etag(exc.current))  # fmt: skip
+                            headers=etag(exc.current))  # fmt: skip
 
 
-def _version(given: int | None, if_match: str | None) -> int | Response | None:
+def version_of(given: int | None, if_match: str | None) -> int | Response | None:
     """The version a change is based on, from the body/query or If-Match (they must agree)."""
     if if_match is None:
         return given
     text = if_match.strip().removeprefix("W/").strip('"')
     if not text.isdigit() or int(text) < 1:
         allowed = 'a number, e.g. If-Match: "3" (the ETag of the last reply)'
-        return _problems({"If-Match": f"{if_match!r} is not a version; allowed: {allowed}"})
+        return problems_reply({"If-Match": f"{if_match!r} is not a version; allowed: {allowed}"})
     if given is not None and given != int(text):
-        return _problems({"version": f"the body says {given}, If-Match says {text}; send one"})
+        return problems_reply({"version": f"the body says {given}, If-Match says {text}; send one"})
     return int(text)
 
 
-def _rows(row: dict[str, Any], status: int) -> JSONResponse:
-    return JSONResponse(row, status_code=status, headers=_etag(row["version"]))
+def rows_reply(row: dict[str, Any], status: int) -> JSONResponse:
+    """A saved row, its version also sent as the ETag."""
+    return JSONResponse(row, status_code=status, headers=etag(row["version"]))
 
 
-def _etag(version: int) -> dict[str, str]:
+def etag(version: int) -> dict[str, str]:
+    """The headers that carry a row's version (never stored by a cache)."""
     return {"ETag": f'"{version}"', "Cache-Control": "no-store"}
 
 
-def _problems(problems: dict[str, str]) -> JSONResponse:
+def problems_reply(problems: dict[str, str]) -> JSONResponse:
+    """422 naming each field (the API's problem format)."""
     listed = [ParamProblem(field, "", (), message) for field, message in problems.items()]
     return JSONResponse(problem_details(listed), status_code=422)
 
 
-def _validation_problems(exc: ValidationError, prefix: str = "") -> dict[str, str]:
+def validation_problems(
+    exc: ValidationError, prefix: str = "", what: str = "a team result"
+) -> dict[str, str]:
+    """Pydantic's errors by field (`[1].unit` in a list); `what` names the thing posted."""
     problems: dict[str, str] = {}
     for error in exc.errors(include_url=False):
         where = ".".join(str(part) for part in error["loc"]) or "body"
         message = error["msg"]
         if error["type"] == "extra_forbidden":
-            message = "not a field of a team result; see the API docs for the fields"
+            message = f"not a field of {what}; see the API docs for the fields"
         problems.setdefault(prefix + where, message)
     return problems

@@ -7,7 +7,7 @@ finite figures, units from one list.
 
 from typing import Annotated, Literal
 
-from pydantic import BeforeValidator, Field
+from pydantic import AfterValidator, BeforeValidator, Field, StringConstraints
 
 from app.seeding.schema import (
     INT_MAX,
@@ -18,7 +18,10 @@ from app.seeding.schema import (
     OptionalText,
     Slug,
     Strict,
+    Text,
+    _http_url,
     _number,
+    _printable,
 )
 
 Qualifier = Literal["exact", "approx", "up-to", "at-least", "less-than", "average", "max"]
@@ -72,6 +75,46 @@ class TeamClaimIn(Strict):
     version: Version | None = Field(
         default=None, description="Needed when the team already has a claim on this cell"
     )
+
+
+LINK_MAX = 1000
+NoteText = Text  # printable, trimmed, 1 to 2000 characters: a remark, not a document
+NoteLink = Annotated[
+    str,
+    StringConstraints(strip_whitespace=True, min_length=1, max_length=LINK_MAX),
+    AfterValidator(_printable),
+    AfterValidator(_http_url),  # pages put it in an href: http and https only
+]
+OptionalLink = Annotated[NoteLink | None, BeforeValidator(lambda v: v or None)]
+ResultId = Annotated[str, StringConstraints(min_length=1, max_length=120)]
+
+
+class NoteItemIn(Strict):
+    """The published item a note is on, by its stable keys: a benchmark figure by `result`
+    alone; a claim by `system`, `capability` and `source` (and `reading`, when the source
+    gives several readings of the cell); the system as a whole by `system` alone."""
+
+    system: Slug | None = None
+    capability: Slug | None = None
+    source: Slug | None = None
+    reading: Annotated[int, Field(ge=1, le=100)] | None = None
+    result: ResultId | None = Field(default=None, description="a benchmark figure's id")
+
+
+class TeamNoteIn(NoteItemIn):
+    """A team's note on a published claim, figure or system: text, and a web link if any."""
+
+    text: NoteText
+    link: OptionalLink = Field(default=None, description="http:// or https:// only")
+
+
+class TeamNotePatch(Strict):
+    """A change to a note: the fields given change (a null link removes it); `version` is
+    the version the change is based on (or send it as `If-Match`)."""
+
+    text: NoteText | None = None
+    link: OptionalLink = None
+    version: Version | None = None
 
 
 class VersionIn(Strict):

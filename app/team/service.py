@@ -121,7 +121,7 @@ def add_results(
     metrics = _by_slug(session, Metric, {r.metric for r in results})
     source = source or team_source(session, team_name)
     position = _next_position(session, BenchmarkResult)
-    now = _now()
+    saved_at = now()
     saved = Saved(created=True)
     for offset, result in enumerate(results):
         row = BenchmarkResult(
@@ -134,12 +134,12 @@ def add_results(
             position=position + offset,
             user_id=who.user_id,
             version=1,
-            updated_at=now,
+            updated_at=saved_at,
             import_run_id=import_runs[offset] if import_runs else None,
         )
         session.add(row)
         doc = result_doc(row, result.system, result.metric, source.slug)
-        _revise(session, who, "benchmark_result", row.slug, "create", None, doc, result.system)
+        revise(session, who, "benchmark_result", row.slug, "create", None, doc, result.system)
         saved.items.append(doc | {"version": 1, "by": who.name})
     bump_data_version(session)
     return saved
@@ -152,8 +152,8 @@ def update_result(
     lock_writes(session)
     row, system, metric, source = _team_result(session, slug)
     before = result_doc(row, system.slug, metric.slug, source.slug)
-    seen = before | {"by": _author(session, row)}
-    _check_version(f"team result {slug}", row.version, version, seen)
+    seen = before | {"by": author(session, row)}
+    check_version(f"team result {slug}", row.version, version, seen)
     merged = {name: getattr(row, name) for name in TeamResultFields.model_fields} | changes
     if merged.get("unit") is None:
         raise TeamError({"unit": "a result needs a unit"})
@@ -169,11 +169,11 @@ def update_result(
         setattr(row, name, value)
     after = result_doc(row, system.slug, metric.slug, source.slug)
     if after == before:
-        return Saved(items=[after | {"version": row.version, "by": _author(session, row)}])
+        return Saved(items=[after | {"version": row.version, "by": author(session, row)}])
     row.version += 1
-    row.user_id, row.run_by, row.updated_at = who.user_id, who.name, _now()
+    row.user_id, row.run_by, row.updated_at = who.user_id, who.name, now()
     session.add(row)
-    _revise(session, who, "benchmark_result", slug, "update", before, after, system.slug)
+    revise(session, who, "benchmark_result", slug, "update", before, after, system.slug)
     bump_data_version(session)
     return Saved(items=[after | {"version": row.version, "by": who.name}])
 
@@ -182,10 +182,10 @@ def delete_result(session: Session, who: SignedIn, slug: str, version: int | Non
     lock_writes(session)
     row, system, metric, source = _team_result(session, slug)
     before = result_doc(row, system.slug, metric.slug, source.slug)
-    seen = before | {"by": _author(session, row)}
-    _check_version(f"team result {slug}", row.version, version, seen)
+    seen = before | {"by": author(session, row)}
+    check_version(f"team result {slug}", row.version, version, seen)
     session.delete(row)
-    _revise(session, who, "benchmark_result", slug, "delete", before, None, system.slug)
+    revise(session, who, "benchmark_result", slug, "delete", before, None, system.slug)
     bump_data_version(session)
 
 
@@ -194,7 +194,7 @@ def team_result(session: Session, slug: str) -> dict[str, Any]:
     row, system, metric, source = _team_result(session, slug)
     return result_doc(row, system.slug, metric.slug, source.slug) | {
         "version": row.version,
-        "by": _author(session, row),
+        "by": author(session, row),
     }
 
 
@@ -302,24 +302,24 @@ def put_claim(
             position=_next_position(session, Claim),
             user_id=who.user_id,
             version=1,
-            updated_at=_now(),
+            updated_at=now(),
         )
         session.add(row)
         after = claim_doc(row, system_slug, capability_slug)
-        _revise(session, who, "claim", key, "create", None, after, system_slug)
+        revise(session, who, "claim", key, "create", None, after, system_slug)
         bump_data_version(session)
         return Saved(items=[after | {"version": 1, "by": who.name}], created=True)
     before = claim_doc(row, system_slug, capability_slug)
-    seen = before | {"by": _author(session, row)}
-    _check_version(f"the team's claim on {key}", row.version, version, seen)
+    seen = before | {"by": author(session, row)}
+    check_version(f"the team's claim on {key}", row.version, version, seen)
     row.level, row.note = claim.level, claim.note
     after = claim_doc(row, system_slug, capability_slug)
     if after == before:
-        return Saved(items=[after | {"version": row.version, "by": _author(session, row)}])
+        return Saved(items=[after | {"version": row.version, "by": author(session, row)}])
     row.version += 1
-    row.user_id, row.updated_at = who.user_id, _now()
+    row.user_id, row.updated_at = who.user_id, now()
     session.add(row)
-    _revise(session, who, "claim", key, "update", before, after, system_slug)
+    revise(session, who, "claim", key, "update", before, after, system_slug)
     bump_data_version(session)
     return Saved(items=[after | {"version": row.version, "by": who.name}])
 
@@ -335,10 +335,10 @@ def delete_claim(
     if row is None:
         raise UnknownItemError(f"the team has no claim on {key}")
     before = claim_doc(row, system_slug, capability_slug)
-    seen = before | {"by": _author(session, row)}
-    _check_version(f"the team's claim on {key}", row.version, version, seen)
+    seen = before | {"by": author(session, row)}
+    check_version(f"the team's claim on {key}", row.version, version, seen)
     session.delete(row)
-    _revise(session, who, "claim", key, "delete", before, None, system_slug)
+    revise(session, who, "claim", key, "delete", before, None, system_slug)
     bump_data_version(session)
 
 
@@ -350,7 +350,7 @@ def team_claim(session: Session, system_slug: str, capability_slug: str) -> dict
     if row is None:
         return None
     doc = claim_doc(row, system_slug, capability_slug)
-    return doc | {"version": row.version, "by": _author(session, row)}
+    return doc | {"version": row.version, "by": author(session, row)}
 
 
 def claim_key(system: str, capability: str) -> str:
@@ -390,14 +390,15 @@ def _team_claim(
 # Shared --------------------------------------------------------------------------------------
 
 
-def _check_version(what: str, current: int, given: int | None, row: dict[str, Any]) -> None:
+def check_version(what: str, current: int, given: int | None, row: dict[str, Any]) -> None:
+    """Refuse a change based on no version, or on one older than `current`."""
     if given is None:
         raise VersionRequiredError(what, current, row | {"version": current})
     if given != current:
         raise StaleVersionError(what, given, current, row | {"version": current})
 
 
-def _revise(
+def revise(
     session: Session,
     who: SignedIn,
     entity: str,
@@ -407,6 +408,7 @@ def _revise(
     after: dict[str, Any] | None,
     system: str,
 ) -> None:
+    """Record a team change, by `who`, filed under `system` (in the caller's transaction)."""
     record(session, actor=who.name, user_id=who.user_id, entity=entity, key=key, action=action,
            before=before, after=after, system_slug=system)  # fmt: skip
 
@@ -421,12 +423,14 @@ def _next_position(session: Session, model: Any) -> int:
     return int(session.exec(select(func.coalesce(func.max(model.position), 0))).one()) + 1
 
 
-def _author(session: Session, row: Claim | BenchmarkResult) -> str | None:
+def author(session: Session, row: Any) -> str | None:
+    """The name of the user who saved a team row last."""
     if row.user_id is None:
         return None
     user = session.get(UserAccount, row.user_id)
     return user.name if user else None
 
 
-def _now() -> dt.datetime:
+def now() -> dt.datetime:
+    """The time a save is stamped with."""
     return dt.datetime.now(dt.UTC)

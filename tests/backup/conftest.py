@@ -1,10 +1,11 @@
 """A team instance with every kind of row a backup holds, its backup, and one restore of it.
 
-The instance is seeded from a copy of seed/ with one more system, capability and metric.
-Users (one disabled), API tokens (one revoked), team claims and results are made, edited
-(versions 2 and 3) and deleted through app/team, the way the API makes them; then the
-instance is reseeded from seed/ itself, so the three extra rows are withdrawn but kept
-(team rows point at them) and the reseed writes revisions of its own; one more edit follows.
+The instance is seeded from a copy of seed/ with one more system, capability and metric, and
+a published claim and figure on that system. Users (one disabled), API tokens (one revoked),
+team claims, results and notes are made, edited (versions 2 and 3) and deleted through
+app/team, the way the API makes them; then the instance is reseeded from seed/ itself, so the
+extra rows are withdrawn but kept (team rows and notes point at them) and the reseed writes
+revisions of its own; one more edit follows.
 Built once per session: seeding and password hashing take seconds.
 """
 
@@ -25,10 +26,10 @@ from app.backup.dump import export_backup
 from app.backup.restore import import_backup
 from app.db import make_engine
 from app.seeding.service import prepare_database, seed
-from app.team import imports
+from app.team import imports, notes
 from app.team import service as team
 from app.team.imports import ImportContext
-from app.team.schemas import TeamClaimIn, TeamResultIn
+from app.team.schemas import TeamClaimIn, TeamNoteIn, TeamResultIn
 from app.writes import write_transaction
 from tests.accounts.conftest import PASSWORD
 from tests.conftest import SEED_DIR
@@ -64,6 +65,12 @@ def extended_seed(folder: Path) -> Path:
             "gone-metric:\n  name: Gone metric\n  units:\n    - ms\n  better: lower\n"
             "  kind: absolute\n"
         )
+    # A published claim and figure that the team annotates before they leave the seed.
+    with (target / "claims" / "overview-early-2026.yaml").open("a") as claims:
+        claims.write("gone-engine:\n  openai-api:\n    level: yes\n    note: Said once.\n")
+    with (target / "benchmarks" / "overview-early-2026.csv").open("a") as figures:
+        figures.write("ov-gone-peak,gone-engine,throughput,900,,,approx,tok/s,NVIDIA H100"
+                      ",,,,peak,,,,,Once.\n")  # fmt: skip
     return target
 
 
@@ -126,7 +133,41 @@ def make_team_data(engine: Engine) -> tuple[dict[str, str], list[str]]:
     as_user(
         engine, "eddie", lambda s, who: team.delete_claim(s, who, "sglang", "prefix-caching", 1)
     )
+    make_notes(engine)
     return tokens, ids
+
+
+NOTES = [
+    # Published items that stay in the seed: a claim, the second of a source's two readings of
+    # one cell (told apart by their notes in the backup), a figure, a system.
+    {"system": "vllm", "capability": "prefix-caching", "source": "overview-early-2026",
+     "text": "We use it daily.", "link": "https://example.com/runs/1"},
+    {"system": "sglang", "capability": "cpu-x86", "source": "genai-in-depth-serving-frameworks",
+     "reading": 2, "text": "The ✗ is about the old release."},
+    {"result": "ov-vllm-h100-peak", "text": "Peak, not sustained."},
+    {"system": "vllm", "text": "Our default engine."},
+    # Published items that leave the seed at the reseed: kept, withdrawn, with their notes.
+    {"system": "gone-engine", "capability": "openai-api", "source": "overview-early-2026",
+     "text": "Checked by hand."},
+    {"result": "ov-gone-peak", "text": "Measured on an old driver."},
+    {"system": "gone-engine", "text": "Retired here in 2026."},
+    {"system": "tgi", "text": "To be deleted."},
+]  # fmt: skip
+
+
+def make_notes(engine: Engine) -> list[str]:
+    """The notes above, one of them edited twice and one deleted; their ids."""
+    ids = []
+    for body in NOTES:
+        saved = as_user(
+            engine, "eddie", lambda s, who, b=body: notes.add_note(s, who, TeamNoteIn(**b))
+        )
+        ids.append(saved.items[0]["id"])
+    change = {"text": "Our default engine, since 2025.", "link": "https://example.com/why"}
+    as_user(engine, "ada", lambda s, who: notes.update_note(s, who, ids[3], change, 1))
+    as_user(engine, "eddie", lambda s, who: notes.update_note(s, who, ids[3], {"link": None}, 2))
+    as_user(engine, "eddie", lambda s, who: notes.delete_note(s, who, ids[-1], 1))
+    return ids
 
 
 @pytest.fixture(scope="session")

@@ -58,7 +58,11 @@ def test_the_backup_holds_the_team_rows_their_history_and_the_users(instance: In
     assert (edited["version"], edited["user"], edited["value"]) == (3, "ada", 2500.0)
     assert (results[gone]["system"], results[gone]["metric"]) == ("gone-engine", "gone-metric")
     claims = {(c["system"], c["capability"]): c for c in team["claims"]}
-    assert set(claims) == {("vllm", "anthropic-api"), ("gone-engine", "gone-feature")}
+    assert set(claims) == {
+        ("vllm", "anthropic-api"),
+        ("gone-engine", "gone-feature"),
+        ("gone-engine", "openai-api"),  # published, withdrawn: a note points at it
+    }
     changed = claims["vllm", "anthropic-api"]
     assert (changed["version"], changed["user"], changed["level"]) == (2, "ada", "partial")
     assert next(s["slug"] for s in team["sources"]) == "team"
@@ -81,6 +85,27 @@ def test_the_backup_holds_the_team_rows_their_history_and_the_users(instance: In
     assert ids == sorted(ids) and len(set(ids)) == len(ids)
 
 
+def test_the_backup_holds_the_notes_and_the_withdrawn_items_they_keep(instance: Instance) -> None:
+    team = team_json(instance.backup)
+    notes = {n["text"]: n for n in team["notes"]}
+    assert "To be deleted." not in notes and len(notes) == 7
+    edited = notes["Our default engine, since 2025."]
+    assert (edited["version"], edited["user"], edited["link"]) == (3, "eddie", None)
+    assert (edited["system"], edited["claim"], edited["result"]) == ("vllm", None, None)
+    # The second reading of a self-contradicting source is named by its note.
+    reading = notes["The ✗ is about the old release."]["claim"]
+    assert reading["source"] == "genai-in-depth-serving-frameworks"
+    assert reading["note"].startswith("Head-to-head matrix")
+    assert notes["Measured on an old driver."]["result"] == "ov-gone-peak"
+    # The published claim and figure that left the seed are carried, withdrawn.
+    claims = {(c["system"], c["capability"], c["source"]): c for c in team["claims"]}
+    assert claims["gone-engine", "openai-api", "overview-early-2026"]["withdrawn"] is True
+    results = {r["id"]: r for r in team["results"]}
+    assert results["ov-gone-peak"]["withdrawn"] is True
+    assert ("eddie", "note", "delete") in [(r["actor"], r["entity"], r["action"])
+                                           for r in team["revisions"]]  # fmt: skip
+
+
 def api_view(client: TestClient) -> dict[str, Any]:
     """What the API serves about the team's rows."""
     benchmarks = client.get("/api/v1/benchmarks?origin=team")
@@ -89,7 +114,8 @@ def api_view(client: TestClient) -> dict[str, Any]:
     return {
         "benchmarks": {k: v for k, v in body.items() if k != "data_version"},
         "vllm anthropic-api": cell(client, "vllm", "anthropic-api"),
-        "gone-engine": client.get("/api/v1/systems/gone-engine").status_code,
+        "gone-engine": client.get("/api/v1/systems/gone-engine").json(),
+        "notes": client.get("/api/v1/notes").json(),
     }
 
 
@@ -118,6 +144,7 @@ def test_the_restored_instance_serves_the_same_rows_and_lets_the_same_people_in(
         results = api_view(new)["benchmarks"]["results"]
         imported = [r for r in results if r["source"]["slug"].startswith("import-")]
         assert len(results) - len(imported) == 2 and len(imported) > 4 * 10
+        assert api_view(new)["notes"]["total"] == 7
         assert history(url) == history(instance.url)
         # Passwords and tokens still work; disabled stays disabled.
         assert sign_in(new, "eddie").status_code == 303
@@ -174,6 +201,7 @@ SEED_TABLES = {
 TEAM_JSON_TABLES = {
     "user_account",
     "api_token",
+    "team_note",
     "revision",
     "importbatch",
     "importrun",

@@ -10,6 +10,7 @@ from sqlalchemy import Engine
 
 from app.models import BenchmarkResult, ImportBatch, ImportRun
 from app.routes import imports_api
+from tests.accounts.conftest import SAME_ORIGIN
 from tests.team.test_write_api import count, token_for
 
 FIXTURES = Path(__file__).parents[1] / "imports" / "fixtures"
@@ -102,6 +103,24 @@ def test_a_file_over_the_size_limit_is_a_413(
     refused = editor.post("/api/v1/imports", files=big, data=CONTEXT)
     assert refused.status_code == 413
     assert "the limit is 1,000 bytes per file" in refused.json()["detail"]
+
+
+WRITES = [("post", "/api/v1/imports"), ("post", "/api/v1/imports/nope/confirm")]
+
+
+@pytest.mark.parametrize(("method", "path"), WRITES)
+def test_the_import_writes_need_an_editor(
+    clients: Any, accounts_engine: Engine, method: str, path: str
+) -> None:
+    anonymous = clients().request(method, path, headers=SAME_ORIGIN)
+    assert anonymous.status_code == 401 and anonymous.headers["www-authenticate"] == "Bearer"
+    viewer = clients().request(method, path, headers=token_for(accounts_engine, "vera"))
+    assert viewer.status_code == 403
+    assert clients("vera").request(method, path, headers=SAME_ORIGIN).status_code == 403
+    # Past the role check: an answer about the request itself (no file; no such import).
+    for who in ("eddie", "ada"):
+        answer = clients(who).request(method, path, headers=SAME_ORIGIN)
+        assert answer.status_code == (422 if path.endswith("imports") else 404)
 
 
 def test_only_editors_import_and_only_the_uploader_confirms(

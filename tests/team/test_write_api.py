@@ -54,6 +54,9 @@ WRITES = [
     ("delete", "/api/v1/benchmarks/team-0000000000", None),
     ("put", "/api/v1/systems/vllm/claims/anthropic-api", {"level": "no"}),
     ("delete", "/api/v1/systems/vllm/claims/anthropic-api", None),
+    ("post", "/api/v1/notes", {"system": "vllm", "text": "We run it in production."}),
+    ("patch", "/api/v1/notes/note-0000000000", {"text": "x"}),
+    ("delete", "/api/v1/notes/note-0000000000", None),
 ]
 
 

@@ -2,7 +2,7 @@
 each saved result to the run it came from.
 
 Revision ID: 0006
-Revises: 0004
+Revises: 0005n
 Create Date: 2026-11-23 16:30:00
 """
 
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0006"
-down_revision: str | None = "0004"
+down_revision: str | None = "0005n"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
