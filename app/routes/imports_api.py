@@ -7,9 +7,9 @@ A file that cannot be read is a 422 naming the problem and its line or field; a 
 the size limit is a 413 before it is read.
 """
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Body, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import ValidationError
 from sqlmodel import Session
@@ -113,6 +113,28 @@ def get_import(import_id: str, who: EditorUser, session: SessionDep) -> Response
         return JSONResponse(imports.pending_import(session, who, import_id).document)
     except imports.UnknownImportError as exc:
         return JSONResponse({"detail": str(exc)}, status_code=404)
+
+
+@router.patch("/imports/{import_id}", responses=IMPORT_ERRORS)
+def patch_import(
+    import_id: str,
+    who: EditorUser,
+    session: SessionDep,
+    body: Annotated[dict[str, Any], Body()],
+) -> Response:
+    """Give a preview another context (the fields of the upload but the file): a new preview."""
+    try:
+        context = imports.ImportContext.model_validate(body)
+    except ValidationError as exc:
+        return problems_reply(validation_problems(exc, what="an import's context"))
+    try:
+        with write_transaction(session):
+            preview = imports.update_context(session, who, import_id, context)
+    except imports.UnknownImportError as exc:
+        return JSONResponse({"detail": str(exc)}, status_code=404)
+    except TeamError as exc:
+        return problems_reply(exc.problems)
+    return JSONResponse(preview.document)
 
 
 @router.post("/imports/{import_id}/confirm", status_code=201, responses=IMPORT_ERRORS)

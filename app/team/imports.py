@@ -14,7 +14,8 @@ and the confirmation may reach another one than the upload did.
 import datetime as dt
 import hashlib
 import secrets
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
 from typing import Any
 
 from pydantic import Field, ValidationError
@@ -38,6 +39,7 @@ PENDING_FOR = dt.timedelta(days=1)
 ENGINE_SYSTEMS = {"llama-bench": "llama-cpp"}
 RUN_ENGINES = {"sglang": "sglang", "vllm": "vllm", "llama.cpp": "llama-cpp"}
 ASKED = ("system", "hardware", "precision")
+PARSED = "parsed"
 """The context the Atlas needs and a file may lack: asked for (or named) when missing."""
 
 
@@ -167,6 +169,12 @@ def build_preview(session: Session, parsed: ParsedFile, context: ImportContext) 
             which = owners[int(index.strip("[]"))] if field else owners[0]
             problems.setdefault(field or name, f"{runs[which].source}: {message}")
     return {
+        # The runs as parsed, so the context can be changed without the file (never shown).
+        PARSED: {
+            "name": parsed.name,
+            "notes": list(parsed.notes),
+            "runs": [run_record(run) for run in runs],
+        },
         "format": parsed.format,
         "format_title": TOOLS[parsed.format],
         "notes": list(parsed.notes),
@@ -176,6 +184,46 @@ def build_preview(session: Session, parsed: ParsedFile, context: ImportContext) 
         "problems": problems,
         "ready": bool(results) and not problems,
     }
+
+
+def update_context(session: Session, who: SignedIn, key: str, context: ImportContext) -> Preview:
+    """Build a pending import's preview again with another context (the file is not kept)."""
+    batch = _batch(session, who, key)
+    if batch.state != "pending":
+        raise TeamError({"id": f"the import {key} was already saved"})
+    stored = batch.preview[PARSED]
+    runs = tuple(run_from_record(r) for r in stored["runs"])
+    parsed = ParsedFile(stored["name"], batch.format, runs, tuple(stored["notes"]))
+    batch.preview = build_preview(session, parsed, context)
+    batch.context = context.model_dump(exclude_none=True)
+    session.add(batch)
+    session.flush()
+    owner = session.get(UserAccount, batch.user_id)
+    return Preview(_describe(batch, owner.name if owner else "?"))
+
+
+def run_record(run: ParsedRun) -> dict[str, Any]:
+    """A parsed run as JSON (what `run_from_record` reads back)."""
+    record: dict[str, Any] = {}
+    for item in fields(run):
+        value = getattr(run, item.name)
+        if isinstance(value, dt.datetime):
+            value = value.isoformat()
+        elif isinstance(value, Mapping):
+            value = dict(value)
+        elif isinstance(value, tuple):
+            value = list(value)
+        record[item.name] = value
+    return record
+
+
+def run_from_record(record: dict[str, Any]) -> ParsedRun:
+    values = dict(record)
+    if values.get("measured_at"):
+        values["measured_at"] = dt.datetime.fromisoformat(values["measured_at"])
+    for name in ("derived", "notes"):
+        values[name] = tuple(values.get(name) or ())
+    return ParsedRun(**values)
 
 
 def confirm_import(session: Session, who: SignedIn, key: str, team_name: str) -> dict[str, Any]:
@@ -211,6 +259,8 @@ def confirm_import(session: Session, who: SignedIn, key: str, team_name: str) ->
         import_runs=[run_ids[i] for i in preview["result_runs"]],
     )
     batch.state, batch.source_id = "saved", source.id
+    # Saved: the runs live on as ImportRun rows; the parsed copy is no longer needed.
+    batch.preview = {k: v for k, v in preview.items() if k != PARSED}
     session.add(batch)
     document = _describe(batch, who.name)
     return document | {"saved": saved.items}
@@ -332,7 +382,7 @@ def _describe(batch: ImportBatch, by: str) -> dict[str, Any]:
         "by": by,
         "created_at": batch.created_at.isoformat(timespec="seconds"),
         "context": batch.context,
-    } | batch.preview
+    } | {k: v for k, v in batch.preview.items() if k != PARSED}
 
 
 def _now() -> dt.datetime:

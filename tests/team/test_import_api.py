@@ -73,6 +73,17 @@ def test_missing_context_is_named_and_the_preview_cannot_be_confirmed(
     refused = editor.post(f"/api/v1/imports/{body['id']}/confirm")
     assert refused.status_code == 422 and "hardware" in refused.text
     assert count(accounts_engine, BenchmarkResult) == results
+    # The context given afterwards (no new upload) makes it ready.
+    wrong = editor.patch(f"/api/v1/imports/{body['id']}", json={"gpus": "many"})
+    assert wrong.status_code == 422 and "gpus" in wrong.text
+    fixed = editor.patch(f"/api/v1/imports/{body['id']}", json=CONTEXT | {"gpus": 8})
+    assert fixed.status_code == 200, fixed.text
+    assert fixed.json()["ready"] is True and fixed.json()["problems"] == {}
+    assert {r["setup"]["gpus"] for r in fixed.json()["runs"]} == {8}
+    assert "parsed" not in fixed.json()
+    saved = editor.post(f"/api/v1/imports/{body['id']}/confirm")
+    assert saved.status_code == 201
+    assert count(accounts_engine, BenchmarkResult) == results + len(saved.json()["saved"])
 
 
 @pytest.mark.parametrize(
@@ -105,7 +116,11 @@ def test_a_file_over_the_size_limit_is_a_413(
     assert "the limit is 1,000 bytes per file" in refused.json()["detail"]
 
 
-WRITES = [("post", "/api/v1/imports"), ("post", "/api/v1/imports/nope/confirm")]
+WRITES = [
+    ("post", "/api/v1/imports"),
+    ("patch", "/api/v1/imports/nope"),
+    ("post", "/api/v1/imports/nope/confirm"),
+]
 
 
 @pytest.mark.parametrize(("method", "path"), WRITES)
@@ -119,8 +134,8 @@ def test_the_import_writes_need_an_editor(
     assert clients("vera").request(method, path, headers=SAME_ORIGIN).status_code == 403
     # Past the role check: an answer about the request itself (no file; no such import).
     for who in ("eddie", "ada"):
-        answer = clients(who).request(method, path, headers=SAME_ORIGIN)
-        assert answer.status_code == (422 if path.endswith("imports") else 404)
+        answer = clients(who).request(method, path, headers=SAME_ORIGIN, json={})
+        assert answer.status_code == (404 if "nope" in path else 422)
 
 
 def test_only_editors_import_and_only_the_uploader_confirms(
