@@ -7,6 +7,7 @@ A file that cannot be read is a 422 naming the problem and its line or field; a 
 the size limit is a 413 before it is read.
 """
 
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Request
@@ -31,6 +32,8 @@ MAX_UPLOAD_BYTES = DEFAULT_MAX_BYTES
 # The multipart envelope around the file (boundaries, the context fields) is small.
 ENVELOPE_BYTES = 64 * 1024
 CONTEXT_FIELDS = tuple(imports.ImportContext.model_fields)
+# Besides the context: the file, a format that skips detection, and the page form's own.
+FORM_EXTRAS = ("file", "format", "next")
 UPLOAD_BODY = {
     "required": True,
     "content": {
@@ -60,33 +63,64 @@ IMPORT_ERRORS: dict[int | str, dict[str, Any]] = WRITE_ERRORS | {
 )
 async def post_import(request: Request, who: EditorUser, session: SessionDep) -> Response:
     """Upload one result file with its context; the reply is the preview (nothing saved yet)."""
-    length = request.headers.get("content-length", "")
-    if length.isdigit() and int(length) > MAX_UPLOAD_BYTES + ENVELOPE_BYTES:
-        return _too_big(int(length))
-    if not request.headers.get("content-type", "").startswith("multipart/form-data"):
-        wanted = "send multipart/form-data with the file in the field 'file'"
-        return problems_reply({"body": wanted})
-    async with request.form(max_files=1, max_fields=len(CONTEXT_FIELDS) + 2) as form:
-        upload = form.get("file")
-        if not isinstance(upload, UploadFile):
-            return problems_reply({"file": "no file: send the result file in the field 'file'"})
-        data = await upload.read(MAX_UPLOAD_BYTES + 1)
-        if len(data) > MAX_UPLOAD_BYTES:
-            return _too_big(len(data))
-        fields = {k: v for k, v in form.items() if k in CONTEXT_FIELDS and isinstance(v, str)}
-        unknown = sorted(k for k in form if k not in (*CONTEXT_FIELDS, "file", "format"))
-        file_format = form.get("format")
-        name = upload.filename or "upload"
-    if unknown:
-        allowed = ", ".join(("file", "format", *CONTEXT_FIELDS))
-        return problems_reply({k: f"not a field of an import; allowed: {allowed}" for k in unknown})
+    upload = await read_upload(request)
+    if isinstance(upload, UploadRefused):
+        if upload.status == 413:
+            return JSONResponse({"detail": upload.problems["file"]}, status_code=413)
+        return problems_reply(upload.problems)
     try:
-        context = imports.ImportContext.model_validate({k: v or None for k, v in fields.items()})
+        context = imports.ImportContext.model_validate(
+            {k: v or None for k, v in upload.fields.items()}
+        )
     except ValidationError as exc:
         return problems_reply(validation_problems(exc, what="an import"))
-    chosen = file_format if isinstance(file_format, str) and file_format else None
     # Parsing a large file takes seconds: off the event loop, with the database work.
-    return await run_in_threadpool(_preview, session, who, name, data, context, chosen)
+    return await run_in_threadpool(
+        _preview, session, who, upload.name, upload.data, context, upload.file_format
+    )
+
+
+@dataclass(frozen=True)
+class Upload:
+    name: str
+    data: bytes
+    fields: dict[str, str]  # the context fields, as typed
+    file_format: str | None
+
+
+@dataclass(frozen=True)
+class UploadRefused:
+    status: int  # 413 over the size limit, else 422
+    problems: dict[str, str]
+
+
+async def read_upload(request: Request) -> Upload | UploadRefused:
+    """The uploaded file and context fields of a multipart request (the API's and the page's),
+    refusing a file over the size limit before reading more of it than the limit."""
+    length = request.headers.get("content-length", "")
+    if length.isdigit() and int(length) > MAX_UPLOAD_BYTES + ENVELOPE_BYTES:
+        return UploadRefused(413, {"file": _too_big(int(length))})
+    if not request.headers.get("content-type", "").startswith("multipart/form-data"):
+        wanted = "send multipart/form-data with the file in the field 'file'"
+        return UploadRefused(422, {"body": wanted})
+    async with request.form(max_files=1, max_fields=len(CONTEXT_FIELDS) + 4) as form:
+        upload = form.get("file")
+        if not isinstance(upload, UploadFile) or not upload.filename:
+            return UploadRefused(422, {"file": "no file: choose the result file to upload"})
+        data = await upload.read(MAX_UPLOAD_BYTES + 1)
+        if len(data) > MAX_UPLOAD_BYTES:
+            return UploadRefused(413, {"file": _too_big(len(data))})
+        fields = {k: v for k, v in form.items() if k in CONTEXT_FIELDS and isinstance(v, str)}
+        unknown = sorted(k for k in form if k not in (*CONTEXT_FIELDS, *FORM_EXTRAS))
+        chosen = form.get("format")
+        name = upload.filename
+    if unknown:
+        allowed = ", ".join(("file", "format", *CONTEXT_FIELDS))
+        return UploadRefused(
+            422, {k: f"not a field of an import; allowed: {allowed}" for k in unknown}
+        )
+    file_format = chosen if isinstance(chosen, str) and chosen else None
+    return Upload(name, data, fields, file_format)
 
 
 def _preview(
@@ -155,9 +189,8 @@ def confirm_import(
     return JSONResponse(saved, status_code=201)
 
 
-def _too_big(size: int) -> JSONResponse:
-    message = f"the upload is {_size(size)}; the limit is {_size(MAX_UPLOAD_BYTES)} per file"
-    return JSONResponse({"detail": message}, status_code=413)
+def _too_big(size: int) -> str:
+    return f"the upload is {_size(size)}; the limit is {_size(MAX_UPLOAD_BYTES)} per file"
 
 
 def _size(n: int) -> str:
