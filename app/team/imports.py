@@ -55,6 +55,9 @@ class ImportContext(Strict):
     workload: OptionalText = None
 
 
+CONTEXT_FIELDS = tuple(ImportContext.model_fields)
+
+
 class UnknownImportError(Exception):
     """No pending or saved import has this id (or it is someone else's)."""
 

@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 from tests.team import (
     test_claim_forms,
     test_import_api,
+    test_import_pages,
     test_note_forms,
     test_result_forms,
     test_write_api,
@@ -48,7 +49,12 @@ def unsafe_routes(app: FastAPI) -> list[tuple[str, Any]]:
 
 def covered_paths() -> list[tuple[str, str]]:
     """Every (method, concrete path) a permission test sends."""
-    forms = [*test_result_forms.POSTS, *test_claim_forms.POSTS, *test_note_forms.POSTS]
+    forms = [
+        *test_result_forms.POSTS,
+        *test_claim_forms.POSTS,
+        *test_note_forms.POSTS,
+        *test_import_pages.POSTS,
+    ]
     return [
         *((method.upper(), path) for method, path, _ in test_write_api.WRITES),
         *((method.upper(), path) for method, path in test_import_api.WRITES),

@@ -1,0 +1,91 @@
+"""The import pages: upload, preview with the context form, confirm; for editors only."""
+
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Engine
+
+from app.models import BenchmarkResult
+from tests.accounts.conftest import SAME_ORIGIN
+from tests.team.html import flash_of, page
+from tests.team.test_write_api import count
+
+FIXTURES = Path(__file__).parents[1] / "imports" / "fixtures"
+SWEEP = FIXTURES / "vllm-bench" / "sweep-append-result.json"
+
+
+def upload(client: Any, path: Path, **fields: str) -> Any:
+    files = {"file": (path.name, path.read_bytes(), "application/json")}
+    return client.post("/imports", files=files, data=fields, headers=SAME_ORIGIN,
+                       follow_redirects=False)  # fmt: skip
+
+
+def test_upload_preview_give_context_then_save(clients: Any, accounts_engine: Engine) -> None:
+    eddie = clients("eddie")
+    form = page(eddie.get("/imports")).select_one("form.import-form")
+    assert form["enctype"] == "multipart/form-data"
+    sent = upload(eddie, SWEEP, system="vllm")
+    assert sent.status_code == 303
+    where = sent.headers["location"]
+    said = flash_of(eddie, where)
+    assert said == f"Read 4 runs from {SWEEP.name}: 2 thing(s) to give before saving."
+    preview = page(eddie.get(where))
+    banner = preview.select_one(".problem-banner").get_text(" ", strip=True)
+    assert "hardware" in banner and "precision" in banner
+    assert preview.select_one(".confirm-import button").has_attr("disabled")
+    rows = preview.select("table.import-runs tbody tr")
+    assert [r.select("td")[1].get_text() for r in rows] == [
+        "1 at once", "4 at once", "16 at once", "64 at once"
+    ]  # fmt: skip
+    key = where.rsplit("/", 1)[1]
+    given = {"system": "vllm", "hardware": "NVIDIA H100 SXM5 80GB", "gpus": "1",
+             "precision": "FP8"}  # fmt: skip
+    changed = eddie.post(f"/imports/{key}/context", data=given, headers=SAME_ORIGIN,
+                         follow_redirects=False)  # fmt: skip
+    assert changed.status_code == 303
+    ready = page(eddie.get(where))
+    assert ready.select_one(".problem-banner") is None
+    button = ready.select_one(".confirm-import button")
+    assert not button.has_attr("disabled") and button.get_text().startswith("Save ")
+    before = count(accounts_engine, BenchmarkResult)
+    saved = eddie.post(f"/imports/{key}/confirm", headers=SAME_ORIGIN, follow_redirects=False)
+    assert saved.status_code == 303
+    assert saved.headers["location"].startswith("/benchmarks?origin=team&source=import-")
+    added = count(accounts_engine, BenchmarkResult) - before
+    assert added > 4 * 10
+    assert flash_of(eddie, saved.headers["location"]) == (
+        f"Saved {added} team results from {SWEEP.name}."
+    )
+    listed = page(eddie.get("/imports")).select("section table tbody tr")
+    assert any(SWEEP.name in r.get_text() for r in listed)
+
+
+def test_a_bad_file_is_shown_again_with_its_problem(clients: Any) -> None:
+    refused = upload(clients("eddie"), FIXTURES / "bad" / "results.zip", system="vllm")
+    assert refused.status_code == 422
+    note = page(refused).select_one("#imp-file-note")
+    assert "field-problem" in note["class"] and "zip" in note.get_text()
+    assert page(refused).select_one("#imp-system option[selected]")["value"] == "vllm"
+
+
+def test_the_import_pages_are_for_editors(clients: Any) -> None:
+    anonymous = clients().get("/imports", follow_redirects=False)
+    assert anonymous.status_code == 303 and anonymous.headers["location"].startswith("/login")
+    assert clients("vera").get("/imports").status_code == 403
+    assert upload(clients("vera"), SWEEP).status_code == 403
+    assert clients("eddie").get("/imports/nope").status_code == 404
+
+
+POSTS = [("/imports", {}), ("/imports/{id}/context", {}), ("/imports/{id}/confirm", {})]
+
+
+def test_every_import_form_post_needs_an_editor(clients: Any) -> None:
+    for path, data in POSTS:
+        target = path.format(id="x-1")
+        anonymous = clients().post(target, data=data, headers=SAME_ORIGIN, follow_redirects=False)
+        assert anonymous.status_code == 303 and anonymous.headers["location"] == "/login"
+        viewer = clients("vera").post(target, data=data, headers=SAME_ORIGIN)
+        assert viewer.status_code == 403
+        # Past the role check: no file (422), or no such import (404).
+        editor = clients("eddie").post(target, data=data, headers=SAME_ORIGIN)
+        assert editor.status_code == (422 if target == "/imports" else 404)
