@@ -47,6 +47,7 @@ def test_upload_preview_give_context_then_save(clients: Any, accounts_engine: En
     assert ready.select_one(".problem-banner") is None
     button = ready.select_one(".confirm-import button")
     assert not button.has_attr("disabled") and button.get_text().startswith("Save ")
+    assert button.get_text().endswith(" results") and "Save the" not in button.get_text()
     before = count(accounts_engine, BenchmarkResult)
     saved = eddie.post(f"/imports/{key}/confirm", headers=SAME_ORIGIN, follow_redirects=False)
     assert saved.status_code == 303
