@@ -191,6 +191,14 @@ def test_notes_on_figures_from_benchmarks_and_in_the_matrix_cell_panel(clients: 
     saved = post(editor, "/notes", hidden | {"text": "Peak, not sustained."})
     note_id = saved.headers["location"].rpartition("#note-")[2]
     assert saved.headers["location"] == f"{here}#note-{note_id}"
+    assert flash_of(editor, here) == (
+        "Added a team note on vLLM: Output throughput ~12,500 tok/s (Server overview)."
+    )
+    edit = page(editor.get(f"/notes/{note_id}/edit")).select_one("form.note-form")
+    assert edit.select_one(".note-on").get_text() == (
+        "On vLLM: Output throughput ~12,500 tok/s (Server overview)"
+    )
+    assert edit.select_one("[name=next]")["value"] == "/systems/vllm#bench-ov-vllm-h100-peak"
     shown = page(clients().get(here))
     notes_row = shown.select_one("#result-ov-vllm-h100-peak + tr.notes-row")
     assert notes_row.select_one(".note-text").get_text() == "Peak, not sustained."
