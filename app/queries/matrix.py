@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from threading import Lock
 
 from pydantic import BaseModel
+from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
 from app.models import Claim, System
@@ -185,17 +186,18 @@ def _load_cells(
     notes = note_index(session).claims
     system_slugs = {s.id: s.slug for s in systems}
     claims: dict[tuple[str, str], list[ClaimView]] = defaultdict(list)
-    statement = select(
-        Claim.id,
-        Claim.system_id,
-        Claim.capability_id,
-        Claim.source_id,
-        Claim.level,
-        Claim.strength,
-        Claim.note,
-        Claim.withdrawn,
+    # SQLAlchemy's own select: SQLModel's typed overloads stop short of eight columns.
+    statement = sa_select(
+        col(Claim.id),
+        col(Claim.system_id),
+        col(Claim.capability_id),
+        col(Claim.source_id),
+        col(Claim.level),
+        col(Claim.strength),
+        col(Claim.note),
+        col(Claim.withdrawn),
     ).order_by(col(Claim.position))  # the seed's order breaks ties, on every database
-    rows = list(session.exec(statement))
+    rows = list(session.execute(statement))
     readings = reading_numbers([(r.system_id, r.capability_id, r.source_id) for r in rows])
     for r, reading in zip(rows, readings, strict=True):
         claims[(system_slugs[r.system_id], cap_slugs[r.capability_id])].append(

@@ -38,10 +38,17 @@ from app.team.schemas import TeamNoteIn, TeamNotePatch
 from app.web import serve
 
 router = APIRouter(prefix="/api/v1")
-NOTE_ERRORS = WRITE_ERRORS | {404: {"description": "No note has this id"}}
-NEW_NOTE_ERRORS = {code: WRITE_ERRORS[code] for code in (401, 403)} | {
+Responses = dict[int | str, dict[str, Any]]
+NOTE_ERRORS: Responses = {
+    **WRITE_ERRORS,
+    404: {"description": "No note has this id"},
+    428: VERSIONED[428],
+}
+NEW_NOTE_ERRORS: Responses = {
+    401: WRITE_ERRORS[401],
+    403: WRITE_ERRORS[403],
     422: {"description": "A field that is not allowed, or an item that is not there (a "
-                         "slug, a figure, a claim of that source); the reply names the field"}
+                         "slug, a figure, a claim of that source); the reply names the field"},
 }  # fmt: skip
 A_NOTE = "a team note"
 
@@ -131,7 +138,7 @@ def post_note(who: EditorUser, session: SessionDep, body: AnyJson) -> Response:
     "/notes/{note_id}",
     tags=["team writes"],
     response_model=TeamNoteItem,
-    responses=NOTE_ERRORS | VERSIONED,
+    responses=NOTE_ERRORS,
     openapi_extra=_body("TeamNotePatch"),
 )
 def patch_note(
@@ -160,7 +167,7 @@ def patch_note(
     "/notes/{note_id}",
     status_code=204,
     tags=["team writes"],
-    responses=NOTE_ERRORS | VERSIONED,
+    responses=NOTE_ERRORS,
 )
 def delete_note(
     note_id: str,

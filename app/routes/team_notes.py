@@ -125,7 +125,7 @@ def _edit_form(
     session: Session, doc: dict[str, Any], values: dict[str, str], next_path: str
 ) -> NoteForm:
     item = _keys(doc)
-    back = next_path or note_forms.item_page(item)
+    back = next_path or note_forms.item_page(doc)
     return NoteForm(item=item, label=_label(session, item), values=values, note_id=doc["id"],
                     version=int(doc["version"]), next=back, cancel=back)  # fmt: skip
 
@@ -178,7 +178,7 @@ def _save(
         form.version, form.problems = version or form.version, sentences(exc.problems)
         return _note_page(request, session, form, 422)
     doc = saved.items[0]
-    back = _at(back_to(request, values, note_forms.item_page(_keys(doc))), note_id)
+    back = _at(back_to(request, values, note_forms.item_page(doc)), note_id)
     if doc["version"] == version:
         return done(request, back, "Nothing to save: the team note is as it was.")
     return done(request, back, f"Saved the team note on {_label(session, _keys(doc))}.")
@@ -189,7 +189,7 @@ def _delete_page(
     status: int,
 ) -> Response:  # fmt: skip
     item = _keys(doc)
-    back = next_path or note_forms.item_page(item)
+    back = next_path or note_forms.item_page(doc)
     context = {"doc": doc, "label": _label(session, item), "next": back, "changed": changed}
     return page(request, session, "pages/team_note_delete.html", context, status, {})
 
@@ -229,5 +229,5 @@ def _delete(
     except service.UnknownItemError:
         return not_found(request, session, _no_note(note_id))
     item = _keys(doc)
-    back = back_to(request, values, note_forms.item_page(item))
+    back = back_to(request, values, note_forms.item_page(doc))
     return done(request, back, f"Deleted the team note on {_label(session, item)}.")

@@ -21,7 +21,10 @@ LABELS = {"text": "Note", "link": "Link"}
 
 
 def item_of(values: dict[str, Any]) -> dict[str, str]:
-    """The item's keys among `values`, as text, leaving out the empty ones."""
+    """The item's keys among `values`, as text, leaving out the empty ones. A figure is named
+    by its id alone (a saved note also names the figure's system, which is left out here)."""
+    if values.get("result"):
+        return {"result": str(values["result"])}
     return {name: str(values[name]) for name in ITEM_FIELDS if values.get(name)}
 
 
@@ -46,9 +49,12 @@ def new_target(**item: Any) -> str:
     return f"note-new-{item_key(item_of(item))}"
 
 
-def item_page(item: dict[str, str]) -> str:
-    """Where the item is shown, for a form that came without `next`."""
+def item_page(item: dict[str, Any]) -> str:
+    """Where the item is shown, for a form that came without `next` (a saved note's document
+    names a figure's system too; the form's own fields name a figure by its id alone)."""
     system = item.get("system", "")
+    if item.get("result"):
+        return f"/systems/{system}#bench-{item['result']}" if system else "/benchmarks"
     if item.get("capability"):
         return f"/systems/{system}#cap-{item['capability']}"
     return f"/systems/{system}#team-notes"

@@ -29,7 +29,11 @@ def add(client: TestClient, **fields: str) -> str:
     data = CLAIM | {"text": "We use it daily.", "next": "/systems/vllm#cap-prefix-caching"}
     response = post(client, "/notes", data | fields)
     assert response.status_code == 303, response.text
-    return response.headers["location"].rpartition("#note-")[2]
+    note_id = response.headers["location"].rpartition("#note-")[2]
+    # Read back signed in (never from the shared cache): that read also moves the version
+    # watcher on, as the editor's browser following the redirect would.
+    assert client.get(f"/api/v1/notes/{note_id}").status_code == 200
+    return note_id
 
 
 def claim_item(soup: BeautifulSoup, source: str) -> BeautifulSoup:
@@ -191,6 +195,14 @@ def test_notes_on_figures_from_benchmarks_and_in_the_matrix_cell_panel(clients: 
     saved = post(editor, "/notes", hidden | {"text": "Peak, not sustained."})
     note_id = saved.headers["location"].rpartition("#note-")[2]
     assert saved.headers["location"] == f"{here}#note-{note_id}"
+    assert flash_of(editor, here) == (
+        "Added a team note on vLLM: Output throughput ~12,500 tok/s (Server overview)."
+    )
+    edit = page(editor.get(f"/notes/{note_id}/edit")).select_one("form.note-form")
+    assert edit.select_one(".note-on").get_text() == (
+        "On vLLM: Output throughput ~12,500 tok/s (Server overview)"
+    )
+    assert edit.select_one("[name=next]")["value"] == "/systems/vllm#bench-ov-vllm-h100-peak"
     shown = page(clients().get(here))
     notes_row = shown.select_one("#result-ov-vllm-h100-peak + tr.notes-row")
     assert notes_row.select_one(".note-text").get_text() == "Peak, not sustained."
@@ -301,5 +313,5 @@ def test_what_editors_type_is_text_and_only_web_links_become_links(
     bumped = clients("eddie").post("/api/v1/notes", json={"system": "tgi", "text": "bump"},
                                    headers={"Sec-Fetch-Site": "same-origin"})  # fmt: skip
     assert bumped.status_code == 201  # a write: the next page is built afresh
-    note = page(clients().get("/systems/vllm")).select_one(f"#note-{note_id}")
+    note = page(clients("vera").get("/systems/vllm")).select_one(f"#note-{note_id}")
     assert note.select("a") == []
