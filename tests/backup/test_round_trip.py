@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from bs4 import BeautifulSoup
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine, inspect
 from sqlmodel import Session, SQLModel
@@ -145,6 +146,12 @@ def test_the_restored_instance_serves_the_same_rows_and_lets_the_same_people_in(
         imported = [r for r in results if r["source"]["slug"].startswith("import-")]
         assert len(results) - len(imported) == 2 and len(imported) > 4 * 10
         assert api_view(new)["notes"]["total"] == 7
+        # A withdrawn system, kept for the team's rows, says so, with the notes on it.
+        gone = BeautifulSoup(new.get("/systems/gone-engine").text, "html.parser")
+        assert gone.select_one(".withdrawn-notice .withdrawn-badge").get_text() == "withdrawn"
+        assert "Retired here in 2026." in gone.select_one("#team-notes").get_text()
+        compare = BeautifulSoup(new.get("/compare?s=gone-engine&s=vllm").text, "html.parser")
+        assert len(compare.select("thead .withdrawn-badge")) == 1
         assert history(url) == history(instance.url)
         # Passwords and tokens still work; disabled stays disabled.
         assert sign_in(new, "eddie").status_code == 303

@@ -90,8 +90,11 @@ def test_only_editors_see_the_forms_and_controls(clients: Clients, result_id: st
     row = system.select_one(f"#bench-{result_id}")
     assert row.select_one(".team-badge").get_text() == "team-measured"
     assert row.select_one(f"form[action='/team-results/{result_id}/delete'] [name=version]")
-    published = system.select("table.benchmarks tbody tr:not(:has(.team-badge))")
-    assert published and all(not r.select(".team-actions") for r in published)
+    published = system.select("table.benchmarks tbody tr[id]:not(:has(.team-badge))")
+    assert published
+    for r in published:  # a published figure is annotated, never edited or deleted
+        assert not r.select("a[href*='/team-results/'], form[action*='/team-results/']")
+        assert r.select_one(".team-actions a.note-add")
     benchmarks = page(clients("ada").get("/benchmarks"))
     assert benchmarks.select_one("#add-team-result select[name=system] option[value=vllm]")
     assert benchmarks.select_one(f"#result-{result_id} .team-actions a")["href"] == (
