@@ -288,14 +288,20 @@ def test_upgrading_to_team_notes_keeps_every_row_and_notes_then_hold_published_r
 
     migration = migrate.upgrade(old)
 
-    assert (migration.before, migration.after) == ("0004", "0005n")
+    # Through 0005n (team notes) and 0006 (imports), the newest.
+    assert (migration.before, migration.after) == ("0004", migrate.head_revision())
+    assert migrate.head_revision() == "0006"
     assert count_rows(old, tables) == counts
+    assert count_rows(old, ["importbatch", "importrun"]) == {"importbatch": 0, "importrun": 0}
     assert schema_differences(old) == []
     with old.begin() as connection:
         team = connection.execute(
-            text("SELECT value, version, user_id FROM benchmarkresult WHERE slug = 'team-abc'")
+            text(
+                "SELECT value, version, user_id, import_run_id FROM benchmarkresult "
+                "WHERE slug = 'team-abc'"
+            )
         ).one()
-        assert tuple(team) == (1.5, 2, 1)
+        assert tuple(team) == (1.5, 2, 1, None)  # made by hand, not imported
         claim, system = connection.execute(text("SELECT id, system_id FROM claim LIMIT 1")).one()
         connection.execute(
             text("INSERT INTO team_note (slug, system_id, claim_id, text, user_id, version, "
