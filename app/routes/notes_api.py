@@ -17,7 +17,7 @@ from sqlmodel import Session
 from app.accounts.web import EditorUser
 from app.db import SessionDep
 from app.openapi import query_parameters
-from app.params import NotesParams, ParamError, ParamProblem, read_query
+from app.params import NotesParams, ParamError, read_query
 from app.queries.notes import ItemError, find_item, list_notes, note_item
 from app.queries.vocabularies import note_vocabularies
 from app.routes.api import Ignoring
@@ -66,9 +66,9 @@ def _listing(request: Request, session: Session) -> Response:
     try:
         item = find_item(session, **named) if any(named.values()) else None
     except ItemError as exc:
-        if exc.missing:
-            return JSONResponse({"detail": exc.message, "field": exc.field}, status_code=404)
-        raise ParamError([ParamProblem(exc.field, "", (), exc.message)]) from None
+        # Every value here is allowed on its own; a combination that names no item (a claim
+        # without its system, a reading the source does not give) is an item not found.
+        return JSONResponse({"detail": exc.message, "field": exc.field}, status_code=404)
     found = list_notes(session, item, whole_system=whole_system, limit=p.limit, offset=p.offset)
     body = NotesResponse(**found.model_dump(), ignored_parameters=reading.ignored)
     return JSONResponse(body.model_dump(mode="json"))
