@@ -98,7 +98,8 @@ def preview_parsed(
     document = build_preview(session, parsed, context)
     now = _now()
     batch = ImportBatch(
-        key=secrets.token_urlsafe(12),
+        # Hex: the key is also part of the import's source slug, which allows no '_' or '--'.
+        key=secrets.token_hex(8),
         user_id=who.user_id,
         created_at=now,
         file_name=file_name[:300],
@@ -286,7 +287,7 @@ def _batch(session: Session, who: SignedIn, key: str) -> ImportBatch:
 def _import_source(session: Session, batch: ImportBatch, who: SignedIn) -> Source:
     today = _now().date().isoformat()
     source = Source(
-        slug=f"import-{batch.key.lower().replace('_', '-')}"[:100],
+        slug=f"import-{batch.key}",
         short=f"{batch.file_name[:60]}",
         title=f"{TOOLS[batch.format]}: {batch.file_name}, imported by {who.name} on {today}",
         date=today,

@@ -1,6 +1,7 @@
 """`inference-atlas import-results`: result files become team results, all or nothing, each
 under a source describing its file and linked to the run (with its raw metrics)."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -144,3 +145,17 @@ def test_an_unknown_system_is_refused_by_the_write_rules(url: str) -> None:
                  "--user", "eddie")  # fmt: skip
     assert result.exit_code == 1
     assert "system: line 1: no system has the slug 'vllm-turbo'" in result.output
+
+
+def test_every_import_source_slug_is_a_valid_slug(url: str) -> None:
+    from app.seeding.schema import SLUG_PATTERN
+
+    for _ in range(3):
+        result = run(LLAMA, "--user", "ada")
+        assert result.exit_code == 0, result.output
+    engine = make_engine(url)
+    with Session(engine) as session:
+        slugs = session.exec(select(Source.slug).where(col(Source.slug).startswith("import-")))
+        found = list(slugs)
+    engine.dispose()
+    assert len(found) == 3 and all(re.fullmatch(SLUG_PATTERN, slug) for slug in found)
