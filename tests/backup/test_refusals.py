@@ -65,6 +65,18 @@ def seed_result_id(d: dict[str, Any]) -> str:
     return "results[0] (ov-vllm-h100-peak): the seed files have a result 'ov-vllm-h100-peak'"
 
 
+def script_link(d: dict[str, Any]) -> str:
+    i = index_of(d["notes"], text="We use it daily.")
+    d["notes"][i]["link"] = "javascript:alert(1)"  # restored notes' links become hrefs
+    return f"notes[{i}] ({d['notes'][i]['id']}): field 'link':"
+
+
+def note_on_no_claim(d: dict[str, Any]) -> str:
+    i = index_of(d["notes"], text="We use it daily.")
+    d["notes"][i]["claim"]["note"] = "a reading the source never gave"
+    return f"notes[{i}] ({d['notes'][i]['id']}): claim: no such claim in the seed files"
+
+
 def newer_format(d: dict[str, Any]) -> str:
     d["format_version"] = 2
     return "format_version: the file is in format 2, newer than this version"
@@ -87,6 +99,8 @@ def another_file(d: dict[str, Any]) -> str:
         not_a_number,
         unknown_user,
         seed_result_id,
+        script_link,
+        note_on_no_claim,
         newer_format,
         unknown_schema,
         another_file,
