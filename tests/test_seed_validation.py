@@ -300,7 +300,10 @@ def test_a_key_must_be_text(
         ("systems/vllm.yml", "systems/ holds only <slug>.yaml files"),
         ("claims/notes.txt", "claims/ holds only <slug>.yaml files"),
         ("benchmarks/x.tsv", "benchmarks/ holds only <slug>.csv files"),
-        ("rules.yml", "sources.yaml, capabilities.yaml, metrics.yaml, rules.yaml, systems/"),
+        (
+            "rules.yml",
+            "sources.yaml, capabilities.yaml, metrics.yaml, hardware.yaml, models.yaml, workloads.yaml, rules.yaml, systems/",
+        ),
     ],
 )
 def test_a_stray_file_is_refused(seed_dir: Path, seeded: Engine, stray: str, allowed: str) -> None:
@@ -369,7 +372,7 @@ def test_a_list_where_a_mapping_belongs(seed_dir: Path, seeded: Engine) -> None:
 
 @pytest.mark.parametrize(
     ("extra", "message"),
-    [(",surplus", "19 cells, more than the 18 columns"), ("", "17 cells, fewer than the 18")],
+    [(",surplus", "21 cells, more than the 20 columns"), ("", "19 cells, fewer than the 20")],
 )
 def test_a_row_must_have_one_cell_per_column(
     seed_dir: Path, seeded: Engine, extra: str, message: str

@@ -6,10 +6,11 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from app.models import BenchmarkResult, System, SystemFact
+from app.models import VOCABULARY_TABLES, BenchmarkResult, System, SystemFact
 from app.queries.common import metrics_by_id, source_refs, system_names
 from app.queries.snapshot import per_version
-from app.schemas import BenchmarkView
+from app.queries.vocabulary import entry_lookup
+from app.schemas import BenchmarkView, VocabularyEntry
 
 
 def benchmark_views(session: Session, *where: Any) -> list[BenchmarkView]:
@@ -17,14 +18,13 @@ def benchmark_views(session: Session, *where: Any) -> list[BenchmarkView]:
     refs = source_refs(session)
     systems = system_names(session)
     metrics = metrics_by_id(session)
+    entries = entry_lookup(session)
     statement = select(BenchmarkResult).where(*where).order_by(col(BenchmarkResult.position))
     views = []
     for row in session.exec(statement):
         metric = metrics[row.metric_id]
         slug, name = systems[row.system_id]
-        fields = row.model_dump(
-            exclude={"id", "slug", "system_id", "metric_id", "source_id", "position"}
-        )
+        fields = row.model_dump(exclude=NOT_SHOWN)
         views.append(
             BenchmarkView(
                 id=row.slug,
@@ -36,9 +36,27 @@ def benchmark_views(session: Session, *where: Any) -> list[BenchmarkView]:
                 better=metric.better,
                 source=refs[row.source_id],
                 **fields,
+                **_vocabulary(row, entries),
             )
         )
     return views
+
+
+NOT_SHOWN = {"id", "slug", "system_id", "metric_id", "source_id", "position",
+             *(f"{kind}_id" for kind in VOCABULARY_TABLES)}  # fmt: skip
+
+
+def _vocabulary(
+    row: BenchmarkResult, entries: dict[str, dict[int, VocabularyEntry]]
+) -> dict[str, Any]:
+    """The figure's hardware, model and workload: slug, name, vague flag (None when unstated)."""
+    out: dict[str, Any] = {}
+    for kind, by_id in entries.items():
+        entry = by_id.get(getattr(row, f"{kind}_id"))  # type: ignore[arg-type]
+        out[kind] = entry.slug if entry else None
+        out[f"{kind}_name"] = entry.name if entry else None
+        out[f"{kind}_vague"] = bool(entry and entry.vague)
+    return out
 
 
 STALE_AFTER_DAYS = 365

@@ -1,0 +1,60 @@
+"""Hardware, models and workloads: the shared vocabulary every benchmark figure refers to."""
+
+from collections import defaultdict
+from typing import Any
+
+from sqlalchemy import func
+from sqlmodel import Session, col, select
+
+from app.aliases import Names
+from app.models import VOCABULARY_TABLES, BenchmarkResult
+from app.queries.snapshot import per_version
+from app.schemas import HardwareEntryView, ModelEntryView, VocabularyEntry, WorkloadEntryView
+
+VIEWS: dict[str, type[VocabularyEntry]] = {
+    "hardware": HardwareEntryView,
+    "model": ModelEntryView,
+    "workload": WorkloadEntryView,
+}
+
+
+@per_version(max_entries=2)
+def vocabulary_entries(session: Session) -> dict[str, list[VocabularyEntry]]:
+    """kind -> every entry in seed order, with its aliases and how many figures use it."""
+    out: dict[str, list[VocabularyEntry]] = {}
+    for kind, (model, alias_model, parent) in VOCABULARY_TABLES.items():
+        aliases: dict[int, list[str]] = defaultdict(list)
+        for entry_id, alias in session.exec(
+            select(getattr(alias_model, parent), alias_model.alias).order_by(  # type: ignore[attr-defined]
+                col(alias_model.position)  # type: ignore[attr-defined]
+            )
+        ):
+            aliases[entry_id].append(alias)
+        column = getattr(BenchmarkResult, f"{kind}_id")
+        counts = dict(session.exec(select(column, func.count()).group_by(column)).all())
+        rows = session.exec(select(model).order_by(col(model.position)))  # type: ignore[attr-defined]
+        out[kind] = [_entry(kind, row, aliases[row.id], counts.get(row.id, 0)) for row in rows]
+    return out
+
+
+def _entry(kind: str, row: Any, aliases: list[str], figures: int) -> VocabularyEntry:
+    view = VIEWS[kind]
+    fields = {name: getattr(row, name) for name in view.model_fields if hasattr(row, name)}
+    return view(**{**fields, "aliases": aliases, "figures": figures})
+
+
+def entry_lookup(session: Session) -> dict[str, dict[int, VocabularyEntry]]:
+    """kind -> database id -> entry, for labelling figures."""
+    out: dict[str, dict[int, VocabularyEntry]] = {}
+    for kind, (model, *_) in VOCABULARY_TABLES.items():
+        ids = dict(session.exec(select(model.slug, model.id)).all())  # type: ignore[attr-defined]
+        out[kind] = {ids[e.slug]: e for e in vocabulary_entries(session)[kind]}
+    return out
+
+
+def vocabulary_names(session: Session) -> dict[str, Names]:
+    """kind -> the names (slugs, display names, aliases) its entries answer to."""
+    return {
+        kind: Names.of(kind, ((e.slug, [e.name, *e.aliases]) for e in entries if not e.withdrawn))
+        for kind, entries in vocabulary_entries(session).items()
+    }
