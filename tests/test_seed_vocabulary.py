@@ -1,27 +1,13 @@
-"""Hardware, models and workloads: the loader resolves names to slugs and refuses unknown or
-ambiguous ones; the published figures map to the entries their articles support."""
+"""Hardware, models and workloads: names resolve to slugs, and the published figures map to the
+entries their articles support (the loader's refusals are in tests/test_seed_validation.py)."""
 
 import csv
-from pathlib import Path
 
 import pytest
-from sqlalchemy import Engine
-from sqlmodel import Session, select
 
 from app.aliases import Names, alias_key, canonical_precision
-from app.models import BenchmarkResult, Hardware
 from app.seeding.load import SeedData, load_seed
-from app.seeding.service import seed
 from tests.conftest import SEED_DIR
-from tests.test_seed_errors import line_number
-from tests.test_seed_validation import (  # noqa: F401  (fixtures)
-    OLLA_CSV,
-    add_row,
-    refused,
-    seed_dir,
-    seeded,
-    small_seed,
-)
 
 
 @pytest.fixture(scope="module")
@@ -65,65 +51,6 @@ def test_precisions_are_spelled_one_way_and_others_kept() -> None:
     assert [canonical_precision(p) for p in ("Int4", "fp8", "q4_k_m", " BF16 ")] == [
         "INT4", "FP8", "Q4_K_M", "BF16"]  # fmt: skip
     assert canonical_precision("EXL2 4.0bpw") == "EXL2 4.0bpw"
-
-
-# -- the loader ----------------------------------------------------------------------------
-def test_a_figure_may_name_its_hardware_by_alias(seed_dir: Path) -> None:
-    add_row(seed_dir, hardware="h100 sxm", model="Llama-3.1-8B", workload="Online Serving",
-            precision="int4")  # fmt: skip
-    row = rows(load_seed(seed_dir))["osc-added"]
-    assert (row.hardware, row.model, row.workload, row.precision) == (  # type: ignore[attr-defined]
-        "nvidia-h100-sxm5-80gb", "llama-3.1-8b", "online-serving", "INT4")  # fmt: skip
-
-
-@pytest.mark.parametrize(
-    ("column", "value", "hint"),
-    [
-        ("hardware", "H100 SMX", "did you mean nvidia-h100-sxm5-80gb"),
-        ("model", "Llama 3.2 8B", "did you mean llama-3.1-8b, llama-3-8b"),
-        ("workload", "onlin serving", "did you mean online-serving"),
-    ],
-)
-def test_an_unknown_name_is_refused_with_file_line_and_column(
-    seed_dir: Path, seeded: Engine, column: str, value: str, hint: str
-) -> None:
-    line = add_row(seed_dir, **{column: value})
-    [problem] = refused(seed_dir, seeded)
-    assert problem.startswith(
-        f"{OLLA_CSV}:{line}: row {line} (osc-added): column '{column}': unknown {column} "
-        f"{value!r}; {hint}"
-    )
-
-
-def test_a_name_two_entries_claim_is_refused(seed_dir: Path, seeded: Engine) -> None:
-    path = seed_dir / "hardware.yaml"
-    text = path.read_text().replace("    - NVIDIA A100\n", "    - NVIDIA A100\n    - H100 SXM\n")
-    path.write_text(text)
-    [problem] = refused(seed_dir, seeded)
-    line = line_number(path, "    - NVIDIA A100") + 1
-    assert problem == (
-        f"hardware.yaml:{line}: nvidia-a100-unspecified: the name 'H100 SXM' already belongs "
-        "to 'nvidia-h100-sxm5-80gb'; a name may name one entry"
-    )
-
-
-def test_an_alias_that_repeats_the_name_is_refused(seed_dir: Path, seeded: Engine) -> None:
-    path = seed_dir / "models.yaml"
-    path.write_text(path.read_text().replace("    - Meta-Llama-3-8B\n", "    - Llama-3-8b\n"))
-    [problem] = refused(seed_dir, seeded)
-    assert problem.endswith(
-        "llama-3-8b: alias 'Llama-3-8b' repeats a name the entry already answers to; remove it"
-    )
-
-
-def test_an_entry_cites_only_known_sources(seed_dir: Path, seeded: Engine) -> None:
-    path = seed_dir / "workloads.yaml"
-    path.write_text(path.read_text().replace("    - serving-engine-guide-18-tools\n",
-                                             "    - serving-engine-guide\n", 1))  # fmt: skip
-    [problem] = refused(seed_dir, seeded)
-    assert problem.endswith(
-        "decode-tg128: unknown source 'serving-engine-guide' (not in sources.yaml)"
-    )
 
 
 # -- the published data, checked against the articles ------------------------------------
@@ -197,14 +124,3 @@ def test_the_seed_files_hold_slugs_not_names() -> None:
             for kind, entries in (("hardware", data.hardware), ("model", data.models),
                                   ("workload", data.workloads)):  # fmt: skip
                 assert not row[kind] or row[kind] in entries, (path.name, row["id"], kind)
-
-
-def test_reseeding_keeps_the_ids_of_entries(seed_dir: Path, seeded: Engine) -> None:
-    with Session(seeded) as session:
-        before = dict(session.exec(select(Hardware.slug, Hardware.id)).all())
-        figures = session.exec(select(BenchmarkResult.slug, BenchmarkResult.hardware_id)).all()
-    seed(seeded, seed_dir)
-    with Session(seeded) as session:
-        assert dict(session.exec(select(Hardware.slug, Hardware.id)).all()) == before
-        again = session.exec(select(BenchmarkResult.slug, BenchmarkResult.hardware_id)).all()
-    assert sorted(again) == sorted(figures)
