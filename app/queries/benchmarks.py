@@ -8,8 +8,8 @@ from sqlmodel import Session, col, select
 
 from app.models import VOCABULARY_TABLES, BenchmarkResult, System, SystemFact
 from app.queries.common import metrics_by_id, source_refs, system_names
+from app.queries.entries import entry_lookup
 from app.queries.snapshot import per_version
-from app.queries.vocabulary import entry_lookup
 from app.schemas import BenchmarkView, VocabularyEntry
 
 
