@@ -44,19 +44,26 @@ class Names:
         return self.by_key.get(alias_key(text))
 
     def suggest(self, text: str, n: int = 3) -> list[str]:
-        """Up to n slugs whose names are closest to `text`, best first."""
-        close = difflib.get_close_matches(alias_key(text), list(self.by_key), n=n * 3, cutoff=0.6)
+        """Up to n slugs whose names are closest to `text`, best first; failing that, those
+        with a name containing it as a word ("chat" finds multi-turn-chat)."""
+        key = alias_key(text)
+        close = difflib.get_close_matches(key, list(self.by_key), n=n * 3, cutoff=0.6)
+        if not close and key:
+            close = [k for k in self.by_key if f" {key} " in f" {k} "]
         slugs: list[str] = []
-        for key in close:
-            if self.by_key[key] not in slugs:
-                slugs.append(self.by_key[key])
+        for found in close:
+            if self.by_key[found] not in slugs:
+                slugs.append(self.by_key[found])
         return slugs[:n]
 
-    def unknown(self, text: str, listed: str) -> str:
-        """ "unknown hardware 'X'; did you mean a, b?", else where the names are `listed`."""
+    def hint(self, text: str, listed: str) -> str:
+        """'did you mean a, b?', or where the names are `listed` when nothing is close."""
         close = self.suggest(text)
-        hint = f"did you mean {', '.join(close)}?" if close else f"allowed: {listed}"
-        return f"unknown {self.kind} {text!r}; {hint}"
+        return f"did you mean {', '.join(close)}?" if close else f"allowed: {listed}"
+
+    def unknown(self, text: str, listed: str) -> str:
+        """The problem with an unknown name: what it is, and what was meant or allowed."""
+        return f"unknown {self.kind} {text!r}; {self.hint(text, listed)}"
 
 
 def api_listing(kind: str) -> str:

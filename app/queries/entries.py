@@ -43,18 +43,34 @@ def _entry(kind: str, row: Any, aliases: list[str], figures: int) -> VocabularyE
     return view(**{**fields, "aliases": aliases, "figures": figures})
 
 
+def entry_ids(session: Session) -> dict[str, dict[str, int]]:
+    """kind -> slug -> database id, for writes that point a result at an entry."""
+    return {
+        kind: dict(session.exec(select(model.slug, model.id)).all())  # type: ignore[attr-defined]
+        for kind, (model, *_) in VOCABULARY_TABLES.items()
+    }
+
+
 def entry_lookup(session: Session) -> dict[str, dict[int, VocabularyEntry]]:
     """kind -> database id -> entry, for labelling figures."""
-    out: dict[str, dict[int, VocabularyEntry]] = {}
-    for kind, (model, *_) in VOCABULARY_TABLES.items():
-        ids = dict(session.exec(select(model.slug, model.id)).all())  # type: ignore[attr-defined]
-        out[kind] = {ids[e.slug]: e for e in vocabulary_entries(session)[kind]}
-    return out
+    ids = entry_ids(session)
+    return {
+        kind: {ids[kind][e.slug]: e for e in entries}
+        for kind, entries in vocabulary_entries(session).items()
+    }
 
 
 def vocabulary_names(session: Session) -> dict[str, Names]:
     """kind -> the names (slugs, display names, aliases) its entries answer to."""
     return {
         kind: Names.of(kind, ((e.slug, [e.name, *e.aliases]) for e in entries if not e.withdrawn))
+        for kind, entries in vocabulary_entries(session).items()
+    }
+
+
+def vocabulary_choices(session: Session) -> dict[str, list[tuple[str, str]]]:
+    """kind -> (slug, name) of every current entry, for the editors' suggestion lists."""
+    return {
+        kind: [(e.slug, e.name) for e in entries if not e.withdrawn]
         for kind, entries in vocabulary_entries(session).items()
     }

@@ -200,7 +200,7 @@ def _write(session: Session, change: Any) -> Any:
         with write_transaction(session):
             return change()
     except service.TeamError as exc:
-        return _problems(exc.problems)
+        return _problems(exc.problems, exc.values)
     except service.UnknownItemError as exc:
         return JSONResponse({"detail": str(exc)}, status_code=404)
     except service.StaleVersionError as exc:
@@ -232,8 +232,11 @@ def _etag(version: int) -> dict[str, str]:
     return {"ETag": f'"{version}"', "Cache-Control": "no-store"}
 
 
-def _problems(problems: dict[str, str]) -> JSONResponse:
-    listed = [ParamProblem(field, "", (), message) for field, message in problems.items()]
+def _problems(problems: dict[str, str], values: dict[str, str] | None = None) -> JSONResponse:
+    listed = [
+        ParamProblem(field, (values or {}).get(field, ""), (), message)
+        for field, message in problems.items()
+    ]
     return JSONResponse(problem_details(listed), status_code=422)
 
 
