@@ -39,6 +39,13 @@ class Names:
                     names.shown[key] = name
         return names
 
+    def entries(self) -> list[tuple[str, list[str]]]:
+        """(slug, [its other names]) pairs, as `of` takes them."""
+        grouped: dict[str, list[str]] = {}
+        for key, slug in self.by_key.items():
+            grouped.setdefault(slug, []).append(self.shown[key])
+        return list(grouped.items())
+
     def resolve(self, text: str) -> str | None:
         """The slug `text` names, or None."""
         return self.by_key.get(alias_key(text))

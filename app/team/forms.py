@@ -114,7 +114,7 @@ def sentences(problems: dict[str, str]) -> dict[str, str]:
 
 
 def _sentence(text: str) -> str:
-    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "?")) else ".")
 
 
 def _message(name: str, error: Any) -> str:

@@ -162,10 +162,13 @@ def update_result(
     seen = before | {"by": _author(session, row)}
     _check_version(f"team result {slug}", row.version, version, seen)
     merged = {name: before.get(name) for name in TeamResultFields.model_fields} | changes
+    # Only the names the change gives are looked up: an entry the row already points at
+    # stays, even one that has since left the seed files (withdrawn).
     names = {kind: merged.pop(kind) for kind in VOCABULARY_TABLES}
-    ids, wrong = entries.resolve(names)
+    ids, wrong = entries.resolve({kind: names[kind] for kind in changes if kind in names})
     if wrong:
         raise TeamError(wrong, {k: names[k] for k in wrong})
+    ids = {f"{k}_id": getattr(row, f"{k}_id") for k in VOCABULARY_TABLES} | ids
     for kind, text_column in (("hardware", "hardware_text"), ("model", "model_text")):
         if ids[f"{kind}_id"] != getattr(row, f"{kind}_id"):
             merged[text_column] = None  # the name kept from before the vocabulary is replaced

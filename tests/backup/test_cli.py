@@ -23,7 +23,10 @@ def test_export_then_import_into_a_new_database_then_refuse_then_replace(
     exported = run(instance.url, "export", str(tmp_path / "backup"))
     assert exported.returncode == 0, exported.stderr
     counts = "3 users, 4 API tokens, 1 source, 1 withdrawn system, 1 withdrawn capability"
-    assert f"seed files and team.json ({counts}, 1 withdrawn metric, 2 claims" in exported.stdout
+    assert (
+        f"seed files and team.json ({counts}, 1 withdrawn metric, 1 withdrawn hardware entry, "
+        "2 claims"
+    ) in exported.stdout
     assert "keep it as secret as the database" in exported.stdout
     assert files(tmp_path / "backup") == files(instance.backup)
 
