@@ -35,6 +35,7 @@ from app.routes import (
     team_api,
     team_claims,
     team_results,
+    vocabulary,
 )
 from app.routes.changes import router as changes_router
 from app.seeding.service import prepare_database
@@ -101,6 +102,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         admin,
         team_results,
         team_claims,
+        vocabulary,
     ):
         app.include_router(module.router)
     app.include_router(changes_router)
