@@ -366,7 +366,8 @@ class Revision(SQLModel, table=True):
     message: str | None = None
 
 
-VOCABULARY_TABLES: dict[str, tuple[type[SQLModel], type[SQLModel], str]] = {
+# Typed loosely on purpose: callers read each table's own columns (slug, position, ...).
+VOCABULARY_TABLES: dict[str, tuple[Any, Any, str]] = {
     "hardware": (Hardware, HardwareAlias, "hardware_id"),
     "model": (LanguageModel, LanguageModelAlias, "languagemodel_id"),
     "workload": (Workload, WorkloadAlias, "workload_id"),

@@ -119,7 +119,9 @@ def _entry(request: Request, session: Session, kind: str, slug: str) -> Response
 class EntryResponse(EntryPage, Ignoring): ...
 
 
-NO_ENTRY = {404: {"description": "Unknown slug; the reply suggests the closest"}}
+NO_ENTRY: dict[int | str, dict[str, Any]] = {
+    404: {"description": "Unknown slug; the reply suggests the closest"}
+}
 
 
 @router.get("/hardware/{slug}", response_model=EntryResponse, responses=NO_ENTRY)

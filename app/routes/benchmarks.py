@@ -121,7 +121,7 @@ FILTER_GROUPS = (
 
 def labelled_options(results: list[BenchmarkView]) -> dict[str, list[tuple[str, str]]]:
     """Filter choices as (value, label) in label order: names for what has a name."""
-    names = {
+    names: dict[str, dict[str | None, str | None]] = {
         "system": {r.system: r.system_name for r in results},
         "metric": {r.metric: r.metric_name for r in results},
         "hardware": {r.hardware: r.hardware_name for r in results if r.hardware},

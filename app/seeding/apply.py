@@ -27,6 +27,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
+from operator import attrgetter
 from typing import Any, TypeVar
 
 from sqlalchemy import Engine, delete, func, update
@@ -281,7 +282,7 @@ class _Seeder:
                     for i, (slug, e) in enumerate(entries.items())
                 },
             )
-            aliases = self._grouped(alias_model, lambda a, parent=parent: getattr(a, parent))
+            aliases = self._grouped(alias_model, attrgetter(parent))
             for slug, entry in entries.items():
                 wanted = [
                     {parent: ids[slug], "alias": alias, "key": alias_key(alias), "position": i}

@@ -35,7 +35,7 @@ def _names(reader: "_Reader", kind: str, path: Path, raw: Any, entries: dict[str
     """The entries' names; a name that two entries claim is reported (it would be a guess)."""
     owner: dict[str, str] = {}
     for slug, entry in entries.items():
-        names = [(slug, (slug,)), (entry.name, (slug, "name"))]
+        names: list[tuple[str, tuple[Any, ...]]] = [(slug, (slug,)), (entry.name, (slug, "name"))]
         names += [(alias, (slug, "aliases", i)) for i, alias in enumerate(entry.aliases)]
         own: set[str] = set()
         for name, where in names:

@@ -12,7 +12,7 @@ a revision per row and gives the data a new version, all in the caller's transac
 import datetime as dt
 import secrets
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import func
 from sqlmodel import Session, select
@@ -132,7 +132,7 @@ def add_results(
     for offset, (result, ids) in enumerate(zip(results, resolved, strict=True)):
         row = BenchmarkResult(
             **result.model_dump(exclude={"system", "metric", *VOCABULARY_TABLES}),
-            **ids,
+            **cast(dict[str, Any], ids),
             slug=_new_result_slug(),
             system_id=systems[result.system].id,
             metric_id=metrics[result.metric].id,
@@ -161,7 +161,8 @@ def update_result(
     before = result_doc(row, system.slug, metric.slug, entries.slugs)
     seen = before | {"by": _author(session, row)}
     _check_version(f"team result {slug}", row.version, version, seen)
-    merged = {name: before.get(name) for name in TeamResultFields.model_fields} | changes
+    merged: dict[str, Any] = {name: before.get(name) for name in TeamResultFields.model_fields}
+    merged |= changes
     # Only the names the change gives are looked up: an entry the row already points at
     # stays, even one that has since left the seed files (withdrawn).
     names = {kind: merged.pop(kind) for kind in VOCABULARY_TABLES}

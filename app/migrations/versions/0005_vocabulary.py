@@ -50,7 +50,7 @@ KINDS = {
 def _entry_columns(kind: str) -> list[sa.Column[Any]]:
     """The columns one kind of entry has besides those all share (new objects each call: a
     column belongs to one table)."""
-    return {
+    columns: dict[str, list[sa.Column[Any]]] = {
         "hardware": [
             sa.Column("vendor", sa.String(), nullable=True),
             sa.Column("form_factor", sa.String(length=20), nullable=True),
@@ -68,7 +68,8 @@ def _entry_columns(kind: str) -> list[sa.Column[Any]]:
             sa.Column("input_tokens", sa.Integer(), nullable=True),
             sa.Column("output_tokens", sa.Integer(), nullable=True),
         ],
-    }[kind]
+    }
+    return columns[kind]
 
 
 def _new_result_columns() -> list[sa.Column[Any]]:
@@ -108,10 +109,10 @@ def upgrade() -> None:
     with op.batch_alter_table("benchmarkresult") as batch_op:
         for column in _new_result_columns():
             batch_op.add_column(column)
-        for table, _alias, _parent, column, _fallback in KINDS.values():
-            batch_op.create_index(batch_op.f(f"ix_benchmarkresult_{column}"), [column])
+        for table, _alias, _parent, key, _fallback in KINDS.values():
+            batch_op.create_index(batch_op.f(f"ix_benchmarkresult_{key}"), [key])
             batch_op.create_foreign_key(
-                batch_op.f(f"fk_benchmarkresult_{column}_{table}"), table, [column], ["id"]
+                batch_op.f(f"fk_benchmarkresult_{key}_{table}"), table, [key], ["id"]
             )
     snapshot = json.loads(SNAPSHOT.read_text(encoding="utf-8"))
     ids = {kind: _insert_entries(kind, snapshot[kind]) for kind in KINDS}
@@ -240,7 +241,7 @@ def downgrade() -> None:
 
 def _restore_text(published: dict[str, Any]) -> None:
     bind = op.get_bind()
-    names = {
+    names: dict[str, dict[Any, Any]] = {
         kind: dict(bind.execute(sa.text(f"SELECT id, name FROM {table}")).all())
         for kind, (table, *_) in KINDS.items()
     }
