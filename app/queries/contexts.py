@@ -52,7 +52,8 @@ class Context(BaseModel):
             parts.append(self.precision)
         if self.concurrency:
             parts.append(f"{self.concurrency} concurrent")
-        if self.workload_name:
+        # "Cold start · … · Cold start" says nothing twice: the metric already names it.
+        if self.workload_name and self.workload_name.lower() != self.metric_name.lower():
             parts.append(self.workload_name)
         return " · ".join(parts)
 
