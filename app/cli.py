@@ -386,12 +386,12 @@ def _text(help_text: str, *names: str) -> Any:
 def import_results(
     files: Annotated[list[Path], typer.Argument(metavar="FILE...", help="Result files.")],
     system: Annotated[str | None, _text("The inference server measured (slug).")] = None,
-    hardware: Annotated[str | None, _text("The accelerator it ran on.")] = None,
+    hardware: Annotated[str | None, _text("The accelerator it ran on (slug or alias).")] = None,
     gpus: Annotated[int | None, typer.Option(min=1, help="How many of them.")] = None,
     precision: Annotated[str | None, _text("The weights' precision: FP8, BF16, Q4_K_M…")] = None,
     system_version: Annotated[str | None, _text("The server's version.")] = None,
-    model: Annotated[str | None, _text("The model (else the file's).")] = None,
-    workload: Annotated[str | None, _text("The workload (else described from the file).")] = None,
+    model: Annotated[str | None, _text("The model, slug or alias (else the file's).")] = None,
+    workload: Annotated[str | None, _text("The workload (slug or alias), if one fits.")] = None,
     user: Annotated[str | None, _text("The editor the results are attributed to.")] = None,
     file_format: Annotated[str | None, _text(FORMAT_HELP, "--format")] = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Show what would be saved.")] = False,
@@ -427,7 +427,7 @@ def import_results(
             missing: dict[str, str] = {}
             for _, parsed in read:
                 problems = imports.build_preview(session, parsed, context)["problems"]
-                missing |= {k: v for k, v in problems.items() if k in imports.ASKED}
+                missing |= {k: v for k, v in problems.items() if k in imports.CONTEXT_FIELDS}
             if missing and sys.stdin.isatty():
                 answers = {
                     name: typer.prompt(f"{name} ({question})") for name, question in missing.items()
@@ -441,7 +441,11 @@ def import_results(
                         for k, v in pv.document["problems"].items()]  # fmt: skip
             if problems:
                 for name, field, message in problems:
-                    flag = f" (give --{field.replace('_', '-')})" if field in imports.ASKED else ""
+                    flag = (
+                        f" (give --{field.replace('_', '-')})"
+                        if field in imports.CONTEXT_FIELDS
+                        else ""
+                    )
                     typer.echo(f"{name}: {field}: {message}{flag}", err=True)
                 _refuse_import("")
             if dry_run:

@@ -10,7 +10,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from app.params import ParamError, ParamProblem
 from app.web import render
 
-KIND_WORDS = {"capability": "feature or hardware target"}
+KIND_WORDS = {"capability": "feature or hardware target", "hardware": "hardware entry"}
 
 
 class NotFoundError(Exception):
@@ -29,7 +29,8 @@ class NotFoundError(Exception):
 
 
 # Where a suggestion links, per kind of slug.
-PAGES = {"system": "/systems/", "capability": "/features/"}
+PAGES = {"system": "/systems/", "capability": "/features/", "hardware": "/hardware/",
+         "model": "/models/", "workload": "/workloads/"}  # fmt: skip
 
 
 def suggestions(value: str, allowed: list[str], names: dict[str, str], n: int = 3) -> list[str]:

@@ -39,6 +39,7 @@ from app.routes import (
     team_claims,
     team_notes,
     team_results,
+    vocabulary,
 )
 from app.routes.changes import router as changes_router
 from app.seeding.service import prepare_database
@@ -114,6 +115,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         team_results,
         team_claims,
         team_notes,
+        vocabulary,
     ):
         app.include_router(module.router)
     app.include_router(changes_router)

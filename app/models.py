@@ -196,6 +196,90 @@ class Metric(SQLModel, table=True):
     withdrawn: bool = withdrawn_field()
 
 
+def vague_field() -> Any:
+    """Set on a vocabulary entry that names a class or an unstated part, never one product."""
+    return Field(default=False, sa_column_kwargs={"server_default": false()})
+
+
+def sources_field() -> Any:
+    """The slugs of the sources that name a vocabulary entry (and give its facts)."""
+    return Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+
+
+class Hardware(SQLModel, table=True):
+    """An accelerator, chip or class of them that benchmark results ran on (seed/hardware.yaml)."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    slug: str = Field(unique=True, index=True, max_length=100)
+    name: str
+    vendor: str | None = None
+    form_factor: str | None = Field(default=None, max_length=20)
+    memory_gb: float | None = None
+    vague: bool = vague_field()
+    sources: list[str] = sources_field()
+    note: str | None = None
+    position: int = 0
+    withdrawn: bool = withdrawn_field()
+
+
+class LanguageModel(SQLModel, table=True):
+    """A model (or a vague group of them) that benchmark results ran (seed/models.yaml)."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    slug: str = Field(unique=True, index=True, max_length=100)
+    name: str
+    family: str | None = None
+    parameters_b: float | None = None
+    architecture: str | None = Field(default=None, max_length=10)
+    vague: bool = vague_field()
+    sources: list[str] = sources_field()
+    note: str | None = None
+    position: int = 0
+    withdrawn: bool = withdrawn_field()
+
+
+class Workload(SQLModel, table=True):
+    """The kind of traffic a benchmark result measured (seed/workloads.yaml)."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    slug: str = Field(unique=True, index=True, max_length=100)
+    name: str
+    description: str
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    vague: bool = vague_field()
+    sources: list[str] = sources_field()
+    position: int = 0
+    withdrawn: bool = withdrawn_field()
+
+
+# One alias table per vocabulary, so each alias has a real foreign key to its entry. `key` is
+# the alias as names are compared (app.aliases.alias_key). Not unique in the database: during
+# a reseed an alias may move from one entry to another; the seed loader keeps names unique.
+class HardwareAlias(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    hardware_id: int = Field(foreign_key="hardware.id", index=True)
+    alias: str
+    key: str = Field(index=True)
+    position: int = 0
+
+
+class LanguageModelAlias(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    languagemodel_id: int = Field(foreign_key="languagemodel.id", index=True)
+    alias: str
+    key: str = Field(index=True)
+    position: int = 0
+
+
+class WorkloadAlias(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    workload_id: int = Field(foreign_key="workload.id", index=True)
+    alias: str
+    key: str = Field(index=True)
+    position: int = 0
+
+
 class BenchmarkResult(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     slug: str = Field(unique=True, index=True, max_length=120)
@@ -207,11 +291,18 @@ class BenchmarkResult(SQLModel, table=True):
     high: float | None = None
     qualifier: str = Field(default="exact", max_length=20)
     unit: str = Field(max_length=20)
-    hardware: str | None = None
-    model: str | None = None
+    # The context, on the shared vocabulary (empty: the source does not say).
+    hardware_id: int | None = Field(default=None, foreign_key="hardware.id", index=True)
+    gpus: int | None = None  # how many of the hardware
+    model_id: int | None = Field(default=None, foreign_key="languagemodel.id", index=True)
     precision: str | None = None
     concurrency: int | None = None
-    workload: str | None = None
+    workload_id: int | None = Field(default=None, foreign_key="workload.id", index=True)
+    setup: str | None = None  # our one line on the setup the source describes
+    # The hardware and model a team result named as free text before the vocabulary existed
+    # (migration 0007), kept as given; one that matched no entry points at unlisted-*.
+    hardware_text: str | None = None
+    model_text: str | None = None
     system_version: str | None = None
     baseline: str | None = None
     run_by: str | None = None
@@ -336,3 +427,13 @@ class Revision(SQLModel, table=True):
     before: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
     after: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
     message: str | None = None
+
+
+# Typed loosely on purpose: callers read each table's own columns (slug, position, ...).
+VOCABULARY_TABLES: dict[str, tuple[Any, Any, str]] = {
+    "hardware": (Hardware, HardwareAlias, "hardware_id"),
+    "model": (LanguageModel, LanguageModelAlias, "languagemodel_id"),
+    "workload": (Workload, WorkloadAlias, "workload_id"),
+}
+"""kind -> (entry table, alias table, the alias table's column pointing at its entry); a
+benchmark result points at each kind through `<kind>_id`."""

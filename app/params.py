@@ -417,6 +417,9 @@ def _data_list(name: str, description: str) -> Any:
     ]
 
 
+BENCHMARK_FILTERS = ("system", "metric", "hardware", "model", "precision", "workload", "source")
+"""The /benchmarks list filters, in the order the page shows them."""
+
 RESULTS_PAGE_SIZE = 200
 """Rows per page of the /benchmarks results table."""
 
@@ -426,9 +429,10 @@ class BenchmarkParams(QueryModel):
 
     system: _data_list("system", "systems (slugs)") = ()
     metric: _data_list("metric", "metrics (slugs)") = ()
-    hardware: _data_list("hardware", "hardware, as the figures name it") = ()
-    model: _data_list("model", "models, as the figures name them") = ()
+    hardware: _data_list("hardware", "hardware (slugs; an alias is read as its slug)") = ()
+    model: _data_list("model", "models (slugs; an alias is read as its slug)") = ()
     precision: _data_list("precision", "weight precisions") = ()
+    workload: _data_list("workload", "workloads (slugs; an alias is read as its slug)") = ()
     source: _data_list("source", "sources (slugs)") = ()
     origin: Annotated[
         Literal["", "published", "team"], Field(description="published or team figures")
@@ -446,7 +450,7 @@ class BenchmarkParams(QueryModel):
 
     def query_string(self, with_page: bool = True) -> str:
         pairs: list[tuple[str, str]] = []
-        for name in ("system", "metric", "hardware", "model", "precision", "source"):
+        for name in BENCHMARK_FILTERS:
             pairs += [(name, v) for v in getattr(self, name)]
         for name in ("origin", "cmin", "cmax", "sort"):
             value = getattr(self, name)

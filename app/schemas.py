@@ -135,11 +135,23 @@ class BenchmarkView(BaseModel):
     high: float | None
     qualifier: str
     unit: str
+    # The context on the shared vocabulary: slugs (None: the source does not say), with
+    # each entry's name and whether it is vague (a class, or a part the source leaves open).
     hardware: str | None
+    hardware_name: str | None = None
+    hardware_vague: bool = False
+    gpus: int | None = None
     model: str | None
+    model_name: str | None = None
+    model_vague: bool = False
     precision: str | None
     concurrency: int | None
     workload: str | None
+    workload_name: str | None = None
+    workload_vague: bool = False
+    setup: str | None = None  # our one line on the source's setup
+    hardware_text: str | None = None  # a team result's own name for it, from before the
+    model_text: str | None = None  # vocabulary (when it matched no entry it is unlisted-*)
     system_version: str | None
     baseline: str | None
     run_by: str | None
@@ -282,3 +294,35 @@ class FieldChange(BaseModel):
     field: str
     before: str | None
     after: str | None
+
+
+class VocabularyEntry(BaseModel):
+    """A hardware, model or workload entry with how many figures (published and team) use it."""
+
+    slug: str
+    name: str
+    vague: bool  # names a class or leaves the part unstated: figures on it are loosely tied
+    aliases: list[str]
+    sources: list[str]  # slugs of the sources that name it
+    figures: int
+    withdrawn: bool = False  # left the seed files, still used by team figures
+
+
+class HardwareEntryView(VocabularyEntry):
+    vendor: str | None
+    form_factor: str | None
+    memory_gb: float | None
+    note: str | None
+
+
+class ModelEntryView(VocabularyEntry):
+    family: str | None
+    parameters_b: float | None  # billions
+    architecture: str | None  # dense or moe; None where no source says
+    note: str | None
+
+
+class WorkloadEntryView(VocabularyEntry):
+    description: str
+    input_tokens: int | None
+    output_tokens: int | None

@@ -105,6 +105,8 @@ def render(
     # The layout names who is signed in; serve() never caches a page that shows a user.
     context.setdefault("current_user", signed_in(request))
     block = fragment_target(request, fragments)
+    # A block rendered alone may add out-of-band parts that the full page already holds.
+    context.setdefault("fragment", block)
     flashed = block is None and FLASH_COOKIE in request.cookies and signed_in(request)
     if flashed:
         context.setdefault("flash", _read_flash(request))

@@ -55,7 +55,7 @@ def test_mixed_contexts_are_explained(client: TestClient) -> None:
 
 
 def test_scatter_where_throughput_and_ttft_share_a_setting(client: TestClient) -> None:
-    soup = soup_of(client.get("/benchmarks?hardware=NVIDIA+H100+SXM5+80GB"))
+    soup = soup_of(client.get("/benchmarks?hardware=nvidia-h100-sxm5-80gb"))
     scatters = [s for s in soup.select("svg.chart") if s.select("circle")]
     assert len(scatters) == 1
     assert len(scatters[0].select("circle")) == 3

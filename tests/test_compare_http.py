@@ -81,7 +81,7 @@ def test_one_system_strictly_ahead_is_marked_in_text(client: TestClient) -> None
 
 def test_shared_benchmarks_are_charted_and_the_rest_explained(client: TestClient) -> None:
     body = client.get("/api/v1/compare?s=vllm&s=sglang&s=tensorrt-llm").json()
-    h100 = [c for c in body["shared_contexts"] if c["hardware"] == "NVIDIA H100 SXM5 80GB"]
+    h100 = [c for c in body["shared_contexts"] if c["hardware"] == "nvidia-h100-sxm5-80gb"]
     assert h100 and all(len({r["result"]["system"] for r in c["results"]}) >= 2 for c in h100)
     soup = soup_of(client.get("/compare?s=vllm&s=sglang&s=tensorrt-llm"))
     assert soup.select(".compare-benchmarks svg.chart")

@@ -19,7 +19,7 @@ def page(engine: Engine, **filters):
 
 def test_h100_table_is_one_ranked_context(engine: Engine) -> None:
     contexts = page(engine, metric=("throughput",)).contexts
-    h100 = next(c for c in contexts if c.hardware == "NVIDIA H100 SXM5 80GB")
+    h100 = next(c for c in contexts if c.hardware == "nvidia-h100-sxm5-80gb")
     assert h100.ranked
     assert [(r.result.system, r.rank) for r in h100.results] == [
         ("tensorrt-llm", 1), ("sglang", 2), ("vllm", 3)]  # fmt: skip
@@ -28,7 +28,7 @@ def test_h100_table_is_one_ranked_context(engine: Engine) -> None:
 
 def test_lmdeploy_a100_and_ollama_4090_are_kept_apart(engine: Engine) -> None:
     contexts = page(engine, metric=("throughput",)).contexts
-    h100 = next(c for c in contexts if c.hardware == "NVIDIA H100 SXM5 80GB")
+    h100 = next(c for c in contexts if c.hardware == "nvidia-h100-sxm5-80gb")
     h100_ids = {r.result.id for r in h100.results}
     assert "bis-lmdeploy-l3-70b-int4-throughput" not in h100_ids
     assert "bis-ollama-4090-throughput" not in h100_ids
@@ -43,16 +43,17 @@ def test_no_ranked_context_mixes_hardware_models_or_metrics(engine: Engine) -> N
             assert context.why_not_ranked
             assert all(r.rank is None for r in context.results)
             continue
-        fields = {(r.result.metric, r.result.hardware, r.result.model, r.result.precision,
-                   r.result.concurrency, r.result.workload) for r in context.results}  # fmt: skip
+        fields = {(r.result.metric, r.result.hardware, r.result.gpus, r.result.model,
+                   r.result.precision, r.result.concurrency, r.result.workload)
+                  for r in context.results}  # fmt: skip
         assert len(fields) == 1
         assert context.metric_kind == "absolute"
 
 
 def test_bentoml_a100_decode_context_ranks_lmdeploy_first(engine: Engine) -> None:
     contexts = page(engine, metric=("decode-throughput",)).contexts
-    eight_b = next(c for c in contexts if c.model == "Llama 3 8B" and c.concurrency == 100
-                   and c.hardware == "NVIDIA A100 80GB")  # fmt: skip
+    eight_b = next(c for c in contexts if c.model == "llama-3-8b" and c.concurrency == 100
+                   and c.hardware == "nvidia-a100-80gb")  # fmt: skip
     assert eight_b.ranked and eight_b.results[0].result.system == "lmdeploy"
 
 

@@ -1,6 +1,7 @@
 """Alembic owns the schema: the migrations build what the models describe, upgrades keep
 every row, and a database made before migrations existed is rebuilt once from seed/."""
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -14,9 +15,9 @@ from sqlmodel import Session, SQLModel
 
 from app import migrate
 from app.db import make_engine
-from app.models import Claim
+from app.models import Claim, Revision
 from app.references import referenced_ids
-from app.seeding.service import prepare_database
+from app.seeding.service import prepare_database, seed_with_report
 from tests.conftest import SEED_DIR
 from tests.databases import new_engine
 
@@ -56,8 +57,22 @@ def test_every_migration_goes_down_and_up_again(fresh: Engine) -> None:
     assert schema_differences(fresh) == []
 
 
+# What migration 0007 froze: each published figure's free text from before the vocabulary.
+SNAPSHOT = json.loads((migrate.MIGRATIONS / "versions/0007_vocabulary.json").read_text())
+
+
+def text_before_0007(table: str, row: dict[str, Any]) -> dict[str, Any]:
+    """The columns an older schema has that the newest dropped, for one copied row."""
+    if table != "benchmarkresult":
+        return {}
+    return dict(SNAPSHOT["published"][row["slug"]]["was"])
+
+
 def copy_rows(source: Engine, target: Engine) -> dict[str, int]:
-    """Copy every row the target's tables can hold (their columns only); return the counts."""
+    """Copy every row the target's tables can hold (their columns only); return the counts.
+
+    Columns the target has but the source no longer has (an older schema's) are filled the
+    way that schema held them."""
     wanted, present = MetaData(), MetaData()
     wanted.reflect(target)
     present.reflect(source)
@@ -67,8 +82,10 @@ def copy_rows(source: Engine, target: Engine) -> dict[str, int]:
             if table.name == "alembic_version":
                 continue
             origin = present.tables[table.name]
-            columns = [origin.c[column.name] for column in table.columns]
+            columns = [origin.c[c.name] for c in table.columns if c.name in origin.c]
             rows = [dict(row) for row in reading.execute(select(*columns)).mappings()]
+            if len(columns) < len(table.columns):
+                rows = [row | text_before_0007(table.name, row) for row in rows]
             if rows:
                 writing.execute(table.insert(), rows)
             counts[table.name] = len(rows)
@@ -288,9 +305,9 @@ def test_upgrading_to_team_notes_keeps_every_row_and_notes_then_hold_published_r
 
     migration = migrate.upgrade(old)
 
-    # Through 0005n (team notes) and 0006 (imports), the newest.
+    # Through 0005n (team notes), 0006 (imports) and 0007 (vocabulary), the newest.
     assert (migration.before, migration.after) == ("0004", migrate.head_revision())
-    assert migrate.head_revision() == "0006"
+    assert migrate.head_revision() == "0007"
     assert count_rows(old, tables) == counts
     assert count_rows(old, ["importbatch", "importrun"]) == {"importbatch": 0, "importrun": 0}
     assert schema_differences(old) == []
@@ -326,3 +343,107 @@ def test_upgrading_to_team_notes_keeps_every_row_and_notes_then_hold_published_r
     assert count_rows(old, tables) == counts
     full.dispose()
     old.dispose()
+
+
+TEAM_ROWS = [
+    # slug, hardware, model, workload, precision: free text as team rows held it before 0007
+    ("team-sxm", "H100 SXM", "llama-3.1-8b", "online serving", "fp8"),
+    ("team-h100", "NVIDIA H100", "Meta-Llama 3.3-70B-Instruct", None, None),
+    ("team-box", "our lab box (2x L40S)", "Mistral 7B v0.3", "nightly regression run", "awq"),
+    ("team-bare", None, None, None, None),
+]
+
+
+def entries(connection: Any, table: str) -> dict[int, str]:
+    return dict(connection.execute(text(f"SELECT id, slug FROM {table}")).all())
+
+
+def test_the_vocabulary_migration_maps_published_and_team_figures(tmp_path: Path) -> None:
+    """A database at 0004 with the published figures (as free text) and team results."""
+    full = new_engine(tmp_path, "full")
+    prepare_database(full, SEED_DIR)
+    old = new_engine(tmp_path, "at-0004")
+    migrate.upgrade(old, "0004")
+    before = copy_rows(full, old)
+    with old.begin() as connection:
+        connection.execute(text(
+            "INSERT INTO source (id, slug, short, title, date, kind, position, published, "
+            "withdrawn) SELECT max(id) + 1, 'team', 'Team', 'Our runs', '2026-11-01', "
+            "'team-measurement', 0, false, false FROM source"
+        ))  # fmt: skip
+        team, vllm, metric = (
+            connection.execute(text(f"SELECT id FROM {table} WHERE slug = :s"), {"s": slug})
+            .scalar_one()
+            for table, slug in (("source", "team"), ("system", "vllm"), ("metric", "throughput"))
+        )  # fmt: skip
+        for slug, hardware, model, workload, precision in TEAM_ROWS:
+            connection.execute(
+                text("INSERT INTO benchmarkresult (id, slug, system_id, metric_id, source_id, "
+                     "value, qualifier, unit, hardware, model, workload, precision, position, "
+                     "withdrawn, version) SELECT max(id) + 1, :slug, :s, :m, :t, 100, 'exact', "
+                     "'tok/s', :h, :mo, :w, :p, 9999, false, 1 FROM benchmarkresult"),
+                {"slug": slug, "s": vllm, "m": metric, "t": team, "h": hardware, "mo": model,
+                 "w": workload, "p": precision},
+            )  # fmt: skip
+    counts = count_rows(old, list(before))
+    assert counts["benchmarkresult"] == 161 + len(TEAM_ROWS)
+
+    migrate.upgrade(old)
+
+    assert count_rows(old, list(before)) == counts, "every figure is kept"
+    with old.connect() as connection:
+        hardware = entries(connection, "hardware")
+        models = entries(connection, "languagemodel")
+        workloads = entries(connection, "workload")
+        rows = {
+            r.slug: (hardware.get(r.hardware_id), r.gpus, models.get(r.model_id),
+                     workloads.get(r.workload_id), r.precision, r.setup, r.hardware_text,
+                     r.model_text)
+            for r in connection.execute(text(
+                "SELECT slug, hardware_id, gpus, model_id, workload_id, precision, setup, "
+                "hardware_text, model_text FROM benchmarkresult"))
+        }  # fmt: skip
+    assert rows["team-sxm"] == ("nvidia-h100-sxm5-80gb", None, "llama-3.1-8b", "online-serving",
+                                "FP8", "online serving", "H100 SXM", "llama-3.1-8b")  # fmt: skip
+    # A bare "NVIDIA H100" is never taken to be the SXM5 part.
+    assert rows["team-h100"] == (
+        "nvidia-h100-unspecified", None, "llama-3.3-70b-instruct", None, None, None,
+        "NVIDIA H100", "Meta-Llama 3.3-70B-Instruct")  # fmt: skip
+    assert rows["team-box"] == ("unlisted-hardware", None, "unlisted-model", "unspecified",
+                                "AWQ", "nightly regression run", "our lab box (2x L40S)",
+                                "Mistral 7B v0.3")  # fmt: skip
+    assert rows["team-bare"] == (None,) * 8
+    assert rows["bis-vllm-l70b-throughput"] == (
+        "nvidia-h100-sxm5-80gb", 1, "llama-3.3-70b-instruct", "online-serving", "FP8",
+        "Llama 3.3 70B serving at 100 concurrent requests, single GPU", None, None)  # fmt: skip
+    assert rows["bis-sglang-l8b-throughput"][:4] == (
+        "nvidia-h100-unspecified", None, "llama-3.1-8b", "unspecified")  # fmt: skip
+    assert rows["bis-lmdeploy-l3-70b-int4-throughput"][4] == "INT4"
+    assert schema_differences(old) == []
+
+    # The migration gave every published figure what seed/ gives it: reseeding changes none.
+    report = seed_with_report(old, SEED_DIR)[1]
+    with Session(old) as session:
+        changed = session.exec(
+            select(Revision.key).where(
+                Revision.entity == "benchmark_result", Revision.actor == "seed"
+            )
+        ).all()
+    assert changed == [], report.summary()
+    full.dispose()
+    old.dispose()
+
+
+def test_the_vocabulary_migration_goes_back_to_the_articles_wording(tmp_path: Path) -> None:
+    full = new_engine(tmp_path, "full")
+    prepare_database(full, SEED_DIR)
+    migrate.downgrade(full, "0004")
+    with full.connect() as connection:
+        row = connection.execute(text(
+            "SELECT hardware, model, workload FROM benchmarkresult "
+            "WHERE slug = 'bis-sglang-l8b-throughput'"
+        )).one()  # fmt: skip
+        count = connection.execute(text("SELECT count(*) FROM benchmarkresult")).scalar_one()
+    assert tuple(row) == ("NVIDIA H100", "Llama 3.1 8B", "Llama 3.1 8B throughput on one H100")
+    assert count == 161
+    full.dispose()

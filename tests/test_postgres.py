@@ -153,7 +153,7 @@ def test_an_edit_through_one_process_is_served_by_the_other_at_once(
 
     status, saved = send_json(f"{first}/api/v1/benchmarks", {
         "system": "vllm", "metric": "throughput", "value": 4321, "unit": "tok/s",
-        "hardware": "1x H100 SXM",
+        "hardware": "H100 SXM", "gpus": 1,
     }, token)  # fmt: skip
     assert status == 201
     # Signed-in reads skip the shared render cache: the other process answers from the
@@ -163,7 +163,8 @@ def test_an_edit_through_one_process_is_served_by_the_other_at_once(
     )
     with urllib.request.urlopen(request, timeout=10) as response:
         served = json.loads(response.read())["results"]
-    assert [(r["id"], r["value"]) for r in served] == [(saved["id"], 4321)]
+    assert [(r["id"], r["value"], r["hardware"]) for r in served] == [
+        (saved["id"], 4321, "nvidia-h100-sxm5-80gb")]  # fmt: skip
     status, claim = send_json(f"{second}/api/v1/systems/vllm/claims/openai-api",
                               {"level": "partial"}, token, "PUT")  # fmt: skip
     assert status == 201 and claim["by"] == "eddie"

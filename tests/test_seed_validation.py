@@ -17,12 +17,13 @@ from bs4 import BeautifulSoup
 from fastapi.testclient import TestClient
 from ruamel.yaml import YAML
 from sqlalchemy import Engine
-from sqlmodel import SQLModel
+from sqlmodel import Session, SQLModel, select
 from typer.testing import CliRunner
 
 from app import migrate
 from app.cli import cli
 from app.main import create_app
+from app.models import BenchmarkResult, Hardware
 from app.seeding.errors import SeedError
 from app.seeding.export import export_seed
 from app.seeding.load import load_seed
@@ -300,7 +301,11 @@ def test_a_key_must_be_text(
         ("systems/vllm.yml", "systems/ holds only <slug>.yaml files"),
         ("claims/notes.txt", "claims/ holds only <slug>.yaml files"),
         ("benchmarks/x.tsv", "benchmarks/ holds only <slug>.csv files"),
-        ("rules.yml", "sources.yaml, capabilities.yaml, metrics.yaml, rules.yaml, systems/"),
+        (
+            "rules.yml",
+            "sources.yaml, capabilities.yaml, metrics.yaml, hardware.yaml, models.yaml, "
+            "workloads.yaml, rules.yaml, systems/",
+        ),
     ],
 )
 def test_a_stray_file_is_refused(seed_dir: Path, seeded: Engine, stray: str, allowed: str) -> None:
@@ -369,7 +374,7 @@ def test_a_list_where_a_mapping_belongs(seed_dir: Path, seeded: Engine) -> None:
 
 @pytest.mark.parametrize(
     ("extra", "message"),
-    [(",surplus", "19 cells, more than the 18 columns"), ("", "17 cells, fewer than the 18")],
+    [(",surplus", "21 cells, more than the 20 columns"), ("", "19 cells, fewer than the 20")],
 )
 def test_a_row_must_have_one_cell_per_column(
     seed_dir: Path, seeded: Engine, extra: str, message: str
@@ -486,3 +491,73 @@ def test_seed_command_reports_and_writes_nothing(
     result = CliRunner().invoke(cli, ["seed", "--seed-dir", str(seed_dir)])
     assert result.exit_code == 1 and isinstance(result.exception, SystemExit)
     assert "Nothing was written." in result.output and "Traceback" not in result.output
+
+
+# -- 9. hardware, model and workload names ------------------------------------------------
+def test_a_figure_may_name_its_hardware_by_alias(seed_dir: Path) -> None:
+    add_row(seed_dir, hardware="h100 sxm", model="Llama-3.1-8B", workload="Online Serving",
+            precision="int4")  # fmt: skip
+    row = {r.id: r for rs in load_seed(seed_dir).benchmarks.values() for r in rs}["osc-added"]
+    assert (row.hardware, row.model, row.workload, row.precision) == (  # type: ignore[attr-defined]
+        "nvidia-h100-sxm5-80gb", "llama-3.1-8b", "online-serving", "INT4")  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("column", "value", "hint"),
+    [
+        ("hardware", "H100 SMX", "did you mean nvidia-h100-sxm5-80gb"),
+        ("model", "Llama 3.2 8B", "did you mean llama-3.1-8b, llama-3-8b"),
+        ("workload", "onlin serving", "did you mean online-serving"),
+    ],
+)
+def test_an_unknown_name_is_refused_with_file_line_and_column(
+    seed_dir: Path, seeded: Engine, column: str, value: str, hint: str
+) -> None:
+    line = add_row(seed_dir, **{column: value})
+    [problem] = refused(seed_dir, seeded)
+    assert problem.startswith(
+        f"{OLLA_CSV}:{line}: row {line} (osc-added): column '{column}': unknown {column} "
+        f"{value!r}; {hint}"
+    )
+
+
+def test_a_name_two_entries_claim_is_refused(seed_dir: Path, seeded: Engine) -> None:
+    path = seed_dir / "hardware.yaml"
+    text = path.read_text().replace("    - NVIDIA A100\n", "    - NVIDIA A100\n    - H100 SXM\n")
+    path.write_text(text)
+    [problem] = refused(seed_dir, seeded)
+    line = line_number(path, "    - NVIDIA A100") + 1
+    assert problem == (
+        f"hardware.yaml:{line}: nvidia-a100-unspecified: the name 'H100 SXM' already belongs "
+        "to 'nvidia-h100-sxm5-80gb'; a name may name one entry"
+    )
+
+
+def test_an_alias_that_repeats_the_name_is_refused(seed_dir: Path, seeded: Engine) -> None:
+    path = seed_dir / "models.yaml"
+    path.write_text(path.read_text().replace("    - Meta-Llama-3-8B\n", "    - Llama-3-8b\n"))
+    [problem] = refused(seed_dir, seeded)
+    assert problem.endswith(
+        "llama-3-8b: alias 'Llama-3-8b' repeats a name the entry already answers to; remove it"
+    )
+
+
+def test_an_entry_cites_only_known_sources(seed_dir: Path, seeded: Engine) -> None:
+    path = seed_dir / "workloads.yaml"
+    path.write_text(path.read_text().replace("    - serving-engine-guide-18-tools\n",
+                                             "    - serving-engine-guide\n", 1))  # fmt: skip
+    [problem] = refused(seed_dir, seeded)
+    assert problem.endswith(
+        "decode-tg128: unknown source 'serving-engine-guide' (not in sources.yaml)"
+    )
+
+
+def test_reseeding_keeps_the_ids_of_entries(seed_dir: Path, seeded: Engine) -> None:
+    with Session(seeded) as session:
+        before = dict(session.exec(select(Hardware.slug, Hardware.id)).all())
+        figures = session.exec(select(BenchmarkResult.slug, BenchmarkResult.hardware_id)).all()
+    seed(seeded, seed_dir)
+    with Session(seeded) as session:
+        assert dict(session.exec(select(Hardware.slug, Hardware.id)).all()) == before
+        again = session.exec(select(BenchmarkResult.slug, BenchmarkResult.hardware_id)).all()
+    assert sorted(again) == sorted(figures)

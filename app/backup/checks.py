@@ -10,6 +10,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from app.aliases import Names, canonical_precision
 from app.backup.document import BackupProblem, TeamData, where
 from app.seeding.load import SeedData
 from app.team.schemas import check_value_or_range
@@ -32,6 +33,12 @@ class _Checker:
         self.units = {slug: m.units for slug, m in seed.metrics.items()}
         self.units |= {m.slug: m.units for m in team.withdrawn_metrics}
         self.users = {u.name for u in team.users}
+        self.names = {
+            kind: Names.of(kind, [*((e.slug, ()) for e in withdrawn), *seed.names[kind].entries()])
+            for kind, withdrawn in (("hardware", team.withdrawn_hardware),
+                                    ("model", team.withdrawn_models),
+                                    ("workload", team.withdrawn_workloads))
+        }  # fmt: skip
 
     def add(self, section: str, index: int, item: Any, message: str) -> None:
         raw = item.model_dump(mode="json") if hasattr(item, "model_dump") else item
@@ -46,6 +53,9 @@ class _Checker:
         capabilities = team.withdrawn_capabilities
         self.fresh("withdrawn_capabilities", capabilities, seed.capabilities, "capability")
         self.fresh("withdrawn_metrics", team.withdrawn_metrics, seed.metrics, "metric")
+        self.fresh("withdrawn_hardware", team.withdrawn_hardware, seed.hardware, "hardware entry")
+        self.fresh("withdrawn_models", team.withdrawn_models, seed.models, "model")
+        self.fresh("withdrawn_workloads", team.withdrawn_workloads, seed.workloads, "workload")
         for i, capability in enumerate(team.withdrawn_capabilities):
             if capability.category not in seed.categories:
                 message = f"category: the seed files have no category {capability.category!r}"
@@ -126,6 +136,25 @@ class _Checker:
                 check_value_or_range(result.value, result.low, result.high)
             except ValueError as exc:
                 self.add("results", i, result, f"value: {exc}")
+            if self.team.format_version == 1:
+                _before_the_vocabulary(result)
+            self.vocabulary(i, result)
+
+    def vocabulary(self, i: int, result: Any) -> None:
+        """Turn the result's hardware, model and workload names into slugs (restore writes
+        them by slug). A result kept from before the vocabulary (its free text in
+        hardware_text / model_text) that names nothing known points at the unlisted entry,
+        as migration 0007 does; any other unknown name is refused."""
+        legacy = self.team.format_version == 1
+        for kind, fallback in FALLBACKS.items():
+            name = getattr(result, kind)
+            if name is None:
+                continue
+            slug = self.names[kind].resolve(name) or (fallback if legacy else None)
+            if slug is None:
+                hint = self.names[kind].hint(name, f"a slug of the seed files' {kind} entries")
+                self.add("results", i, result, f"{kind}: no {kind} {name!r}; {hint}")
+            setattr(result, kind, slug)
 
     def notes(self) -> None:
         """Each note's item must be one the restore makes: a claim by its cell, source and
@@ -158,6 +187,22 @@ class _Checker:
                 message = f"id: revisions must come in increasing id order (after #{previous})"
                 self.add("revisions", i, revision, message)
             previous = max(previous, revision.id)
+
+
+FALLBACKS = {"hardware": "unlisted-hardware", "model": "unlisted-model", "workload": "unspecified"}
+"""What a format-1 result's free text points at when it names no entry (as in 0007)."""
+
+
+def _before_the_vocabulary(result: Any) -> None:
+    """A format-1 result: its workload text is our setup line, and its hardware and model
+    text is kept as given beside the entries it is matched to."""
+    result.setup, result.hardware_text, result.model_text = (
+        result.workload,
+        result.hardware,
+        result.model,
+    )
+    if result.precision:
+        result.precision = canonical_precision(result.precision)
 
 
 def _claim_key(claim: Any) -> tuple[str, str, str, str | None]:

@@ -19,8 +19,13 @@ from app.seeding.schema import INT_MAX, TEXT_MAX, UNITS, Level, Number, Slug
 from app.team.schemas import NoteLink
 
 FORMAT = "inference-atlas-team-data"
-FORMAT_VERSION = 1
-"""Raised when the document's shape changes; a reader refuses versions newer than its own."""
+FORMAT_VERSION = 2
+"""Raised when the document's shape changes; a reader refuses versions newer than its own.
+
+2: a result names its hardware, model and workload by vocabulary slug, with `gpus`, `setup`
+(what format 1 called `workload`) and the free text it had before the vocabulary
+(`hardware_text`, `model_text`). A format-1 file is still read: its results' free text is
+matched to the vocabulary as migration 0007 matches a team's rows (app/backup/checks.py)."""
 TEAM_FILE = "team.json"
 
 
@@ -31,6 +36,9 @@ NOUNS = {
     "withdrawn_systems": ("withdrawn system", "withdrawn systems"),
     "withdrawn_capabilities": ("withdrawn capability", "withdrawn capabilities"),
     "withdrawn_metrics": ("withdrawn metric", "withdrawn metrics"),
+    "withdrawn_hardware": ("withdrawn hardware entry", "withdrawn hardware entries"),
+    "withdrawn_models": ("withdrawn model", "withdrawn models"),
+    "withdrawn_workloads": ("withdrawn workload", "withdrawn workloads"),
     "claims": ("claim", "claims"),
     "results": ("benchmark result", "benchmark results"),
     "notes": ("team note", "team notes"),
@@ -163,6 +171,38 @@ class MetricItem(Item):
     withdrawn: Literal[True] = True
 
 
+class VocabularyItem(Item):
+    """What withdrawn hardware, model and workload entries share (aliases are not kept: a
+    withdrawn entry answers to its slug only)."""
+
+    slug: Slug
+    name: str
+    vague: bool = False
+    sources: list[str] = []
+    position: Count = 0
+    withdrawn: Literal[True] = True
+
+
+class HardwareItem(VocabularyItem):
+    vendor: str | None = None
+    form_factor: Max20 | None = None
+    memory_gb: Number = None
+    note: str | None = None
+
+
+class ModelItem(VocabularyItem):
+    family: str | None = None
+    parameters_b: Number = None
+    architecture: Max10 | None = None
+    note: str | None = None
+
+
+class WorkloadItem(VocabularyItem):
+    description: str
+    input_tokens: Count | None = None
+    output_tokens: Count | None = None
+
+
 class TeamRow(Item):
     """What team claims and results share: where they sit, who saved them, how often."""
 
@@ -192,11 +232,16 @@ class ResultItem(TeamRow):
     high: Number = None
     qualifier: Literal["exact", "approx", "up-to", "at-least", "less-than", "average", "max"]
     unit: Literal[UNITS]  # type: ignore[valid-type]
+    # Vocabulary slugs (format 1: free text, matched to the vocabulary on restore).
     hardware: str | None = None
+    gpus: Annotated[int, Field(ge=1, le=INT_MAX)] | None = None
     model: str | None = None
     precision: str | None = None
     concurrency: Annotated[int, Field(ge=1, le=INT_MAX)] | None = None
     workload: str | None = None
+    setup: str | None = None
+    hardware_text: str | None = None
+    model_text: str | None = None
     system_version: str | None = None
     baseline: str | None = None
     run_by: str | None = None
@@ -280,6 +325,9 @@ class TeamData(Item):
     withdrawn_systems: list[SystemItem] = []
     withdrawn_capabilities: list[CapabilityItem] = []
     withdrawn_metrics: list[MetricItem] = []
+    withdrawn_hardware: list[HardwareItem] = []
+    withdrawn_models: list[ModelItem] = []
+    withdrawn_workloads: list[WorkloadItem] = []
     claims: list[ClaimItem] = []
     imports: list[ImportItem] = []
     results: list[ResultItem] = []

@@ -20,12 +20,15 @@ from app.db import reader
 from app.files import write_atomically
 from app.migrate import current_revision, head_revision
 from app.models import (
+    VOCABULARY_TABLES,
     BenchmarkResult,
     Capability,
     CapabilityCategory,
     Claim,
+    Hardware,
     ImportBatch,
     ImportRun,
+    LanguageModel,
     Metric,
     Revision,
     Source,
@@ -34,6 +37,7 @@ from app.models import (
     SystemFact,
     SystemNote,
     TeamNote,
+    Workload,
 )
 from app.seeding.export import render_seed_files, write_seed_files
 
@@ -46,6 +50,9 @@ FOREIGN = {
     "category_id": "category",
     "user_id": "user",
     "import_run_id": "import_run",
+    "hardware_id": "hardware",
+    "model_id": "model",
+    "workload_id": "workload",
 }
 
 
@@ -95,6 +102,9 @@ def team_document(session: Session) -> dict[str, Any]:
         "withdrawn_systems": rows.withdrawn(System, System.slug),
         "withdrawn_capabilities": rows.withdrawn(Capability, Capability.position),
         "withdrawn_metrics": rows.withdrawn(Metric, Metric.position),
+        "withdrawn_hardware": rows.withdrawn(Hardware, Hardware.position),
+        "withdrawn_models": rows.withdrawn(LanguageModel, LanguageModel.position),
+        "withdrawn_workloads": rows.withdrawn(Workload, Workload.position),
         "claims": rows.claims(),
         "imports": rows.imports(),
         "results": rows.results(),
@@ -118,6 +128,7 @@ class _Rows:
             "capability": self._slugs(Capability),
             "metric": self._slugs(Metric),
             "category": self._slugs(CapabilityCategory),
+            **{kind: self._slugs(model) for kind, (model, *_) in VOCABULARY_TABLES.items()},
             "user": {u.id: u.name for u in session.exec(select(UserAccount))},  # type: ignore[misc]
         }
         # The sources the seed files hold (published, not withdrawn): rows citing one of

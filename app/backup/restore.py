@@ -30,6 +30,7 @@ from app.backup.dump import FOREIGN
 from app.backup.read import read_team_file
 from app.db import lock_writes, startup_lock, writer
 from app.models import (
+    VOCABULARY_TABLES,
     BenchmarkResult,
     Capability,
     CapabilityCategory,
@@ -153,6 +154,7 @@ class _Restorer:
             "capability": self._ids(Capability),
             "metric": self._ids(Metric),
             "category": self._ids(CapabilityCategory),
+            **{kind: self._ids(model) for kind, (model, *_) in VOCABULARY_TABLES.items()},
         }
 
     def _ids(self, model: Any) -> dict[str, int]:
@@ -170,6 +172,10 @@ class _Restorer:
         self.ids["system"] |= self.insert(System, team.withdrawn_systems, "slug")
         self.ids["capability"] |= self.insert(Capability, team.withdrawn_capabilities, "slug")
         self.ids["metric"] |= self.insert(Metric, team.withdrawn_metrics, "slug")
+        for kind, items in (("hardware", team.withdrawn_hardware),
+                            ("model", team.withdrawn_models),
+                            ("workload", team.withdrawn_workloads)):  # fmt: skip
+            self.ids[kind] |= self.insert(VOCABULARY_TABLES[kind][0], items, "slug")
         self.insert(Claim, team.claims)
         self.ids["import_run"] = self.insert_imports(team)
         self.insert(BenchmarkResult, team.results, rename={"id": "slug"})

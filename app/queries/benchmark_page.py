@@ -1,14 +1,14 @@
 """The /benchmarks page and its JSON twin: filtered results, grouped into contexts."""
 
 import datetime as dt
-from collections.abc import Callable
+from collections import Counter
 from typing import Any
 
 from pydantic import BaseModel
 from sqlmodel import Session, select
 
 from app.models import Metric
-from app.params import BenchmarkParams
+from app.params import BENCHMARK_FILTERS, BenchmarkParams
 from app.queries.benchmarks import benchmark_views, latest_versions, with_freshness
 from app.queries.contexts import Context, group_contexts
 from app.queries.snapshot import per_version
@@ -35,20 +35,29 @@ def all_results(session: Session, today: dt.date) -> list[BenchmarkView]:
     return with_freshness(benchmark_views(session), latest_versions(session), today)
 
 
+def filter_value(r: BenchmarkView, name: str) -> str | None:
+    """The value of list filter `name` that result `r` has (None: the source does not say)."""
+    return r.source.slug if name == "source" else getattr(r, name)
+
+
 def vocabulary(results: list[BenchmarkView]) -> dict[str, list[str]]:
     """The values each list filter accepts, from the data itself."""
-
-    def distinct(get: Callable[[BenchmarkView], Any]) -> list[str]:
-        return sorted({v for r in results if (v := get(r))}, key=str.lower)
-
     return {
-        "system": distinct(lambda r: r.system),
-        "metric": distinct(lambda r: r.metric),
-        "hardware": distinct(lambda r: r.hardware),
-        "model": distinct(lambda r: r.model),
-        "precision": distinct(lambda r: r.precision),
-        "source": distinct(lambda r: r.source.slug),
+        name: sorted({v for r in results if (v := filter_value(r, name))}, key=str.lower)
+        for name in BENCHMARK_FILTERS
     }
+
+
+def facet_counts(results: list[BenchmarkView], params: BenchmarkParams) -> dict[str, Counter[str]]:
+    """For each list filter, how many results each value would show with the other filters
+    as they are (ticking it adds to its own filter's choices, so those are left out)."""
+    counts: dict[str, Counter[str]] = {}
+    for name in BENCHMARK_FILTERS:
+        others = params.replace(**{name: ()}, page=1)
+        counts[name] = Counter(
+            v for r in results if _keeps(r, others) and (v := filter_value(r, name))
+        )
+    return counts
 
 
 def build_benchmark_page(
@@ -65,16 +74,10 @@ def build_benchmark_page(
 
 
 def _keeps(r: BenchmarkView, p: BenchmarkParams) -> bool:
-    checks = (
-        (p.system, r.system),
-        (p.metric, r.metric),
-        (p.hardware, r.hardware),
-        (p.model, r.model),
-        (p.precision, r.precision),
-        (p.source, r.source.slug),
-    )
-    if any(allowed and value not in allowed for allowed, value in checks):
-        return False
+    for name in BENCHMARK_FILTERS:
+        allowed = getattr(p, name)
+        if allowed and filter_value(r, name) not in allowed:
+            return False
     if p.origin and (r.source.kind == "team-measurement") != (p.origin == "team"):
         return False
     if p.cmin is not None and (r.concurrency is None or r.concurrency < p.cmin):
@@ -86,6 +89,9 @@ def _sort_value(r: BenchmarkView, column: str) -> tuple[int, Any]:
     value: Any = {
         "system": r.system_name.lower(),
         "metric": r.metric_name.lower(),
+        "hardware": r.hardware_name,
+        "model": r.model_name,
+        "workload": r.workload_name,
         "value": r.value if r.value is not None else ((r.low or 0) + (r.high or 0)) / 2,
         "source": r.source.short.lower(),
         "date": r.date or r.source.date,

@@ -6,11 +6,12 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from app.models import BenchmarkResult, System, SystemFact
+from app.models import VOCABULARY_TABLES, BenchmarkResult, System, SystemFact
 from app.queries.common import metrics_by_id, source_refs, system_names
+from app.queries.entries import entry_lookup
 from app.queries.note_index import note_index
 from app.queries.snapshot import per_version
-from app.schemas import BenchmarkView
+from app.schemas import BenchmarkView, VocabularyEntry
 
 
 def benchmark_views(session: Session, *where: Any) -> list[BenchmarkView]:
@@ -19,14 +20,13 @@ def benchmark_views(session: Session, *where: Any) -> list[BenchmarkView]:
     systems = system_names(session)
     metrics = metrics_by_id(session)
     notes = note_index(session).results
+    entries = entry_lookup(session)
     statement = select(BenchmarkResult).where(*where).order_by(col(BenchmarkResult.position))
     views = []
     for row in session.exec(statement):
         metric = metrics[row.metric_id]
         slug, name = systems[row.system_id]
-        fields = row.model_dump(
-            exclude={"id", "slug", "system_id", "metric_id", "source_id", "position"}
-        )
+        fields = row.model_dump(exclude=NOT_SHOWN)
         views.append(
             BenchmarkView(
                 id=row.slug,
@@ -39,9 +39,27 @@ def benchmark_views(session: Session, *where: Any) -> list[BenchmarkView]:
                 source=refs[row.source_id],
                 team_notes=notes.get(row.id, []),  # type: ignore[arg-type]
                 **fields,
+                **_vocabulary(row, entries),
             )
         )
     return views
+
+
+NOT_SHOWN = {"id", "slug", "system_id", "metric_id", "source_id", "position",
+             *(f"{kind}_id" for kind in VOCABULARY_TABLES)}  # fmt: skip
+
+
+def _vocabulary(
+    row: BenchmarkResult, entries: dict[str, dict[int, VocabularyEntry]]
+) -> dict[str, Any]:
+    """The figure's hardware, model and workload: slug, name, vague flag (None when unstated)."""
+    out: dict[str, Any] = {}
+    for kind, by_id in entries.items():
+        entry = by_id.get(getattr(row, f"{kind}_id"))  # type: ignore[arg-type]
+        out[kind] = entry.slug if entry else None
+        out[f"{kind}_name"] = entry.name if entry else None
+        out[f"{kind}_vague"] = bool(entry and entry.vague)
+    return out
 
 
 STALE_AFTER_DAYS = 365

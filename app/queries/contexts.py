@@ -30,27 +30,45 @@ class Context(BaseModel):
     metric_kind: str
     better: str
     unit: str
+    # The setting, on the shared vocabulary: slugs, with names for labels.
     hardware: str | None
+    hardware_name: str | None = None
+    gpus: int | None = None
     model: str | None
+    model_name: str | None = None
     precision: str | None
     concurrency: int | None
     workload: str | None
+    workload_name: str | None = None
     results: list[RankedResult]
     ranked: bool
     why_not_ranked: str | None
 
     def label(self) -> str:
-        parts = [self.hardware or "hardware not stated", self.model or "model not stated"]
+        hardware = self.hardware_name or "hardware not stated"
+        if self.gpus:
+            hardware = f"{self.gpus}× {hardware}"
+        parts = [hardware, self.model_name or "model not stated"]
         if self.precision:
             parts.append(self.precision)
         if self.concurrency:
             parts.append(f"{self.concurrency} concurrent")
+        # "Cold start · … · Cold start" says nothing twice: the metric already names it.
+        if self.workload_name and self.workload_name.lower() != self.metric_name.lower():
+            parts.append(self.workload_name)
         return " · ".join(parts)
 
 
-def context_key(r: BenchmarkView) -> tuple[str, str, str, str, str, str]:
-    return (r.metric, r.hardware or "", r.model or "", r.precision or "",
-            str(r.concurrency or ""), r.workload or "")  # fmt: skip
+SETTING = ("hardware", "gpus", "model", "precision", "concurrency", "workload")
+"""What a context is, besides its metric: figures that agree on all of these meet."""
+
+
+def setting_key(r: BenchmarkView | Context) -> tuple[str, ...]:
+    return tuple(str(value) if (value := getattr(r, name)) is not None else "" for name in SETTING)
+
+
+def context_key(r: BenchmarkView) -> tuple[str, ...]:
+    return (r.metric, *setting_key(r))
 
 
 def group_contexts(results: list[BenchmarkView], units: dict[str, str]) -> list[Context]:
@@ -83,11 +101,10 @@ def _context(key: tuple[str, ...], members: list[BenchmarkView], unit: str) -> C
         metric_kind=first.metric_kind,
         better=first.better,
         unit=unit,
-        hardware=first.hardware,
-        model=first.model,
-        precision=first.precision,
-        concurrency=first.concurrency,
-        workload=first.workload,
+        **{name: getattr(first, name) for name in SETTING},
+        hardware_name=first.hardware_name,
+        model_name=first.model_name,
+        workload_name=first.workload_name,
         results=normalised,
         ranked=why is None,
         why_not_ranked=why,
@@ -166,9 +183,7 @@ def throughput_vs_ttft(contexts: list[Context]) -> list[tuple[Context, Context, 
     by_setting: dict[tuple[str, ...], dict[str, Context]] = defaultdict(dict)
     for c in contexts:
         if c.ranked:
-            setting = (c.hardware or "", c.model or "", c.precision or "", str(c.concurrency or ""),
-                       c.workload or "")  # fmt: skip
-            by_setting[setting][c.metric] = c
+            by_setting[setting_key(c)][c.metric] = c
     charts = []
     for metrics in by_setting.values():
         tput = next((metrics[m] for m in THROUGHPUT_METRICS if m in metrics), None)

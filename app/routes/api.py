@@ -8,7 +8,7 @@ ignored in `ignored_parameters` (objects) or an `X-Ignored-Parameters` header (l
 from typing import Any
 
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel
 from sqlmodel import Session
 
@@ -32,13 +32,23 @@ from app.queries.benchmark_page import BenchmarkPage
 from app.queries.catalogue import list_capabilities, list_sources
 from app.queries.compare import Comparison, build_comparison
 from app.queries.decide import recommendation
+from app.queries.entries import EntryPage, vocabulary_entries
 from app.queries.features import FeaturePage, capability_names, feature_page
 from app.queries.matrix import MatrixResult, build_matrix, system_name_map
 from app.queries.systems import get_system, list_systems, system_slugs
 from app.queries.vocabularies import system_vocabularies
 from app.routes.benchmarks import read_benchmarks
 from app.routes.matrix import read_matrix
-from app.schemas import CapabilityView, SourceDetail, SystemDetail, SystemSummary
+from app.routes.vocabulary import PATHS, find_entry
+from app.schemas import (
+    CapabilityView,
+    HardwareEntryView,
+    ModelEntryView,
+    SourceDetail,
+    SystemDetail,
+    SystemSummary,
+    WorkloadEntryView,
+)
 from app.web import serve
 
 router = APIRouter(prefix="/api/v1", tags=["api"])
@@ -75,6 +85,61 @@ def _ignored(request: Request) -> list[str]:
 def _checked(problems: list[ParamProblem]) -> None:
     if problems:
         raise ParamError(problems)
+
+
+@router.get("/hardware", response_model=list[HardwareEntryView])
+async def hardware(request: Request, session: SessionDep) -> Response:
+    """Every hardware entry: slug, name, aliases, vague flag, how many figures use it."""
+    return await serve(request, session, lambda s: _entries(request, s, "hardware"))
+
+
+@router.get("/models", response_model=list[ModelEntryView])
+async def models(request: Request, session: SessionDep) -> Response:
+    """Every model entry: slug, name, family, size, aliases, vague flag, figures using it."""
+    return await serve(request, session, lambda s: _entries(request, s, "model"))
+
+
+@router.get("/workloads", response_model=list[WorkloadEntryView])
+async def workloads(request: Request, session: SessionDep) -> Response:
+    """Every workload entry: slug, name, description, lengths, aliases, figures using it."""
+    return await serve(request, session, lambda s: _entries(request, s, "workload"))
+
+
+def _entries(request: Request, session: Session, kind: str) -> Response:
+    return _json(vocabulary_entries(session)[kind], _ignored(request))
+
+
+def _entry(request: Request, session: Session, kind: str, slug: str) -> Response:
+    found = find_entry(session, kind, slug)
+    if isinstance(found, str):  # another name of an entry: answer at its slug
+        return RedirectResponse(f"/api/v1/{PATHS[kind]}/{found}", status_code=308)
+    return _json(found, _ignored(request))
+
+
+class EntryResponse(EntryPage, Ignoring): ...
+
+
+NO_ENTRY: dict[int | str, dict[str, Any]] = {
+    404: {"description": "Unknown slug; the reply suggests the closest"}
+}
+
+
+@router.get("/hardware/{slug}", response_model=EntryResponse, responses=NO_ENTRY)
+async def hardware_entry(slug: str, request: Request, session: SessionDep) -> Response:
+    """One hardware entry and every figure measured on it (an alias redirects to the slug)."""
+    return await serve(request, session, lambda s: _entry(request, s, "hardware", slug))
+
+
+@router.get("/models/{slug}", response_model=EntryResponse, responses=NO_ENTRY)
+async def model_entry(slug: str, request: Request, session: SessionDep) -> Response:
+    """One model entry and every figure that ran it (an alias redirects to the slug)."""
+    return await serve(request, session, lambda s: _entry(request, s, "model", slug))
+
+
+@router.get("/workloads/{slug}", response_model=EntryResponse, responses=NO_ENTRY)
+async def workload_entry(slug: str, request: Request, session: SessionDep) -> Response:
+    """One workload entry and every figure measured under it."""
+    return await serve(request, session, lambda s: _entry(request, s, "workload", slug))
 
 
 @router.get("/systems", response_model=list[SystemSummary])

@@ -8,13 +8,22 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from markupsafe import Markup
 from sqlmodel import Session
+from starlette.datastructures import QueryParams
 
+from app.aliases import Names
 from app.db import SessionDep
 from app.fragments import FragmentCache
 from app.paging import paginate
 from app.params import RESULTS_PAGE_SIZE, BenchmarkParams, Reading, read_query
-from app.queries.benchmark_page import BenchmarkPage, all_results, build_benchmark_page, vocabulary
+from app.queries.benchmark_page import (
+    BenchmarkPage,
+    all_results,
+    build_benchmark_page,
+    facet_counts,
+    vocabulary,
+)
 from app.queries.contexts import context_chart, describe_ratio, throughput_vs_ttft
+from app.queries.entries import vocabulary_names
 from app.queries.snapshot import data_version
 from app.queries.vocabularies import benchmark_vocabularies
 from app.routes.team_forms import benchmarks_editing
@@ -30,8 +39,19 @@ def read_benchmarks(
     """Parse the filters against the data's own values and build the page's data."""
     if results is None:
         results = all_results(session, dt.date.today())
-    reading = read_query(BenchmarkParams, request.query_params, benchmark_vocabularies(session))
+    query = with_slugs(request.query_params, vocabulary_names(session))
+    reading = read_query(BenchmarkParams, query, benchmark_vocabularies(session))
     return reading, build_benchmark_page(session, reading.params, results)
+
+
+def with_slugs(query: QueryParams, names: dict[str, Names]) -> QueryParams:
+    """Hardware, model and workload values given by name or alias, as their slugs.
+
+    Links made before the vocabulary ("hardware=NVIDIA H100 SXM5 80GB") keep working: the
+    page answers them with a redirect to the slug form."""
+    return QueryParams(
+        [(k, names[k].resolve(v) or v if k in names else v) for k, v in query.multi_items()]
+    )
 
 
 CARDS = FragmentCache(max_bytes=8 * 1024 * 1024)
@@ -70,6 +90,8 @@ def _benchmarks_page(request: Request, session: Session) -> Response:
         "problems": problems,
         "ignored_parameters": reading.ignored,
         "options": labelled_options(results),
+        "facets": facet_counts(results, params),
+        "filter_groups": FILTER_GROUPS,
         "cards": _cards(session, page),
         "scatters": throughput_vs_ttft(page.contexts),
         "describe_ratio": describe_ratio,
@@ -89,15 +111,28 @@ async def benchmarks_page(request: Request, session: SessionDep) -> Response:
     return await serve(request, session, lambda s: _benchmarks_page(request, s))
 
 
+FILTER_GROUPS = (
+    ("system", "System", False), ("metric", "Metric", True), ("hardware", "Hardware", False),
+    ("model", "Model", False), ("precision", "Precision", False),
+    ("workload", "Workload", False), ("source", "Source", False),
+)  # fmt: skip
+"""The filter lists as the page shows them: (parameter, heading, open when none is ticked)."""
+
+
 def labelled_options(results: list[BenchmarkView]) -> dict[str, list[tuple[str, str]]]:
-    """Filter choices as (value, label): names for systems, metrics and sources."""
-    names = {
+    """Filter choices as (value, label) in label order: names for what has a name."""
+    names: dict[str, dict[str | None, str | None]] = {
         "system": {r.system: r.system_name for r in results},
         "metric": {r.metric: r.metric_name for r in results},
+        "hardware": {r.hardware: r.hardware_name for r in results if r.hardware},
+        "model": {r.model: r.model_name for r in results if r.model},
+        "workload": {r.workload: r.workload_name for r in results if r.workload},
         "source": {r.source.slug: r.source.short for r in results},
     }
     return {
-        field: [(v, names.get(field, {}).get(v, v)) for v in values]
+        field: sorted(
+            ((v, names.get(field, {}).get(v) or v) for v in values), key=lambda o: o[1].lower()
+        )
         for field, values in vocabulary(results).items()
     }
 
@@ -119,8 +154,8 @@ def placement(page: BenchmarkPage) -> dict[str, dict[str, object]]:
 
 
 CSV_COLUMNS = ("id", "system", "metric", "value", "low", "high", "qualifier", "unit", "hardware",
-               "model", "precision", "concurrency", "workload", "system_version", "baseline",
-               "run_by", "date", "age_days", "stale", "source")  # fmt: skip
+               "gpus", "model", "precision", "concurrency", "workload", "setup", "system_version",
+               "baseline", "run_by", "date", "age_days", "stale", "source")  # fmt: skip
 
 
 def _benchmarks_csv(request: Request, session: Session) -> Response:

@@ -167,7 +167,7 @@ def patch_import(
     except imports.UnknownImportError as exc:
         return JSONResponse({"detail": str(exc)}, status_code=404)
     except TeamError as exc:
-        return problems_reply(exc.problems)
+        return problems_reply(exc.problems, exc.values)
     return JSONResponse(preview.document)
 
 
@@ -183,7 +183,7 @@ def confirm_import(
     except imports.UnknownImportError as exc:
         return JSONResponse({"detail": str(exc)}, status_code=404)
     except TeamError as exc:
-        return problems_reply(exc.problems)
+        return problems_reply(exc.problems, exc.values)
     except UnknownItemError as exc:
         return JSONResponse({"detail": str(exc)}, status_code=404)
     return JSONResponse(saved, status_code=201)

@@ -17,6 +17,7 @@ from app.db import SessionDep
 from app.imports import ResultFileError
 from app.imports.runs import TOOLS
 from app.models import ImportBatch, Source
+from app.queries.entries import vocabulary_choices
 from app.queries.matrix import system_name_map
 from app.routes.imports_api import MAX_UPLOAD_BYTES, UploadRefused, read_upload
 from app.routes.team_forms import done, page, posted
@@ -39,6 +40,7 @@ class ContextForm:
     problems: dict[str, str] = field(default_factory=dict)
     systems: list[tuple[str, str]] = field(default_factory=list)
     general: list[str] = field(default_factory=list)
+    vocabulary: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
 
 
 @router.get("/imports")
@@ -136,6 +138,7 @@ def _confirm(request: Request, session: Session, who: SignedIn, key: str) -> Res
 
 def _imports_page(request: Request, session: Session, form: ContextForm, status: int) -> Response:
     form.systems = _systems(session)
+    form.vocabulary = vocabulary_choices(session)
     context = {
         "form": form,
         "recent": _recent(session),
@@ -161,7 +164,9 @@ def _preview_page(
         form = ContextForm(f"/imports/{key}/context", values=_context_values(preview))
     form.problems = {**preview["problems"], **form.problems}
     form.systems = _systems(session)
-    context = {"preview": preview, "form": form, "columns": COLUMNS}
+    form.vocabulary = vocabulary_choices(session)
+    names = {kind: dict(entries) for kind, entries in form.vocabulary.items()}
+    context = {"preview": preview, "form": form, "columns": COLUMNS, "entry_names": names}
     return page(request, session, "pages/import_preview.html", context, status, {})
 
 
@@ -187,7 +192,7 @@ def _context_values(preview: dict[str, Any]) -> dict[str, str]:
     """The context form starts from what was given, else from what the first run says."""
     given = {k: str(v) for k, v in preview["context"].items()}
     first = preview["runs"][0]["setup"] if preview["runs"] else {}
-    found = {k: str(first[k]) for k in imports.CONTEXT_FIELDS if k in first and k != "workload"}
+    found = {k: str(first[k]) for k in imports.CONTEXT_FIELDS if k in first}
     return found | given
 
 

@@ -202,7 +202,7 @@ def write_or_refuse(session: Session, change: Any) -> Any:
         with write_transaction(session):
             return change()
     except service.TeamError as exc:
-        return problems_reply(exc.problems)
+        return problems_reply(exc.problems, exc.values)
     except service.UnknownItemError as exc:
         return JSONResponse({"detail": str(exc)}, status_code=404)
     except service.StaleVersionError as exc:
@@ -236,9 +236,12 @@ def etag(version: int) -> dict[str, str]:
     return {"ETag": f'"{version}"', "Cache-Control": "no-store"}
 
 
-def problems_reply(problems: dict[str, str]) -> JSONResponse:
-    """422 naming each field (the API's problem format)."""
-    listed = [ParamProblem(field, "", (), message) for field, message in problems.items()]
+def problems_reply(problems: dict[str, str], values: dict[str, str] | None = None) -> JSONResponse:
+    """422 naming each field (the API's problem format), with the refused value where given."""
+    listed = [
+        ParamProblem(field, (values or {}).get(field, ""), (), message)
+        for field, message in problems.items()
+    ]
     return JSONResponse(problem_details(listed), status_code=422)
 
 

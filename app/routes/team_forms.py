@@ -20,6 +20,7 @@ from app.accounts.models import Role
 from app.accounts.web import safe_next
 from app.errors import NotFoundError
 from app.queries.common import capabilities_in_order
+from app.queries.entries import vocabulary_choices
 from app.queries.matrix import system_name_map
 from app.queries.systems import list_systems
 from app.queries.team import editable_results, metric_choices, team_claims
@@ -97,7 +98,13 @@ def new_result_form(
     session: Session, action: str, next_path: str, system: tuple[str, str] | None = None
 ) -> ResultForm:
     """An empty add form; without `system`, the editor chooses one."""
-    form = ResultForm(action=action, values={}, metrics=metric_choices(session), next=next_path)
+    form = ResultForm(
+        action=action,
+        values={},
+        metrics=metric_choices(session),
+        vocabulary=vocabulary_choices(session),
+        next=next_path,
+    )
     if system is None:
         form.systems = [(s.slug, s.name) for s in list_systems(session)]
     else:

@@ -10,6 +10,7 @@ from starlette.concurrency import run_in_threadpool
 from app.accounts.service import SignedIn
 from app.accounts.web import EditorUser, safe_next
 from app.db import SessionDep
+from app.queries.entries import vocabulary_choices, vocabulary_names
 from app.queries.matrix import system_name_map
 from app.queries.team import metric_choices
 from app.routes.team_forms import (
@@ -120,6 +121,7 @@ def _edit_form(
         action=f"/team-results/{doc['id']}/edit",
         values=values | {"metric": doc["metric"]},
         metrics=metric_choices(session),
+        vocabulary=vocabulary_choices(session),
         system_name=system_name_map(session).get(doc["system"], doc["system"]),
         version=int(doc["version"]),
         next=back,
@@ -166,7 +168,7 @@ def _save(
             saved = service.update_result(session, who, result_id, changes, version)
     except (service.StaleVersionError, service.VersionRequiredError) as exc:
         form = _edit_form(session, exc.row, values, next_path)
-        form.clash = forms.result_clash(values, exc.row)
+        form.clash = forms.result_clash(values, exc.row, vocabulary_names(session))
         return _result_page(request, session, form, 409)
     except service.UnknownItemError:
         return not_found(request, session, _no_result(result_id))

@@ -27,18 +27,25 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
+from operator import attrgetter
 from typing import Any, TypeVar
 
 from sqlalchemy import Engine, delete, func, update
 from sqlmodel import Session, SQLModel, col, select
 
 from app import revisions
+from app.aliases import alias_key
 from app.db import lock_writes, writer
 from app.models import (
+    VOCABULARY_TABLES,
     BenchmarkResult,
     Capability,
     CapabilityCategory,
     Claim,
+    Hardware,
+    HardwareAlias,
+    LanguageModel,
+    LanguageModelAlias,
     Metric,
     Rule,
     Source,
@@ -46,11 +53,14 @@ from app.models import (
     System,
     SystemFact,
     SystemNote,
+    Workload,
+    WorkloadAlias,
 )
 from app.references import chunks, referenced_ids
 from app.seeding.docs import Doc, published_docs
 from app.seeding.errors import SeedError, SeedProblem
 from app.seeding.load import SeedData
+from app.seeding.vocabulary import VOCABULARY_FILES
 from app.writes import bump_data_version
 
 Row = TypeVar("Row", bound=SQLModel)
@@ -58,7 +68,8 @@ Row = TypeVar("Row", bound=SQLModel)
 # Children before the rows they point at, so a parent is checked for references only once
 # its own published children are gone.
 _REMOVAL_ORDER: tuple[type[SQLModel], ...] = (
-    Rule, BenchmarkResult, Claim, SystemFact, SystemNote, System, Metric,
+    Rule, BenchmarkResult, HardwareAlias, LanguageModelAlias, WorkloadAlias, Hardware,
+    LanguageModel, Workload, Claim, SystemFact, SystemNote, System, Metric,
     Capability, CapabilityCategory, SourceCaveat, Source,
 )  # fmt: skip
 
@@ -110,6 +121,7 @@ def apply_seed_in(
 
 
 class _Ids:
+    vocabulary: dict[str, dict[str, int]]  # kind -> slug -> id
     sources: dict[str, int]
     categories: dict[str, int]
     capabilities: dict[str, int]
@@ -132,6 +144,7 @@ class _Seeder:
         self.sync_sources()
         self.sync_capabilities()
         self.sync_metrics()
+        self.sync_vocabularies()
         self.sync_systems()
         self.sync_claims()
         self.sync_benchmarks()
@@ -257,6 +270,28 @@ class _Seeder:
             },
         )
 
+    def sync_vocabularies(self) -> None:
+        """Hardware, models and workloads by slug; each entry's aliases as a keyless list."""
+        self.ids.vocabulary = {}
+        for kind, (model, alias_model, parent) in VOCABULARY_TABLES.items():
+            entries = getattr(self.data, VOCABULARY_FILES[kind][2])
+            ids = self.ids.vocabulary[kind] = self.by_slug(
+                model,
+                {
+                    slug: {**e.model_dump(exclude={"aliases"}), "position": i, "withdrawn": False}
+                    for i, (slug, e) in enumerate(entries.items())
+                },
+            )
+            aliases = self._grouped(alias_model, attrgetter(parent))
+            for slug, entry in entries.items():
+                wanted = [
+                    {parent: ids[slug], "alias": alias, "key": alias_key(alias), "position": i}
+                    for i, alias in enumerate(entry.aliases)
+                ]
+                self.sync_list(alias_model, aliases.pop(ids[slug], []), wanted, ("alias",))
+            for rows in aliases.values():  # aliases of entries that left the seed
+                self.leave(alias_model, rows)
+
     def sync_systems(self) -> None:
         self.ids.systems = self.by_slug(
             System,
@@ -341,8 +376,16 @@ class _Seeder:
         position = 0
         for source, rows in self.data.benchmarks.items():
             for row in rows:
+                vocabulary = {
+                    f"{kind}_id": self.ids.vocabulary[kind][slug] if slug else None
+                    for kind in VOCABULARY_TABLES
+                    for slug in [getattr(row, kind)]
+                }
                 wanted[row.id] = {
-                    **row.model_dump(exclude={"id", "system", "metric"}),
+                    **row.model_dump(exclude={"id", "system", "metric", *VOCABULARY_TABLES}),
+                    **vocabulary,
+                    "hardware_text": None,
+                    "model_text": None,
                     "slug": row.id,
                     "system_id": self.ids.systems[row.system],
                     "metric_id": self.ids.metrics[row.metric],

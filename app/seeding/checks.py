@@ -4,6 +4,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from app.seeding.schema import BenchmarkRow, ClaimEntry, SystemFile
+from app.seeding.vocabulary import resolve_row
 from app.seeding.yamlio import line_of
 
 if TYPE_CHECKING:
@@ -104,6 +105,7 @@ def check_benchmark(
                        f"{row.metric!r}; allowed: {allowed}")  # fmt: skip
         ok = False
     ok = _check_ratio(reader, path, line, where, row) and ok
+    ok = resolve_row(reader, path, line, row) and ok
     has_range = row.low is not None or row.high is not None
     if (row.value is None) == (not has_range) or (has_range and None in (row.low, row.high)):
         msg = "give either 'value' or both 'low' and 'high'"

@@ -15,6 +15,7 @@ from sqlalchemy import Table, select
 from sqlmodel import Session, col
 
 from app.models import (
+    VOCABULARY_TABLES,
     BenchmarkResult,
     Capability,
     CapabilityCategory,
@@ -40,6 +41,9 @@ NOT_CONTENT = {
 }
 
 
+VOCABULARY_IDS = {f"{kind}_id" for kind in VOCABULARY_TABLES}
+
+
 @dataclass(frozen=True)
 class Doc:
     entity: str
@@ -56,6 +60,7 @@ def published_docs(session: Session) -> dict[tuple[str, str], Doc]:
         *reader.categories(),
         *reader.capabilities(),
         *reader.metrics(),
+        *reader.vocabularies(),
         *reader.systems(),
         *reader.claims(),
         *reader.benchmarks(),
@@ -84,6 +89,9 @@ class _Reader:
         self.capability = self._slugs(Capability)
         self.category = self._slugs(CapabilityCategory)
         self.metric = self._slugs(Metric)
+        self.vocabulary = {
+            kind: self._slugs(model) for kind, (model, *_) in VOCABULARY_TABLES.items()
+        }
 
     def _rows(self, table: Table, *order: Any) -> list[Any]:
         return list(self.session.execute(select(table).order_by(*order)).mappings())
@@ -126,6 +134,19 @@ class _Reader:
         return [
             Doc("metric", m.slug, None, _compact(dict(m))) for m in self._rows(self._table(Metric))
         ]
+
+    def vocabularies(self) -> list[Doc]:
+        """A hardware, model or workload entry with its aliases, as its seed file has it."""
+        docs = []
+        for kind, (model, alias_model, parent) in VOCABULARY_TABLES.items():
+            aliases: dict[int, list[str]] = defaultdict(list)
+            for a in self._rows(self._table(alias_model), col(alias_model.position)):
+                aliases[a[parent]].append(a.alias)
+            docs += [
+                Doc(kind, e.slug, None, _compact({**e, "aliases": aliases[e.id]}))
+                for e in self._rows(self._table(model))
+            ]
+        return docs
 
     def systems(self) -> list[Doc]:
         notes: dict[int, dict[str, list[dict[str, str]]]] = defaultdict(lambda: defaultdict(list))
@@ -170,8 +191,9 @@ class _Reader:
             if r.source_id in self.published:
                 body = _compact(
                     {**r, "system": self.system[r.system_id], "metric": self.metric[r.metric_id],
-                     "source": self.published[r.source_id]},
-                    {*NOT_CONTENT, "system_id", "metric_id", "source_id"},
+                     "source": self.published[r.source_id],
+                     **{kind: ids.get(r[f"{kind}_id"]) for kind, ids in self.vocabulary.items()}},
+                    {*NOT_CONTENT, "system_id", "metric_id", "source_id", *VOCABULARY_IDS},
                 )  # fmt: skip
                 docs.append(Doc("benchmark_result", r.slug, self.system[r.system_id], body))
         return docs

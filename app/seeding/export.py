@@ -17,6 +17,7 @@ from sqlmodel import Session, col, select
 from app.db import reader
 from app.files import write_atomically
 from app.models import (
+    VOCABULARY_TABLES,
     BenchmarkResult,
     Capability,
     CapabilityCategory,
@@ -31,6 +32,7 @@ from app.models import (
 )
 from app.seeding.layout import FOLDERS
 from app.seeding.schema import BENCHMARK_COLUMNS, MetricEntry, SourceEntry, SystemFile
+from app.seeding.vocabulary import VOCABULARY_FILES
 from app.seeding.yamlio import dump_yaml
 
 
@@ -69,6 +71,10 @@ def render_seed_files(session: Session) -> dict[str, str]:
         "sources.yaml": dump_yaml(_sources(session, slugs)),
         "capabilities.yaml": dump_yaml(_capabilities(session)),
         "metrics.yaml": dump_yaml(_metrics(session)),
+        **{
+            file_name: dump_yaml(_vocabulary(session, kind))
+            for kind, (file_name, *_) in VOCABULARY_FILES.items()
+        },
     }
     for system in session.exec(_current(System).order_by(System.slug)):
         files[f"systems/{system.slug}.yaml"] = dump_yaml(_system(session, system, slugs))
@@ -92,6 +98,10 @@ class _Slugs:
         self.capability = {c.id: c.slug for c in session.exec(_current(Capability))}
         self.metric = {m.id: m.slug for m in session.exec(_current(Metric))}
         self.category = {c.id: c.slug for c in session.exec(select(CapabilityCategory))}
+        self.vocabulary = {
+            kind: {r.id: r.slug for r in session.exec(select(model))}  # type: ignore[attr-defined]
+            for kind, (model, *_) in VOCABULARY_TABLES.items()
+        }
 
     def cites_published(self, row: Any) -> bool:
         return row.source_id in self.source and not getattr(row, "withdrawn", False)
@@ -146,6 +156,26 @@ def _metrics(session: Session) -> dict[str, Any]:
     return {m.slug: _clean(m.model_dump(), MetricEntry) for m in rows}
 
 
+def _vocabulary(session: Session, kind: str) -> dict[str, Any]:
+    schema = VOCABULARY_FILES[kind][1]
+    model, alias_model, parent = VOCABULARY_TABLES[kind]
+    aliases: dict[int, list[str]] = defaultdict(list)
+    for a in session.exec(select(alias_model).order_by(col(alias_model.position))):
+        aliases[getattr(a, parent)].append(a.alias)
+    out = {}
+    for row in session.exec(_current(model).order_by(col(model.position))):
+        values = {k: _whole(v) for k, v in row.model_dump().items()}
+        out[row.slug] = _clean(
+            {**values, "vague": row.vague or None, "aliases": aliases[row.id]}, schema
+        )
+    return out
+
+
+def _whole(value: Any) -> Any:
+    """80.0 as 80: the seed files write whole numbers without a decimal point."""
+    return int(value) if isinstance(value, float) and value.is_integer() else value
+
+
 def _system(session: Session, system: System, slugs: _Slugs) -> dict[str, Any]:
     notes = session.exec(
         select(SystemNote)
@@ -197,6 +227,8 @@ def _benchmarks(session: Session, slugs: _Slugs) -> dict[str, list[dict[str, Any
         values.update(
             id=row.slug, system=slugs.system[row.system_id], metric=slugs.metric[row.metric_id]
         )
+        for kind, ids in slugs.vocabulary.items():
+            values[kind] = ids.get(values[f"{kind}_id"])
         out[slugs.source[row.source_id]].append(values)
     return dict(out)
 

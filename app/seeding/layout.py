@@ -3,7 +3,10 @@
 from dataclasses import dataclass, field
 from pathlib import Path
 
-TOP_FILES = ("sources.yaml", "capabilities.yaml", "metrics.yaml", "rules.yaml")
+TOP_FILES = (
+    "sources.yaml", "capabilities.yaml", "metrics.yaml", "hardware.yaml", "models.yaml",
+    "workloads.yaml", "rules.yaml",
+)  # fmt: skip
 # Written by `inference-atlas export` beside the seed files: the team's own data, which
 # `inference-atlas import` restores (app/backup). Not published data, so seeding skips it.
 BACKUP_FILES = ("team.json",)

@@ -7,6 +7,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from app.aliases import Names
 from app.decision.questions import QUESTIONS_BY_ID
 from app.seeding.errors import SeedError, SeedProblem, describe_error
 from app.seeding.layout import Layout, empty_form_hint, survey
@@ -16,10 +17,13 @@ from app.seeding.schema import (
     CapabilityEntry,
     CategoryEntry,
     ClaimEntry,
+    HardwareEntry,
     MetricEntry,
+    ModelEntry,
     RuleEntry,
     SourceEntry,
     SystemFile,
+    WorkloadEntry,
     is_slug,
 )
 from app.seeding.yamlio import (
@@ -41,6 +45,10 @@ class SeedData:
     categories: dict[str, CategoryEntry] = field(default_factory=dict)
     capabilities: dict[str, CapabilityEntry] = field(default_factory=dict)
     metrics: dict[str, MetricEntry] = field(default_factory=dict)
+    hardware: dict[str, HardwareEntry] = field(default_factory=dict)
+    models: dict[str, ModelEntry] = field(default_factory=dict)
+    workloads: dict[str, WorkloadEntry] = field(default_factory=dict)
+    names: dict[str, Names] = field(default_factory=dict)  # kind -> every name of its entries
     systems: dict[str, SystemFile] = field(default_factory=dict)
     claims: dict[str, dict[str, dict[str, ClaimEntry | list[ClaimEntry]]]] = field(
         default_factory=dict
@@ -146,6 +154,7 @@ class _Reader:
             # Everything else refers to these vocabularies; checking it now would bury
             # the real problem under hundreds of follow-on "unknown source" errors.
             return self.data
+        self.read_vocabularies()
         self.read_systems()
         self.read_claims()
         self.read_benchmarks()
@@ -184,6 +193,11 @@ class _Reader:
         path = self.root / "metrics.yaml"
         raw = self.read(path)
         self.data.metrics = self.keyed_entries(MetricEntry, raw, path, raw)
+
+    def read_vocabularies(self) -> None:
+        from app.seeding.vocabulary import read_vocabularies
+
+        read_vocabularies(self)
 
     def read_systems(self) -> None:
         from app.seeding.checks import check_system

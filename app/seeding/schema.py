@@ -233,6 +233,53 @@ Number = Annotated[Figure | None, BeforeValidator(_number)]
 OptionalText = Annotated[Text | None, BeforeValidator(lambda v: v or None)]
 
 
+FORM_FACTORS = ("sxm", "pcie", "consumer-card", "soc", "cpu")
+ARCHITECTURES = ("dense", "moe")
+TOKENS_MAX = 10_000_000  # far beyond any context window; a typo, not a workload
+
+
+# Hardware, models and workloads share `name`, `vague` (the source names a class or leaves
+# the part unstated: an entry of its own, never a guess), `aliases` (other spellings, the
+# sources' among them) and `sources` (the articles that name it, and give its facts).
+Aliases = Annotated[list[Text], Field(default_factory=list)]
+Sources = Annotated[list[Slug], Field(default_factory=list)]
+
+
+class HardwareEntry(Strict):
+    name: Text
+    vendor: Text | None = None
+    form_factor: Literal[FORM_FACTORS] | None = None  # type: ignore[valid-type]
+    memory_gb: Annotated[float, Field(gt=0, le=FIGURE_MAX)] | None = None  # one value only
+    vague: bool = False
+    aliases: Aliases
+    sources: Sources
+    note: Text | None = None
+
+
+class ModelEntry(Strict):
+    name: Text
+    family: Text | None = None
+    parameters_b: Annotated[float, Field(gt=0, le=FIGURE_MAX)] | None = None  # billions
+    architecture: Literal[ARCHITECTURES] | None = None  # type: ignore[valid-type]
+    vague: bool = False
+    aliases: Aliases
+    sources: Sources
+    note: Text | None = None
+
+
+class WorkloadEntry(Strict):
+    name: Text
+    description: Text
+    input_tokens: Annotated[int, Field(ge=1, le=TOKENS_MAX)] | None = None
+    output_tokens: Annotated[int, Field(ge=1, le=TOKENS_MAX)] | None = None
+    vague: bool = False
+    aliases: Aliases
+    sources: Sources
+
+
+VocabularyEntry = HardwareEntry | ModelEntry | WorkloadEntry
+
+
 class BenchmarkRow(Strict):
     id: Slug
     system: Slug
@@ -244,13 +291,19 @@ class BenchmarkRow(Strict):
         "exact"
     )
     unit: Literal[UNITS]  # type: ignore[valid-type]
+    # hardware, model and workload: a slug or an alias of an entry in hardware.yaml,
+    # models.yaml or workloads.yaml; the loader resolves it to the slug.
     hardware: OptionalText = None
+    gpus: Annotated[Annotated[int, Field(ge=1, le=INT_MAX)] | None, BeforeValidator(_number)] = (
+        None  # how many of the hardware, where the source says
+    )
     model: OptionalText = None
     precision: OptionalText = None
     concurrency: Annotated[
         Annotated[int, Field(ge=1, le=INT_MAX)] | None, BeforeValidator(_number)
     ] = None
     workload: OptionalText = None
+    setup: OptionalText = None  # our one line on the setup the source describes
     system_version: OptionalText = None
     baseline: OptionalText = None
     run_by: OptionalText = None

@@ -13,6 +13,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from app.aliases import Names
 from app.formatting import level_label, number
 from app.schemas import MetricChoice, TeamClaimView
 from app.team.schemas import TeamClaimIn, TeamResultFields, TeamResultIn, TeamResultPatch
@@ -30,10 +31,12 @@ LABELS = {
     "high": "High",
     "qualifier": "Qualifier",
     "hardware": "Hardware",
+    "gpus": "GPUs",
     "model": "Model",
     "precision": "Precision",
     "concurrency": "Concurrency",
     "workload": "Workload",
+    "setup": "Setup",
     "system_version": "System version",
     "date": "Measured on",
     "note": "Note",
@@ -111,7 +114,7 @@ def sentences(problems: dict[str, str]) -> dict[str, str]:
 
 
 def _sentence(text: str) -> str:
-    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "?")) else ".")
 
 
 def _message(name: str, error: Any) -> str:
@@ -166,6 +169,8 @@ class ResultForm:
     action: str
     values: dict[str, str]
     metrics: list[MetricChoice]
+    # kind -> (slug, name) of each hardware, model and workload entry, offered as suggestions
+    vocabulary: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     systems: list[tuple[str, str]] = field(default_factory=list)  # empty: the system is fixed
     system_name: str = ""
     problems: dict[str, str] = field(default_factory=dict)
@@ -270,16 +275,25 @@ def result_values(doc: dict[str, Any]) -> dict[str, str]:
     return {name: as_text(doc.get(name)) for name in RESULT_FIELDS}
 
 
-def result_clash(yours: dict[str, str], current: dict[str, Any]) -> Clash:
+def result_clash(
+    yours: dict[str, str], current: dict[str, Any], names: Mapping[str, Names] | None = None
+) -> Clash:
+    """Both versions field by field; `names` reads a typed hardware, model or workload name
+    as its slug, so "H100 SXM" and nvidia-h100-sxm5-80gb are not shown as a difference."""
     theirs = result_values(current)
     # An empty qualifier is saved as "exact": they only differ if the saved one is not.
     yours = yours | {"qualifier": yours.get("qualifier") or "exact"}
+    meant = yours | {
+        kind: found
+        for kind, kind_names in (names or {}).items()
+        if (found := kind_names.resolve(yours.get(kind, "")))
+    }
     rows = [
         (
             LABELS[name],
             yours.get(name, ""),
             theirs[name],
-            not same(yours.get(name, ""), theirs[name]),
+            not same(meant.get(name, ""), theirs[name]),
         )
         for name in EDITABLE
         if yours.get(name) or theirs[name]  # a field empty on both sides says nothing

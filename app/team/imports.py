@@ -24,10 +24,12 @@ from sqlmodel import Session, select
 
 from app.accounts.models import Role, UserAccount
 from app.accounts.service import SignedIn
+from app.aliases import Names, api_listing
 from app.db import lock_writes
 from app.imports import ParsedFile, ParsedRun, atlas_figures, parse_result_file
 from app.imports.runs import TOOLS
 from app.models import ImportBatch, ImportRun, Source
+from app.queries.entries import vocabulary_names
 from app.seeding.schema import OptionalText, Slug, Strict
 from app.team.schemas import Concurrency, TeamResultIn
 from app.team.service import TEAM_KIND, TeamError, add_results, result_problems
@@ -38,21 +40,25 @@ PENDING_FOR = dt.timedelta(days=1)
 # The system a file establishes by itself: llama-bench measures llama.cpp and nothing else.
 ENGINE_SYSTEMS = {"llama-bench": "llama-cpp"}
 RUN_ENGINES = {"sglang": "sglang", "vllm": "vllm", "llama.cpp": "llama-cpp"}
-ASKED = ("system", "hardware", "precision")
-PARSED = "parsed"
-"""The context the Atlas needs and a file may lack: asked for (or named) when missing."""
+PARSED = "parsed"  # the preview's key for the parsed runs, kept so the context can change
 
 
 class ImportContext(Strict):
     """What the uploader says about the runs; a field left empty is taken from the file."""
 
     system: Slug | None = None
-    hardware: OptionalText = None
+    hardware: OptionalText = Field(
+        default=None, description="A hardware slug or alias (GET /api/v1/hardware)"
+    )
     gpus: Concurrency = Field(default=None, description="GPUs the run used")
     precision: OptionalText = None
     system_version: OptionalText = None
-    model: OptionalText = None
-    workload: OptionalText = None
+    model: OptionalText = Field(
+        default=None, description="A model slug or alias (GET /api/v1/models)"
+    )
+    workload: OptionalText = Field(
+        default=None, description="A workload slug or alias (GET /api/v1/workloads)"
+    )
 
 
 CONTEXT_FIELDS = tuple(ImportContext.model_fields)
@@ -132,8 +138,9 @@ def build_preview(session: Session, parsed: ParsedFile, context: ImportContext) 
     else:
         runs = parsed.runs
     previews, results, owners = [], [], []
+    names = vocabulary_names(session)
     for run in runs:
-        setup, missing = _setup(parsed, run, context)
+        setup, missing = _setup(parsed, run, context, names)
         for name, message in missing.items():
             problems.setdefault(name, message)
         figures = atlas_figures(run)
@@ -152,10 +159,12 @@ def build_preview(session: Session, parsed: ParsedFile, context: ImportContext) 
                     value=round(figure.value, 6),
                     unit=figure.unit,
                     hardware=setup.get("hardware"),
+                    gpus=setup.get("gpus"),
                     model=setup.get("model"),
                     precision=setup.get("precision"),
                     concurrency=setup.get("concurrency"),
                     workload=setup.get("workload"),
+                    setup=setup.get("setup"),
                     system_version=setup.get("system_version"),
                     date=setup.get("date"),
                     note=_note(parsed, run, figure.derived),
@@ -302,41 +311,73 @@ def _import_source(session: Session, batch: ImportBatch, who: SignedIn) -> Sourc
 
 
 def _setup(
-    parsed: ParsedFile, run: ParsedRun, context: ImportContext
+    parsed: ParsedFile, run: ParsedRun, context: ImportContext, names: dict[str, Names]
 ) -> tuple[dict[str, Any], dict[str, str]]:
-    """The run's context: the uploader's value, else the file's; and what is still missing."""
+    """The run's context: the uploader's value, else the file's; and what is still missing
+    or wrong. Hardware, model and workload are vocabulary slugs: a name the file gives is
+    looked up among the entries' names and, when it is none of them, asked for, never guessed.
+    """
     given = context.model_dump(exclude_none=True)
     engine_system = ENGINE_SYSTEMS.get(parsed.format) or RUN_ENGINES.get(run.engine or "")
     model = run.model.removeprefix("./") if run.model else None
     setup: dict[str, Any] = {
         "system": given.get("system") or engine_system,
-        "hardware": given.get("hardware") or run.gpu_name,
         "gpus": given.get("gpus") or run.gpu_count or run.tensor_parallel,
         "precision": given.get("precision") or run.precision,
         "system_version": given.get("system_version") or run.engine_version,
-        "model": given.get("model") or model,
         "concurrency": run.concurrency,
         "request_rate": run.request_rate,
         "request_rate_unlimited": run.request_rate_unlimited,
-        "workload": given.get("workload") or _workload(parsed, run),
+        "setup": _setup_line(parsed, run),
         "date": run.measured_at.date().isoformat() if run.measured_at else None,
         "input_tokens": run.configured_input_tokens or _rounded(run.mean_input_tokens),
         "output_tokens": run.configured_output_tokens or _rounded(run.mean_output_tokens),
     }
-    missing = {}
+    problems: dict[str, str] = {}
+    in_file = {"hardware": run.gpu_name, "model": model, "workload": None}
+    for kind, from_file in in_file.items():
+        slug, problem = _entry(names[kind], given.get(kind), from_file)
+        setup[kind] = slug
+        if from_file and not given.get(kind):
+            setup[f"{kind}_in_file"] = from_file  # shown beside the entry it was taken for
+        if problem:
+            problems[kind] = problem
     asks: dict[str, str] = {
         "system": "which inference server ran it? the file does not say",
         "hardware": "which hardware ran it? the file does not name the GPU",
         "precision": "which precision were the weights in? the file does not say",
     }
     for name, question in asks.items():
-        if not setup[name]:
-            missing[name] = question
-    return {k: v for k, v in setup.items() if v not in (None, False)}, missing
+        if not setup[name] and name not in problems:
+            problems[name] = question
+    return {k: v for k, v in setup.items() if v not in (None, False)}, problems
 
 
-def _workload(parsed: ParsedFile, run: ParsedRun) -> str:
-    """The run's load in a few words, from the file's own settings."""
+def _entry(names: Names, given: str | None, from_file: str | None) -> tuple[str | None, str | None]:
+    """(the slug, or what is wrong) for the name the uploader gave, else the file's."""
+    listing = api_listing(names.kind)
+    if given:
+        slug = names.resolve(given)
+        return (slug, None) if slug else (None, names.unknown(given, listing))
+    if not from_file:
+        return None, None
+    # A Hugging Face id or a path names the model by its last part ("meta-llama/Llama-3.1-8B",
+    # "models/llama-2-7b.Q4_0.gguf"); the whole name is tried first, as an alias may hold it.
+    last = from_file.rsplit("/", 1)[-1]
+    for candidate in (from_file, last, last.removesuffix(".gguf")):
+        slug = names.resolve(candidate)
+        if slug:
+            return slug, None
+    close = names.suggest(last)
+    hint = f"did you mean {', '.join(close)}?" if close else f"choose {listing}"
+    return None, (
+        f"the file names the {names.kind} {from_file!r}, which is not an entry of the "
+        f"Atlas's vocabulary: say which entry it is ({hint}; unlisted-{names.kind} if none is)"
+    )
+
+
+def _setup_line(parsed: ParsedFile, run: ParsedRun) -> str:
+    """The run's setup in a few words, from the file's own settings."""
     parts = [run.test] if run.test else []
     if run.dataset:
         parts.append(f"{run.dataset} prompts")

@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BeforeValidator, Field, StringConstraints
 
+from app.aliases import canonical_precision
 from app.seeding.schema import (
     INT_MAX,
     UNITS,
@@ -28,6 +29,9 @@ Qualifier = Literal["exact", "approx", "up-to", "at-least", "less-than", "averag
 Concurrency = Annotated[Annotated[int, Field(ge=1, le=INT_MAX)] | None, BeforeValidator(_number)]
 MeasuredDate = Annotated[DateText | None, BeforeValidator(lambda v: v or None)]
 Version = Annotated[int, Field(ge=1, le=INT_MAX)]
+# A known precision in any spelling ("fp8", "Int4") is stored as the seed spells it, so team
+# figures meet published ones; anything else is kept as typed.
+Precision = Annotated[OptionalText, AfterValidator(lambda v: canonical_precision(v) if v else v)]
 MAX_RESULTS_PER_POST = 500
 """A bigger batch is a file import (issue: imports), not one request."""
 
@@ -40,11 +44,19 @@ class TeamResultFields(Strict):
     high: Number = None
     qualifier: Qualifier | None = None
     unit: Literal[UNITS] | None = None  # type: ignore[valid-type]
-    hardware: OptionalText = None
-    model: OptionalText = None
-    precision: OptionalText = None
+    hardware: OptionalText = Field(
+        default=None, description="A hardware slug or alias (GET /api/v1/hardware)"
+    )
+    gpus: Concurrency = Field(default=None, description="How many of the hardware the run used")
+    model: OptionalText = Field(
+        default=None, description="A model slug or alias (GET /api/v1/models)"
+    )
+    precision: Precision = None
     concurrency: Concurrency = None
-    workload: OptionalText = None
+    workload: OptionalText = Field(
+        default=None, description="A workload slug or alias (GET /api/v1/workloads)"
+    )
+    setup: OptionalText = Field(default=None, description="One line on the setup, in your words")
     system_version: OptionalText = None
     date: MeasuredDate = Field(default=None, description="When it was measured (YYYY-MM-DD)")
     note: OptionalText = None

@@ -12,15 +12,17 @@ a revision per row and gives the data a new version, all in the caller's transac
 import datetime as dt
 import secrets
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import func
 from sqlmodel import Session, select
 
 from app.accounts.models import UserAccount
 from app.accounts.service import SignedIn
+from app.aliases import api_listing
 from app.db import lock_writes
-from app.models import BenchmarkResult, Capability, Claim, Metric, Source, System
+from app.models import VOCABULARY_TABLES, BenchmarkResult, Capability, Claim, Metric, Source, System
+from app.queries.entries import entry_ids, vocabulary_names
 from app.revisions import record
 from app.team.schemas import (
     TeamClaimIn,
@@ -36,11 +38,13 @@ RESULT_PREFIX = "team-"
 
 
 class TeamError(Exception):
-    """Input that cannot be saved; `problems` maps each field to what is wrong with it."""
+    """Input that cannot be saved; `problems` maps each field to what is wrong with it, and
+    `values` the field to the value that was refused, where showing it helps."""
 
-    def __init__(self, problems: dict[str, str]) -> None:
+    def __init__(self, problems: dict[str, str], values: dict[str, str] | None = None) -> None:
         super().__init__("; ".join(f"{k}: {v}" for k, v in problems.items()))
         self.problems = problems
+        self.values = values or {}
 
 
 class UnknownItemError(Exception):
@@ -114,21 +118,21 @@ def add_results(
     An import passes the source describing its file and, per result, the run it came from.
     """
     lock_writes(session)
-    problems = result_problems(session, results)
-    if problems:
-        raise TeamError(problems)
-    systems = _by_slug(session, System, {r.system for r in results})
-    metrics = _by_slug(session, Metric, {r.metric for r in results})
+    entries = _Entries(session)
+    checked = _check_results(session, results, entries)
+    if checked.problems:
+        raise TeamError(checked.problems, checked.refused)
     source = source or team_source(session, team_name)
     position = _next_position(session, BenchmarkResult)
     saved_at = now()
     saved = Saved(created=True)
-    for offset, result in enumerate(results):
+    for offset, (result, ids) in enumerate(zip(results, checked.ids, strict=True)):
         row = BenchmarkResult(
-            **result.model_dump(exclude={"system", "metric"}),
+            **result.model_dump(exclude={"system", "metric", *VOCABULARY_TABLES}),
+            **cast(dict[str, Any], ids),
             slug=_new_result_slug(),
-            system_id=systems[result.system].id,
-            metric_id=metrics[result.metric].id,
+            system_id=checked.systems[result.system].id,
+            metric_id=checked.metrics[result.metric].id,
             source_id=source.id,
             run_by=who.name,
             position=position + offset,
@@ -138,7 +142,7 @@ def add_results(
             import_run_id=import_runs[offset] if import_runs else None,
         )
         session.add(row)
-        doc = result_doc(row, result.system, result.metric, source.slug)
+        doc = result_doc(row, result.system, result.metric, entries.slugs, source.slug)
         revise(session, who, "benchmark_result", row.slug, "create", None, doc, result.system)
         saved.items.append(doc | {"version": 1, "by": who.name})
     bump_data_version(session)
@@ -151,10 +155,23 @@ def update_result(
     """Change the fields named in `changes` (a PATCH body without its version)."""
     lock_writes(session)
     row, system, metric, source = _team_result(session, slug)
-    before = result_doc(row, system.slug, metric.slug, source.slug)
+    entries = _Entries(session)
+    before = result_doc(row, system.slug, metric.slug, entries.slugs, source.slug)
     seen = before | {"by": author(session, row)}
     check_version(f"team result {slug}", row.version, version, seen)
-    merged = {name: getattr(row, name) for name in TeamResultFields.model_fields} | changes
+    merged: dict[str, Any] = {name: before.get(name) for name in TeamResultFields.model_fields}
+    merged |= changes
+    # Only the names the change gives are looked up: an entry the row already points at
+    # stays, even one that has since left the seed files (withdrawn).
+    names = {kind: merged.pop(kind) for kind in VOCABULARY_TABLES}
+    ids, wrong = entries.resolve({kind: names[kind] for kind in changes if kind in names})
+    if wrong:
+        raise TeamError(wrong, {k: names[k] for k in wrong})
+    ids = {f"{k}_id": getattr(row, f"{k}_id") for k in VOCABULARY_TABLES} | ids
+    for kind, text_column in (("hardware", "hardware_text"), ("model", "model_text")):
+        if ids[f"{kind}_id"] != getattr(row, f"{kind}_id"):
+            merged[text_column] = None  # the name kept from before the vocabulary is replaced
+    merged |= ids
     if merged.get("unit") is None:
         raise TeamError({"unit": "a result needs a unit"})
     try:
@@ -167,7 +184,7 @@ def update_result(
         merged["qualifier"] = "exact"
     for name, value in merged.items():
         setattr(row, name, value)
-    after = result_doc(row, system.slug, metric.slug, source.slug)
+    after = result_doc(row, system.slug, metric.slug, entries.slugs, source.slug)
     if after == before:
         return Saved(items=[after | {"version": row.version, "by": author(session, row)}])
     row.version += 1
@@ -181,7 +198,7 @@ def update_result(
 def delete_result(session: Session, who: SignedIn, slug: str, version: int | None) -> None:
     lock_writes(session)
     row, system, metric, source = _team_result(session, slug)
-    before = result_doc(row, system.slug, metric.slug, source.slug)
+    before = result_doc(row, system.slug, metric.slug, _Entries(session).slugs, source.slug)
     seen = before | {"by": author(session, row)}
     check_version(f"team result {slug}", row.version, version, seen)
     session.delete(row)
@@ -192,7 +209,8 @@ def delete_result(session: Session, who: SignedIn, slug: str, version: int | Non
 def team_result(session: Session, slug: str) -> dict[str, Any]:
     """A team result as the API shows it, with its version and author (for the edit form)."""
     row, system, metric, source = _team_result(session, slug)
-    return result_doc(row, system.slug, metric.slug, source.slug) | {
+    slugs = _Entries(session).slugs
+    return result_doc(row, system.slug, metric.slug, slugs, source.slug) | {
         "version": row.version,
         "by": author(session, row),
     }
@@ -200,23 +218,77 @@ def team_result(session: Session, slug: str) -> dict[str, Any]:
 
 def result_problems(session: Session, results: list[TeamResultIn]) -> dict[str, str]:
     """What is wrong with each result (`[i].field` when there are several), saving nothing."""
+    return _check_results(session, results, _Entries(session)).problems
+
+
+@dataclass
+class _Checked:
+    """Results checked before saving: what is wrong, and what each names, resolved."""
+
+    problems: dict[str, str]
+    refused: dict[str, str]  # field -> the name that was refused (for the error reply)
+    ids: list[dict[str, int | None]]  # per result: {kind}_id of its vocabulary entries
+    systems: dict[str, System]
+    metrics: dict[str, Metric]
+
+
+def _check_results(session: Session, results: list[TeamResultIn], entries: "_Entries") -> _Checked:
     systems = _by_slug(session, System, {r.system for r in results})
     metrics = _by_slug(session, Metric, {r.metric for r in results})
-    problems: dict[str, str] = {}
+    checked = _Checked({}, {}, [], systems, metrics)
     for index, result in enumerate(results):
+        names = result.model_dump(include=set(VOCABULARY_TABLES))
+        ids, wrong = entries.resolve(names)
         prefix = f"[{index}]." if len(results) > 1 else ""
-        problems |= {prefix + k: v for k, v in _result_problems(result, systems, metrics).items()}
-    return problems
+        checked.refused |= {prefix + k: names[k] for k in wrong}
+        wrong |= _result_problems(result, systems, metrics)
+        checked.problems |= {prefix + k: v for k, v in wrong.items()}
+        checked.ids.append(ids)
+    return checked
 
 
 def result_doc(
-    row: BenchmarkResult, system: str, metric: str, source: str = TEAM_SOURCE
+    row: BenchmarkResult,
+    system: str,
+    metric: str,
+    slugs: dict[str, dict[int, str]],
+    source: str = TEAM_SOURCE,
 ) -> dict[str, Any]:
-    """A team result as the API shows it and as its revisions record it."""
-    fields = {name: getattr(row, name) for name in TeamResultFields.model_fields}
+    """A team result as the API shows it and as its revisions record it (vocabulary entries
+    by slug; `slugs` maps kind -> entry id -> slug)."""
+    fields = {
+        name: slugs[name].get(getattr(row, f"{name}_id"))  # type: ignore[arg-type]
+        if name in VOCABULARY_TABLES
+        else getattr(row, name)
+        for name in (*TeamResultFields.model_fields, "hardware_text", "model_text")
+    }
     return {"id": row.slug, "system": system, "metric": metric, "source": source} | {
         k: v for k, v in fields.items() if v is not None
     }
+
+
+class _Entries:
+    """The hardware, models and workloads a team result may name, read once per write."""
+
+    def __init__(self, session: Session) -> None:
+        self.names = vocabulary_names(session)
+        ids = entry_ids(session)
+        self.ids = ids
+        self.slugs = {
+            kind: {i: slug for slug, i in by_slug.items()} for kind, by_slug in ids.items()
+        }
+
+    def resolve(self, names: dict[str, str | None]) -> tuple[dict[str, int | None], dict[str, str]]:
+        """({kind}_id per kind, problems per field) for the names a result gives."""
+        ids: dict[str, int | None] = {}
+        problems: dict[str, str] = {}
+        for kind, text in names.items():
+            slug = self.names[kind].resolve(text) if text else None
+            if text and slug is None:
+                hint = self.names[kind].hint(text, api_listing(kind))
+                problems[kind] = f"not a known {kind} name; {hint}"
+            ids[f"{kind}_id"] = self.ids[kind][slug] if slug else None
+        return ids, problems
 
 
 def _team_result(session: Session, slug: str) -> tuple[BenchmarkResult, System, Metric, Source]:

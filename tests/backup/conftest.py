@@ -69,8 +69,10 @@ def extended_seed(folder: Path) -> Path:
     with (target / "claims" / "overview-early-2026.yaml").open("a") as claims:
         claims.write("gone-engine:\n  openai-api:\n    level: yes\n    note: Said once.\n")
     with (target / "benchmarks" / "overview-early-2026.csv").open("a") as figures:
-        figures.write("ov-gone-peak,gone-engine,throughput,900,,,approx,tok/s,NVIDIA H100"
-                      ",,,,peak,,,,,Once.\n")  # fmt: skip
+        figures.write("ov-gone-peak,gone-engine,throughput,900,,,approx,tok/s,"
+                      "nvidia-h100-unspecified,,,,,unspecified,peak,,,,,Once.\n")  # fmt: skip
+    with (target / "hardware.yaml").open("a") as hardware:
+        hardware.write("gone-gpu:\n  name: Gone GPU\n  vague: true\n  aliases:\n    - GPU of old\n")
     return target
 
 
@@ -100,9 +102,11 @@ def make_team_data(engine: Engine) -> tuple[dict[str, str], list[str]]:
         accounts.disable_user(session, "vera")  # also revokes her token
     del tokens["vera"]
     results = [
-        result("vllm", "throughput", "tok/s", value=2450, hardware="1x H100 SXM",
-               model="Llama 3.1 8B", precision="FP16", concurrency=32, date="2026-11-20"),
-        result("gone-engine", "gone-metric", "ms", value=12.5, note="measured by hand"),
+        result("vllm", "throughput", "tok/s", value=2450, hardware="H100 SXM", gpus=1,
+               model="Llama 3.1 8B", precision="FP16", concurrency=32, date="2026-11-20",
+               workload="online-serving", setup="chat, 1k in / 256 out"),
+        result("gone-engine", "gone-metric", "ms", value=12.5, note="measured by hand",
+               hardware="GPU of old"),
         result("sglang", "throughput", "tok/s", low=1800, high=2100.25, qualifier="approx"),
     ]  # fmt: skip
     added = as_user(engine, "eddie", lambda s, who: team.add_results(s, who, results, TEAM))

@@ -24,7 +24,9 @@ def test_export_then_import_into_a_new_database_then_refuse_then_replace(
     assert exported.returncode == 0, exported.stderr
     counts = "3 users, 4 API tokens, 2 sources, 1 withdrawn system, 1 withdrawn capability"
     assert f"seed files and team.json ({counts}, " in exported.stdout
-    assert ", 1 withdrawn metric, 3 claims, 1 imported file, " in exported.stdout
+    assert ", 1 withdrawn metric, 1 withdrawn hardware entry, 3 claims, 1 imported file, " in (
+        exported.stdout
+    )
     assert " benchmark results, 7 team notes" in exported.stdout
     assert "keep it as secret as the database" in exported.stdout
     assert files(tmp_path / "backup") == files(instance.backup)

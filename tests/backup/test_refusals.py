@@ -17,6 +17,7 @@ from app.backup.dump import export_backup
 from app.backup.restore import NotEmptyError, import_backup
 from app.db import make_engine
 from app.models import Source, System, SystemNote
+from app.queries.benchmarks import benchmark_views
 from app.seeding.errors import SeedError
 from app.team import service as team
 from app.team.schemas import TeamClaimIn
@@ -78,8 +79,17 @@ def note_on_no_claim(d: dict[str, Any]) -> str:
 
 
 def newer_format(d: dict[str, Any]) -> str:
-    d["format_version"] = 2
-    return "format_version: the file is in format 2, newer than this version"
+    d["format_version"] = 3
+    return "format_version: the file is in format 3, newer than this version"
+
+
+def unknown_hardware(d: dict[str, Any]) -> str:
+    i = index_of(d["results"], system="vllm")
+    d["results"][i]["hardware"] = "H100 SMX"
+    return (
+        f"results[{i}] ({d['results'][i]['id']}): hardware: no hardware 'H100 SMX'; "
+        "did you mean nvidia-h100-sxm5-80gb"
+    )
 
 
 def unknown_schema(d: dict[str, Any]) -> str:
@@ -101,6 +111,7 @@ def another_file(d: dict[str, Any]) -> str:
         seed_result_id,
         script_link,
         note_on_no_claim,
+        unknown_hardware,
         newer_format,
         unknown_schema,
         another_file,
@@ -126,7 +137,7 @@ def test_a_bad_team_file_is_refused_naming_the_item_and_nothing_is_written(
         (lambda text: text[: len(text) // 2], "not JSON"),
         (
             lambda text: text.replace(
-                '"format_version": 1,', '"format_version": 1,\n  "format_version": 1,'
+                '"format_version": 2,', '"format_version": 2,\n  "format_version": 2,'
             ),
             "'format_version' appears twice",
         ),
@@ -250,3 +261,32 @@ def test_export_is_atomic_secret_and_leaves_no_stale_seed_files(
     assert stat.S_IMODE((out / "team.json").stat().st_mode) == 0o600
     assert not [p for p in out.rglob(".*")], "a temporary file was left behind"
     assert files(out) == files(instance.backup) | {"NOTES.txt": b"ours"}
+
+
+def test_a_format_1_backup_is_matched_to_the_vocabulary_as_the_migration_does(
+    instance: Instance, tmp_path: Path, engine_of: Callable[[str], Engine]
+) -> None:
+    """A backup taken before the vocabulary: results carry free text, no gpus or setup."""
+
+    def as_format_1(d: dict[str, Any]) -> None:
+        d["format_version"], d["schema_revision"] = 1, "0004"
+        for key in ("withdrawn_hardware", "withdrawn_models", "withdrawn_workloads"):
+            del d[key]
+        for result in d["results"]:
+            for key in ("gpus", "setup", "hardware_text", "model_text"):
+                result.pop(key, None)
+        i = index_of(d["results"], system="vllm")
+        d["results"][i] |= {"hardware": "1x H100 SXM", "model": "Llama 3.1 8B",
+                            "workload": "nightly chat run", "precision": "fp16"}  # fmt: skip
+
+    backup = broken_copy(instance, tmp_path, as_format_1)
+    url = new_database_url(tmp_path, "target")
+    import_backup(engine_of(url), backup, SEED_DIR)
+    with Session(engine_of(url)) as session:
+        [view] = [
+            v for v in benchmark_views(session) if v.system == "vllm" and v.source.slug == "team"
+        ]
+    assert (view.hardware, view.hardware_text, view.model, view.model_text) == (
+        "unlisted-hardware", "1x H100 SXM", "llama-3.1-8b", "Llama 3.1 8B")  # fmt: skip
+    assert (view.workload, view.setup, view.precision) == (
+        "unspecified", "nightly chat run", "FP16")  # fmt: skip

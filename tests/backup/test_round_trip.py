@@ -38,7 +38,7 @@ def test_export_import_export_gives_the_same_files_byte_for_byte(
 
 def test_the_backup_holds_the_team_rows_their_history_and_the_users(instance: Instance) -> None:
     team = team_json(instance.backup)
-    assert (team["format"], team["format_version"]) == ("inference-atlas-team-data", 1)
+    assert (team["format"], team["format_version"]) == ("inference-atlas-team-data", 2)
     users = {u["name"]: u for u in team["users"]}
     assert {n: (u["role"], u["disabled"]) for n, u in users.items()} == {
         "ada": ("admin", False),
@@ -77,6 +77,11 @@ def test_the_backup_holds_the_team_rows_their_history_and_the_users(instance: In
     assert [s["slug"] for s in team["withdrawn_systems"]] == ["gone-engine"]
     assert [c["slug"] for c in team["withdrawn_capabilities"]] == ["gone-feature"]
     assert [m["slug"] for m in team["withdrawn_metrics"]] == ["gone-metric"]
+    # A hardware entry that left the seed files but a team result still names.
+    assert [h["slug"] for h in team["withdrawn_hardware"]] == ["gone-gpu"]
+    assert results[gone]["hardware"] == "gone-gpu"
+    assert (edited["hardware"], edited["gpus"], edited["workload"], edited["setup"]) == (
+        "nvidia-h100-sxm5-80gb", 1, "online-serving", "chat, 1k in / 256 out")  # fmt: skip
     actions = [(r["actor"], r["entity"], r["action"]) for r in team["revisions"]]
     assert actions[0] == ("seed", "dataset", "create")
     assert ("eddie", "benchmark_result", "delete") in actions
@@ -204,6 +209,12 @@ SEED_TABLES = {
     "metric",
     "benchmarkresult",
     "rule",
+    "hardware",
+    "hardwarealias",
+    "languagemodel",
+    "languagemodelalias",
+    "workload",
+    "workloadalias",
 }
 TEAM_JSON_TABLES = {
     "user_account",

@@ -105,6 +105,14 @@ def test_an_editor_adds_a_disputing_claim_and_a_result_and_sees_them(
     assert page.evaluate("window.__stillHere") is True, "the form was swapped in place"
     assert page.locator("#tr-hardware").input_value() == "1x H100 SXM"
     assert page.locator("#tr-low").get_attribute("aria-invalid") == "true"
+    # Hardware comes from the shared vocabulary: the count goes in a field of its own.
+    expect(page.locator("#tr-hardware-note")).to_contain_text(
+        "Not a known hardware name; did you mean nvidia-h100-sxm5-80gb"
+    )
+    page.locator("#team_result_form").scroll_into_view_if_needed()
+    page.screenshot(path=artifacts / "team-result-did-you-mean.png")
+    page.fill("#tr-hardware", "H100 SXM")
+    page.fill("#tr-gpus", "1")
     page.fill("#tr-low", "")
     page.fill("#tr-high", "")
     page.fill("#tr-value", "142")
@@ -116,6 +124,7 @@ def test_an_editor_adds_a_disputing_claim_and_a_result_and_sees_them(
     expect(row).to_contain_text("142 ms")
     expect(row.locator(".team-badge")).to_have_text("team-measured")
     expect(row.locator("[data-label='Measured by']")).to_have_text(EDITOR)
+    expect(row.locator("[data-label='Hardware']")).to_have_text("1× NVIDIA H100 SXM5 80GB")
     claim_row = page.locator("#cap-openai-api")
     expect(claim_row.locator(".disputed-flag")).to_have_count(1)
     expect(claim_row.locator("details.team-edit summary")).to_contain_text("Team claim: Partial")

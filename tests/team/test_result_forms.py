@@ -168,6 +168,29 @@ def test_a_bad_result_is_shown_again_with_each_message_and_what_was_typed(
     assert results(accounts_engine) == before
 
 
+def test_a_hardware_name_not_in_the_vocabulary_gets_a_did_you_mean(
+    clients: Clients, accounts_engine: Engine
+) -> None:
+    before = results(accounts_engine)
+    typed = RESULT_FORM | {"hardware": "H100 SMX", "model": "Llama 3.1 8B Instruct"}
+    response = post(clients("eddie"), "/systems/vllm/team-results", typed)
+    assert response.status_code == 422
+    soup = page(response)
+    notes = field_notes(soup)
+    assert set(notes) == {"tr-hardware", "tr-model"}
+    assert notes["tr-hardware"].startswith(
+        "Not a known hardware name; did you mean nvidia-h100-sxm5-80gb, "
+    )
+    assert notes["tr-model"].startswith("Not a known model name; did you mean ")
+    assert "llama-3.1-8b" in notes["tr-model"] and notes["tr-model"].endswith("?")
+    assert soup.select_one("#tr-hardware")["value"] == "H100 SMX", "what was typed stays"
+    # The suggestions the field offers are the vocabulary's entries.
+    offered = {o["value"] for o in soup.select("#tr-hardware-list option")}
+    assert {"nvidia-h100-sxm5-80gb", "nvidia-h100-unspecified"} <= offered
+    assert soup.select_one("#tr-hardware")["list"] == "tr-hardware-list"
+    assert results(accounts_engine) == before
+
+
 def test_a_range_problem_marks_the_range_and_htmx_gets_the_form_alone(clients: Clients) -> None:
     typed = RESULT_FORM | {"value": "", "low": "9", "high": "3"}
     response = post(

@@ -35,7 +35,7 @@ def test_team_items_are_marked_wherever_they_show(clients: Clients) -> None:
 
 def test_what_editors_type_is_shown_as_text_never_as_markup_or_links(clients: Clients) -> None:
     editor = clients("eddie")
-    result_id = new_result(editor, system="tgi", note=HOSTILE, hardware=HOSTILE)
+    result_id = new_result(editor, system="tgi", note=HOSTILE, setup=HOSTILE)
     post(editor, "/systems/tgi/claims/prefix-caching", {"level": "partial", "note": HOSTILE})
     for client in (editor, clients()):
         response = client.get("/systems/tgi")

@@ -17,8 +17,9 @@ from tests.accounts.conftest import SAME_ORIGIN
 from tests.conftest import SEED_DIR
 
 RESULT = {"system": "vllm", "metric": "throughput", "value": 2450, "unit": "tok/s",
-          "hardware": "1x H100 SXM", "model": "Llama 3.1 8B", "precision": "FP16",
-          "concurrency": 32, "workload": "chat", "system_version": "0.11.0",
+          "hardware": "H100 SXM", "gpus": 1, "model": "Llama 3.1 8B", "precision": "fp16",
+          "concurrency": 32, "workload": "online serving", "setup": "chat, 1k in / 256 out",
+          "system_version": "0.11.0",
           "date": "2026-11-20", "note": "our nightly run"}  # fmt: skip
 
 
@@ -115,7 +116,11 @@ def test_a_posted_result_is_served_as_team_measured_with_its_revision(
             -1:
         ]
     assert revision.action == "create" and revision.after is not None
-    assert revision.after["hardware"] == "1x H100 SXM" and revision.system == "vllm"
+    # Names are stored as the vocabulary's slugs, precision in the seed's spelling.
+    assert (saved["hardware"], saved["gpus"], saved["model"], saved["workload"]) == (
+        "nvidia-h100-sxm5-80gb", 1, "llama-3.1-8b", "online-serving")  # fmt: skip
+    assert saved["precision"] == "FP16" and mine["hardware_name"] == "NVIDIA H100 SXM5 80GB"
+    assert revision.after["hardware"] == "nvidia-h100-sxm5-80gb" and revision.system == "vllm"
 
 
 def test_a_list_of_results_is_saved_whole_or_not_at_all(
@@ -146,6 +151,30 @@ def test_a_list_of_results_is_saved_whole_or_not_at_all(
         ({"speed": 3}, "speed", "not a field of a team result"),
         ({"system": "no-such-server"}, "system", "no system has the slug 'no-such-server'"),
         ({"note": "x" * 2001}, "note", "at most 2000 characters"),
+        ({"gpus": 0}, "gpus", "greater than or equal to 1"),
+        # Hardware, models and workloads come from the shared vocabulary, never free text.
+        (
+            {"hardware": "1x H100 SMX"},
+            "hardware",
+            "hardware='1x H100 SMX': not a known hardware name; "
+            "did you mean nvidia-h100-sxm5-80gb?",
+        ),
+        (
+            {"model": "Llama 3.2 8B"},
+            "model",
+            "model='Llama 3.2 8B': not a known model name; did you mean llama-3.1-8b",
+        ),
+        (
+            {"workload": "chat"},
+            "workload",
+            "workload='chat': not a known workload name; "
+            "did you mean online-serving, multi-turn-chat?",
+        ),
+        (
+            {"hardware": "TPU v5e pod"},
+            "hardware",
+            "not a known hardware name; allowed: a slug or alias from GET /api/v1/hardware",
+        ),
     ],
 )
 def test_a_bad_result_gets_422_naming_the_field(
@@ -251,3 +280,22 @@ def test_the_write_api_is_documented_with_every_schema_it_names(editor: TestClie
     assert {"system", "metric", "unit"} <= set(defined["TeamResultIn"]["required"])
     claims = schema["paths"]["/api/v1/systems/{slug}/claims/{capability}"]
     assert {"put", "delete"} <= set(claims) and "409" in claims["put"]["responses"]
+
+
+def test_a_change_may_name_hardware_by_alias_and_keeps_the_rest(editor: TestClient) -> None:
+    saved = editor.post("/api/v1/benchmarks", json=RESULT).json()
+    response = editor.patch(
+        f"/api/v1/benchmarks/{saved['id']}",
+        json={"hardware": "NVIDIA H100", "gpus": 8, "version": saved["version"]},
+    )
+    assert response.status_code == 200, response.text
+    changed = response.json()
+    # A bare "NVIDIA H100" is the entry for an H100 of unstated variant, not the SXM5 part.
+    assert (changed["hardware"], changed["gpus"], changed["model"]) == (
+        "nvidia-h100-unspecified", 8, "llama-3.1-8b")  # fmt: skip
+    wrong = editor.patch(
+        f"/api/v1/benchmarks/{saved['id']}", json={"model": "lama 3.1 8b", "version": 2}
+    )
+    assert wrong.status_code == 422
+    [detail] = wrong.json()["detail"]
+    assert detail["field"] == "model" and "did you mean llama-3.1-8b" in detail["message"]

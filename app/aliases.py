@@ -1,0 +1,95 @@
+"""Names for vocabulary entries (hardware, models, workloads): match what people type to a slug.
+
+Pure: the seed loader, the team forms and API, and the backup restore all resolve names the
+same way. A name matches an entry's slug, its display name or any of its aliases, ignoring
+case, spacing, dashes and underscores ("H100 SXM", "h100-sxm" and "H100  SXM" are one name).
+"""
+
+import difflib
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+VOCABULARY_KINDS = ("hardware", "model", "workload")
+
+
+def alias_key(text: str) -> str:
+    """The form names are compared in: case-folded, with dashes, underscores and runs of
+    spaces made one space."""
+    return re.sub(r"[\s_\-]+", " ", text.casefold()).strip()
+
+
+@dataclass
+class Names:
+    """Every name of one kind of vocabulary entry, for resolving and suggesting."""
+
+    kind: str
+    by_key: dict[str, str] = field(default_factory=dict)  # alias_key(name) -> slug
+    shown: dict[str, str] = field(default_factory=dict)  # alias_key(name) -> the name as written
+
+    @classmethod
+    def of(cls, kind: str, entries: Iterable[tuple[str, Iterable[str]]]) -> "Names":
+        """From (slug, [name, alias, ...]) pairs; the first entry to claim a name keeps it."""
+        names = cls(kind)
+        for slug, others in entries:
+            for name in (slug, *others):
+                key = alias_key(name)
+                if key and key not in names.by_key:
+                    names.by_key[key] = slug
+                    names.shown[key] = name
+        return names
+
+    def entries(self) -> list[tuple[str, list[str]]]:
+        """(slug, [its other names]) pairs, as `of` takes them."""
+        grouped: dict[str, list[str]] = {}
+        for key, slug in self.by_key.items():
+            grouped.setdefault(slug, []).append(self.shown[key])
+        return list(grouped.items())
+
+    def resolve(self, text: str) -> str | None:
+        """The slug `text` names, or None."""
+        return self.by_key.get(alias_key(text))
+
+    def suggest(self, text: str, n: int = 3) -> list[str]:
+        """Up to n slugs whose names are closest to `text`, best first; failing that, those
+        with a name containing it as a word ("chat" finds multi-turn-chat)."""
+        key = alias_key(text)
+        close = difflib.get_close_matches(key, list(self.by_key), n=n * 3, cutoff=0.6)
+        if not close and key:
+            close = [k for k in self.by_key if f" {key} " in f" {k} "]
+        slugs: list[str] = []
+        for found in close:
+            if self.by_key[found] not in slugs:
+                slugs.append(self.by_key[found])
+        return slugs[:n]
+
+    def hint(self, text: str, listed: str) -> str:
+        """'did you mean a, b?', or where the names are `listed` when nothing is close."""
+        close = self.suggest(text)
+        return f"did you mean {', '.join(close)}?" if close else f"allowed: {listed}"
+
+    def unknown(self, text: str, listed: str) -> str:
+        """The problem with an unknown name: what it is, and what was meant or allowed."""
+        return f"unknown {self.kind} {text!r}; {self.hint(text, listed)}"
+
+
+def api_listing(kind: str) -> str:
+    """Where a client finds the names of `kind`."""
+    path = {"hardware": "hardware", "model": "models", "workload": "workloads"}[kind]
+    return f"a slug or alias from GET /api/v1/{path}"
+
+
+# Weight precisions, spelled one way. A known name in another case or spacing ("Int4",
+# "fp8") is written as here, so figures with the same precision meet in one context; any
+# other text is kept as given (a team may run a format this list has not met yet).
+PRECISIONS = (
+    "FP32", "FP16", "BF16", "FP8", "FP4", "NVFP4", "MXFP4", "INT8", "INT4", "AWQ", "GPTQ",
+    "4-bit", "8-bit", "Q2_K", "Q3_K_M", "Q4", "Q4_0", "Q4_K_S", "Q4_K_M", "Q5_K_M", "Q6_K",
+    "Q8_0", "IQ4_XS",
+)  # fmt: skip
+_PRECISION_KEYS = {alias_key(p).replace(" ", ""): p for p in PRECISIONS}
+
+
+def canonical_precision(text: str) -> str:
+    """`text` in the spelling of PRECISIONS when it is one of them, else as given (trimmed)."""
+    return _PRECISION_KEYS.get(alias_key(text).replace(" ", ""), text.strip())

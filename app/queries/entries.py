@@ -1,0 +1,121 @@
+"""Hardware, models and workloads: the shared vocabulary every benchmark figure refers to."""
+
+import datetime as dt
+from collections import defaultdict
+from typing import Any
+
+from pydantic import BaseModel
+from sqlalchemy import func
+from sqlmodel import Session, col, select
+
+from app.aliases import Names
+from app.models import VOCABULARY_TABLES, BenchmarkResult
+from app.queries.common import source_refs
+from app.queries.snapshot import per_version
+from app.schemas import (
+    BenchmarkView,
+    HardwareEntryView,
+    ModelEntryView,
+    SourceRef,
+    VocabularyEntry,
+    WorkloadEntryView,
+)
+
+VIEWS: dict[str, type[VocabularyEntry]] = {
+    "hardware": HardwareEntryView,
+    "model": ModelEntryView,
+    "workload": WorkloadEntryView,
+}
+
+
+@per_version(max_entries=2)
+def vocabulary_entries(session: Session) -> dict[str, list[VocabularyEntry]]:
+    """kind -> every entry in seed order, with its aliases and how many figures use it."""
+    out: dict[str, list[VocabularyEntry]] = {}
+    for kind, (model, alias_model, parent) in VOCABULARY_TABLES.items():
+        aliases: dict[int, list[str]] = defaultdict(list)
+        for entry_id, alias in session.exec(
+            select(getattr(alias_model, parent), alias_model.alias).order_by(  # type: ignore[attr-defined]
+                col(alias_model.position)  # type: ignore[attr-defined]
+            )
+        ):
+            aliases[entry_id].append(alias)
+        column = getattr(BenchmarkResult, f"{kind}_id")
+        counts = dict(session.exec(select(column, func.count()).group_by(column)).all())
+        rows = session.exec(select(model).order_by(col(model.position)))  # type: ignore[attr-defined]
+        out[kind] = [_entry(kind, row, aliases[row.id], counts.get(row.id, 0)) for row in rows]
+    return out
+
+
+def _entry(kind: str, row: Any, aliases: list[str], figures: int) -> VocabularyEntry:
+    view = VIEWS[kind]
+    fields = {name: getattr(row, name) for name in view.model_fields if hasattr(row, name)}
+    return view(**{**fields, "aliases": aliases, "figures": figures})
+
+
+def entry_ids(session: Session) -> dict[str, dict[str, int]]:
+    """kind -> slug -> database id, for writes that point a result at an entry."""
+    return {
+        kind: dict(session.exec(select(model.slug, model.id)).all())  # type: ignore[attr-defined]
+        for kind, (model, *_) in VOCABULARY_TABLES.items()
+    }
+
+
+def entry_lookup(session: Session) -> dict[str, dict[int, VocabularyEntry]]:
+    """kind -> database id -> entry, for labelling figures."""
+    ids = entry_ids(session)
+    return {
+        kind: {ids[kind][e.slug]: e for e in entries}
+        for kind, entries in vocabulary_entries(session).items()
+    }
+
+
+def vocabulary_names(session: Session) -> dict[str, Names]:
+    """kind -> the names (slugs, display names, aliases) its entries answer to."""
+    return {
+        kind: Names.of(kind, ((e.slug, [e.name, *e.aliases]) for e in entries if not e.withdrawn))
+        for kind, entries in vocabulary_entries(session).items()
+    }
+
+
+def vocabulary_choices(session: Session) -> dict[str, list[tuple[str, str]]]:
+    """kind -> (slug, name) of every current entry, for the editors' suggestion lists."""
+    return {
+        kind: [(e.slug, e.name) for e in entries if not e.withdrawn]
+        for kind, entries in vocabulary_entries(session).items()
+    }
+
+
+class EntryPage(BaseModel):
+    """One hardware, model or workload entry and every figure that uses it."""
+
+    kind: str
+    entry: HardwareEntryView | ModelEntryView | WorkloadEntryView
+    sources: list[SourceRef]  # the sources that name the entry
+    figures: list[BenchmarkView]
+    systems: int  # how many systems the figures cover
+
+
+def entry_page(session: Session, kind: str, slug: str, today: dt.date) -> EntryPage | None:
+    """The entry named `slug` with its figures (seed order), or None when there is none."""
+    entry = next((e for e in vocabulary_entries(session)[kind] if e.slug == slug), None)
+    if entry is None:
+        return None
+    from app.queries.benchmark_page import all_results
+
+    # The figures come from the per-version list every benchmark page shares: no query of
+    # its own, and the same freshness marks as /benchmarks.
+    figures = [r for r in all_results(session, today) if getattr(r, kind) == slug]
+    refs = {ref.slug: ref for ref in source_refs(session).values()}
+    return EntryPage(
+        kind=kind,
+        entry=entry,  # type: ignore[arg-type]
+        sources=[refs[s] for s in entry.sources if s in refs],
+        figures=figures,
+        systems=len({r.system for r in figures}),
+    )
+
+
+def entry_names(session: Session, kind: str) -> dict[str, str]:
+    """slug -> name of every entry of `kind` (for "did you mean" on an unknown slug)."""
+    return {e.slug: e.name for e in vocabulary_entries(session)[kind]}

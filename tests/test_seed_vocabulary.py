@@ -1,0 +1,126 @@
+"""Hardware, models and workloads: names resolve to slugs, and the published figures map to the
+entries their articles support (the loader's refusals are in tests/test_seed_validation.py)."""
+
+import csv
+
+import pytest
+
+from app.aliases import Names, alias_key, canonical_precision
+from app.seeding.load import SeedData, load_seed
+from tests.conftest import SEED_DIR
+
+
+@pytest.fixture(scope="module")
+def data() -> SeedData:
+    return load_seed(SEED_DIR)
+
+
+def rows(data: SeedData) -> dict[str, object]:
+    return {row.id: row for source in data.benchmarks.values() for row in source}
+
+
+# -- names ---------------------------------------------------------------------------------
+def test_names_ignore_case_spacing_and_dashes() -> None:
+    names = Names.of("hardware", [("nvidia-h100-sxm5-80gb", ["NVIDIA H100 SXM5 80GB", "H100 SXM"])])
+    for text in (
+        "h100 sxm",
+        "H100  SXM",
+        "h100-sxm",
+        "NVIDIA_H100_SXM5_80GB",
+        "Nvidia-H100-Sxm5-80gb",
+    ):
+        assert names.resolve(text) == "nvidia-h100-sxm5-80gb", text
+    assert names.resolve("H100") is None
+    assert alias_key("  A100\t80GB ") == "a100 80gb"
+
+
+def test_an_unknown_name_gets_a_did_you_mean() -> None:
+    names = Names.of(
+        "hardware",
+        [("nvidia-h100-sxm5-80gb", ["H100 SXM"]), ("nvidia-a100-80gb", ["A100 80GB"])],
+    )
+    assert names.unknown("H100 SMX", "x") == (
+        "unknown hardware 'H100 SMX'; did you mean nvidia-h100-sxm5-80gb?"
+    )
+    assert names.unknown("TPU v5e", "a slug in hardware.yaml") == (
+        "unknown hardware 'TPU v5e'; allowed: a slug in hardware.yaml"
+    )
+
+
+def test_precisions_are_spelled_one_way_and_others_kept() -> None:
+    assert [canonical_precision(p) for p in ("Int4", "fp8", "q4_k_m", " BF16 ")] == [
+        "INT4", "FP8", "Q4_K_M", "BF16"]  # fmt: skip
+    assert canonical_precision("EXL2 4.0bpw") == "EXL2 4.0bpw"
+
+
+# -- the published data, checked against the articles ------------------------------------
+def test_the_h100_without_a_variant_is_never_the_sxm5_part(data: SeedData) -> None:
+    by_id = rows(data)
+    # The headline table names the part in full and says "single GPU".
+    table = [r for r in by_id.values() if r.id.startswith("bis-") and "-l70b-" in r.id]  # type: ignore[attr-defined]
+    assert len(table) == 12
+    assert {(r.hardware, r.gpus, r.model) for r in table} == {  # type: ignore[attr-defined]
+        ("nvidia-h100-sxm5-80gb", 1, "llama-3.3-70b-instruct")}  # fmt: skip
+    # "Llama 3.1 8B on H100", the overview's "Peak tokens/sec (H100)": no variant, no count.
+    for slug in ("bis-sglang-l8b-throughput", "ov-vllm-h100-peak", "gid-vllm-h100-gpu-util"):
+        row = by_id[slug]
+        assert (row.hardware, row.gpus) == ("nvidia-h100-unspecified", None), slug  # type: ignore[attr-defined]
+    sxm5 = {r.id for r in by_id.values() if r.hardware == "nvidia-h100-sxm5-80gb"}  # type: ignore[attr-defined]
+    assert sxm5 == {r.id for r in table}
+
+
+def test_gpu_counts_only_where_the_article_gives_one(data: SeedData) -> None:
+    counted = {r.id: r.gpus for r in rows(data).values() if r.gpus is not None}  # type: ignore[attr-defined]
+    powerinfer = {f"seg-powerinfer-{s}" for s in ("4090-avg", "4090-max", "vs-a100", "vs-llamacpp")}
+    assert (
+        set(counted)
+        == {r for r in rows(data) if "-l70b-" in r and r.startswith("bis-")} | powerinfer
+    )
+    assert set(counted.values()) == {1}
+
+
+def test_vague_entries_are_marked(data: SeedData) -> None:
+    vague = {slug for slug, e in data.hardware.items() if e.vague}
+    assert vague == {
+        "nvidia-h100-unspecified", "nvidia-h100-or-newer", "nvidia-a100-unspecified",
+        "amd-gpu-unspecified", "apple-silicon-unspecified", "cpu-unspecified",
+        "unspecified-gpu", "unlisted-hardware",
+    }  # fmt: skip
+    assert {slug for slug, e in data.models.items() if e.vague} == {
+        "deepseek-unspecified", "unnamed-7b", "small-models-unspecified",
+        "various-incl-opt-175b", "unlisted-model",
+    }  # fmt: skip
+    by_id = rows(data)
+    assert by_id["ov-llamacpp-cpu-speed"].model == "small-models-unspecified"  # type: ignore[attr-defined]
+    assert by_id["seg-powerinfer-4090-avg"].model == "various-incl-opt-175b"  # type: ignore[attr-defined]
+    assert by_id["seg-gguf-size-q4-k-m"].model == "unnamed-7b"  # type: ignore[attr-defined]
+
+
+def test_every_figure_has_a_workload_and_keeps_its_setup_line(data: SeedData) -> None:
+    for row in rows(data).values():
+        assert row.workload and row.setup, row.id  # type: ignore[attr-defined]
+    by_id = rows(data)
+    assert by_id["seg-llamacpp-pp512"].workload == "prefill-pp512"  # type: ignore[attr-defined]
+    assert data.workloads["prefill-pp512"].input_tokens == 512
+    assert data.workloads["decode-tg128"].output_tokens == 128
+
+
+def test_every_entry_says_where_it_comes_from(data: SeedData) -> None:
+    for kind in ("hardware", "models"):
+        for slug, entry in getattr(data, kind).items():
+            assert entry.sources or slug.startswith("unlisted-"), slug
+    # Facts only where an article gives them: the RTX 4090's memory is not in any source.
+    assert data.hardware["nvidia-rtx-4090"].memory_gb is None
+    assert data.hardware["nvidia-h100-sxm5-80gb"].memory_gb == 80
+    assert data.models["deepseek-v3"].architecture == "moe"
+    assert data.models["llama-3-70b"].architecture is None
+
+
+def test_the_seed_files_hold_slugs_not_names() -> None:
+    # The CSVs are written the way export writes them, so the round trip stays exact.
+    data = load_seed(SEED_DIR)
+    for path in (SEED_DIR / "benchmarks").glob("*.csv"):
+        for row in csv.DictReader(path.read_text().splitlines()):
+            for kind, entries in (("hardware", data.hardware), ("model", data.models),
+                                  ("workload", data.workloads)):  # fmt: skip
+                assert not row[kind] or row[kind] in entries, (path.name, row["id"], kind)
