@@ -12,7 +12,9 @@ and the confirmation may reach another one than the upload did.
 """
 
 import datetime as dt
+import difflib
 import hashlib
+import re
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
@@ -24,7 +26,7 @@ from sqlmodel import Session, select
 
 from app.accounts.models import Role, UserAccount
 from app.accounts.service import SignedIn
-from app.aliases import Names, api_listing
+from app.aliases import Names, alias_key, api_listing
 from app.db import lock_writes
 from app.imports import ParsedFile, ParsedRun, atlas_figures, parse_result_file
 from app.imports.runs import TOOLS
@@ -368,12 +370,35 @@ def _entry(names: Names, given: str | None, from_file: str | None) -> tuple[str 
         slug = names.resolve(candidate)
         if slug:
             return slug, None
-    close = names.suggest(last)
+    close = _closest(names, last)
     hint = f"did you mean {', '.join(close)}?" if close else f"choose {listing}"
     return None, (
         f"the file names the {names.kind} {from_file!r}, which is not an entry of the "
         f"Atlas's vocabulary: say which entry it is ({hint}; unlisted-{names.kind} if none is)"
     )
+
+
+def _closest(names: Names, text: str, n: int = 3) -> list[str]:
+    """The entries closest to a file's name: those sharing most of its words first (a word
+    with a digit, a version or a size, counts twice: it tells models apart), then the most
+    alike. For "Meta-Llama-3.1-8B-Instruct-Q4_K_M", Llama 3.1 8B comes before Llama 3.3 70B
+    Instruct, which shares only "meta", "llama" and "instruct"."""
+    wanted = alias_key(text)
+    words = _words(wanted)
+    best: dict[str, tuple[int, float]] = {}
+    for key, slug in names.by_key.items():
+        shared = words & _words(key)
+        score = (
+            sum(2 if re.search(r"\d", word) else 1 for word in shared),
+            difflib.SequenceMatcher(None, wanted, key).ratio(),
+        )
+        best[slug] = max(best.get(slug, score), score)
+    ranked = sorted(best, key=lambda slug: best[slug], reverse=True)
+    return [slug for slug in ranked if best[slug][0] >= 3 or best[slug][1] >= 0.75][:n]
+
+
+def _words(key: str) -> set[str]:
+    return set(re.split(r"[\s/]+", key.removesuffix(".gguf")))
 
 
 def _setup_line(parsed: ParsedFile, run: ParsedRun) -> str:

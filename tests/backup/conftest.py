@@ -121,7 +121,9 @@ def make_team_data(engine: Engine) -> tuple[dict[str, str], list[str]]:
 
     # A result file imported (its runs and raw metrics carried) and one left as a preview.
     sweep = IMPORT_FILE.read_bytes()
-    context = ImportContext(system="vllm", hardware="NVIDIA H100 SXM5 80GB", precision="FP8")
+    context = ImportContext(
+        system="vllm", hardware="NVIDIA H100 SXM5 80GB", precision="FP8", model="llama-3.1-8b"
+    )
 
     def preview(s: Session, who: SignedIn) -> str:
         return imports.preview_import(s, who, IMPORT_FILE.name, sweep, context).key

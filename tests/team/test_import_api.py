@@ -15,7 +15,12 @@ from tests.team.test_write_api import count, token_for
 
 FIXTURES = Path(__file__).parents[1] / "imports" / "fixtures"
 SWEEP = FIXTURES / "vllm-bench" / "sweep-append-result.json"
-CONTEXT = {"system": "vllm", "hardware": "NVIDIA H100 SXM5 80GB", "precision": "FP8"}
+CONTEXT = {
+    "system": "vllm",
+    "hardware": "NVIDIA H100 SXM5 80GB",
+    "precision": "FP8",
+    "model": "llama-3.1-8b",
+}
 
 
 def upload(client: TestClient, path: Path, **fields: str) -> Any:
@@ -41,6 +46,12 @@ def test_a_preview_saves_nothing_and_confirming_saves_every_run(
     )  # fmt: skip
     assert [r["setup"]["concurrency"] for r in body["runs"]] == [1, 4, 16, 64]
     assert all(r["setup"]["gpus"] == 1 for r in body["runs"])
+    # Names are vocabulary slugs: the alias given, and the model the user chose for the file's.
+    first = body["runs"][0]["setup"]
+    assert (first["hardware"], first["model"]) == ("nvidia-h100-sxm5-80gb", "llama-3.1-8b")
+    assert {(r["hardware"], r["model"], r["gpus"]) for r in body["results"]} == {
+        ("nvidia-h100-sxm5-80gb", "llama-3.1-8b", 1)
+    }
     assert count(accounts_engine, BenchmarkResult) == results
     again = editor.get(f"/api/v1/imports/{body['id']}")
     assert again.status_code == 200 and again.json()["runs"] == body["runs"]
@@ -69,6 +80,10 @@ def test_missing_context_is_named_and_the_preview_cannot_be_confirmed(
     body = preview.json()
     assert body["ready"] is False and body["results"] == []
     assert body["problems"]["hardware"].startswith("which hardware ran it?")
+    # The file's model is none of the entries' names: asked for, with the close ones offered.
+    assert body["runs"][0]["setup"]["model_in_file"] == "meta-llama/Llama-3.1-8B-Instruct"
+    assert "'meta-llama/Llama-3.1-8B-Instruct'" in body["problems"]["model"]
+    assert "did you mean llama-3.1-8b" in body["problems"]["model"]
     results = count(accounts_engine, BenchmarkResult)
     refused = editor.post(f"/api/v1/imports/{body['id']}/confirm")
     assert refused.status_code == 422 and "hardware" in refused.text

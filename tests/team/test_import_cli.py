@@ -3,6 +3,7 @@ under a source describing its file and linked to the run (with its raw metrics).
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import func
@@ -11,7 +12,16 @@ from typer.testing import CliRunner
 
 from app.cli import cli
 from app.db import make_engine
-from app.models import BenchmarkResult, ImportBatch, ImportRun, Metric, Revision, Source
+from app.models import (
+    BenchmarkResult,
+    Hardware,
+    ImportBatch,
+    ImportRun,
+    LanguageModel,
+    Metric,
+    Revision,
+    Source,
+)
 from tests.accounts.conftest import USERS, add_users
 from tests.conftest import SEED_DIR
 from tests.databases import copy_of
@@ -20,6 +30,8 @@ FIXTURES = Path(__file__).parents[1] / "imports" / "fixtures"
 SWEEP = FIXTURES / "vllm-bench" / "sweep-append-result.json"
 LLAMA = FIXTURES / "llama-bench" / "rtx4090-llama3.1-8b-q4km.json"
 H100 = ["--system", "vllm", "--hardware", "NVIDIA H100 SXM5 80GB", "--gpus", "1"]
+# The files name "meta-llama/Llama-3.1-8B-Instruct", which no entry lists: the user says which.
+LLAMA_8B = ["--model", "llama-3.1-8b"]
 
 
 @pytest.fixture
@@ -47,7 +59,7 @@ def run(*args: str | Path) -> object:
 
 def test_a_vllm_sweep_is_saved_with_its_runs_and_source(url: str) -> None:
     before = counts(url)
-    result = run(SWEEP, *H100, "--precision", "FP8", "--user", "eddie")
+    result = run(SWEEP, *H100, *LLAMA_8B, "--precision", "FP8", "--user", "eddie")
     assert result.exit_code == 0, result.output
     assert "vLLM bench serve (--save-result JSON), 4 runs" in result.output
     engine = make_engine(url)
@@ -66,7 +78,10 @@ def test_a_vllm_sweep_is_saved_with_its_runs_and_source(url: str) -> None:
         by_run: dict[int, dict[str, float]] = {}
         for row, metric in rows:
             assert row.run_by == "eddie" and row.precision == "FP8" and row.system_version is None
-            assert row.hardware == "NVIDIA H100 SXM5 80GB"
+            assert entry(session, Hardware, row.hardware_id) == "nvidia-h100-sxm5-80gb"
+            assert entry(session, LanguageModel, row.model_id) == "llama-3.1-8b"
+            assert row.gpus == 1 and row.workload_id is None
+            assert row.setup and row.setup.startswith("vLLM bench serve: ")
             by_run.setdefault(row.import_run_id, {})[metric.slug] = row.value  # type: ignore[arg-type]
         for imported in runs:
             saved = by_run[imported.id]  # type: ignore[index]
@@ -83,8 +98,23 @@ def test_a_vllm_sweep_is_saved_with_its_runs_and_source(url: str) -> None:
     assert f"Saved {len(rows)} results from 1 files as eddie." in result.output
 
 
-def test_llama_bench_needs_no_context_but_the_user(url: str) -> None:
-    result = run(LLAMA, "--user", "ada")
+def entry(session: Session, table: Any, row_id: int | None) -> str | None:
+    found = session.get(table, row_id) if row_id else None
+    return found.slug if found else None
+
+
+def test_llama_bench_needs_only_the_model_its_file_name_does_not_settle(url: str) -> None:
+    """The system, GPU and precision come from the file; its GPU name is an alias of an entry."""
+    before = counts(url)
+    asked = run(LLAMA, "--user", "ada")
+    assert asked.exit_code == 1 and counts(url) == before
+    assert (
+        "model: the file names the model '/models/Meta-Llama-3.1-8B-Instruct-Q4_K_M.gguf', "
+        "which is not an entry of the Atlas's vocabulary: say which entry it is (did you mean "
+    ) in asked.output
+    assert "llama-3.1-8b" in asked.output and "(give --model)" in asked.output
+
+    result = run(LLAMA, "--user", "ada", "--model", "Llama 3.1 8B")
     assert result.exit_code == 0, result.output
     engine = make_engine(url)
     with Session(engine) as session:
@@ -92,13 +122,22 @@ def test_llama_bench_needs_no_context_but_the_user(url: str) -> None:
             select(BenchmarkResult).where(col(BenchmarkResult.import_run_id).is_not(None))
         ).all()
         assert rows and {r.precision for r in rows} == {"Q4_K_M"}
-        assert {r.hardware for r in rows} == {"NVIDIA GeForce RTX 4090"}
+        assert {entry(session, Hardware, r.hardware_id) for r in rows} == {"nvidia-rtx-4090"}
+        assert {entry(session, LanguageModel, r.model_id) for r in rows} == {"llama-3.1-8b"}
     engine.dispose()
+
+
+def test_a_name_the_vocabulary_lacks_is_refused_with_a_suggestion(url: str) -> None:
+    before = counts(url)
+    result = run(SWEEP, *H100, "--model", "Llama 3.1 8 B", "--precision", "FP8", "--user", "eddie")
+    assert result.exit_code == 1
+    assert "model: unknown model 'Llama 3.1 8 B'; did you mean llama-3.1-8b" in result.output
+    assert counts(url) == before
 
 
 def test_a_dry_run_shows_the_runs_and_saves_nothing(url: str) -> None:
     before = counts(url)
-    result = run(SWEEP, *H100, "--precision", "FP8", "--user", "eddie", "--dry-run")
+    result = run(SWEEP, *H100, *LLAMA_8B, "--precision", "FP8", "--user", "eddie", "--dry-run")
     assert result.exit_code == 0, result.output
     assert "Dry run: nothing was saved." in result.output
     assert "64 concurrent" in result.output
@@ -134,14 +173,14 @@ def test_results_are_attributed_to_an_editor(url: str, args: tuple[str, ...], me
 def test_one_bad_file_among_several_saves_none(url: str) -> None:
     before = counts(url)
     bad = FIXTURES / "bad" / "truncated-append.json"
-    result = run(SWEEP, bad, *H100, "--precision", "FP8", "--user", "eddie")
+    result = run(SWEEP, bad, *H100, *LLAMA_8B, "--precision", "FP8", "--user", "eddie")
     assert result.exit_code == 1
     assert "truncated-append.json" in result.output and "Nothing was saved." in result.output
     assert counts(url) == before
 
 
 def test_an_unknown_system_is_refused_by_the_write_rules(url: str) -> None:
-    result = run(SWEEP, "--system", "vllm-turbo", "--hardware", "H100", "--precision", "FP8",
+    result = run(SWEEP, "--system", "vllm-turbo", "--hardware", "H100", "--precision", "FP8", *LLAMA_8B,
                  "--user", "eddie")  # fmt: skip
     assert result.exit_code == 1
     assert "system: line 1: no system has the slug 'vllm-turbo'" in result.output
@@ -151,7 +190,7 @@ def test_every_import_source_slug_is_a_valid_slug(url: str) -> None:
     from app.seeding.schema import SLUG_PATTERN
 
     for _ in range(3):
-        result = run(LLAMA, "--user", "ada")
+        result = run(LLAMA, "--user", "ada", *LLAMA_8B)
         assert result.exit_code == 0, result.output
     engine = make_engine(url)
     with Session(engine) as session:

@@ -28,23 +28,32 @@ def test_upload_preview_give_context_then_save(clients: Any, accounts_engine: En
     assert sent.status_code == 303
     where = sent.headers["location"]
     said = flash_of(eddie, where)
-    assert said == f"Read 4 runs from {SWEEP.name}: 2 thing(s) to give before saving."
+    assert said == f"Read 4 runs from {SWEEP.name}: 3 thing(s) to give before saving."
     preview = page(eddie.get(where))
     banner = preview.select_one(".problem-banner").get_text(" ", strip=True)
     assert "hardware" in banner and "precision" in banner
+    assert "model : the file names the model 'meta-llama/Llama-3.1-8B-Instruct'" in banner
     assert preview.select_one(".confirm-import button").has_attr("disabled")
     rows = preview.select("table.import-runs tbody tr")
     assert [r.select("td")[1].get_text() for r in rows] == [
         "1 at once", "4 at once", "16 at once", "64 at once"
     ]  # fmt: skip
     key = where.rsplit("/", 1)[1]
+    # The model cell says what the file gave; the form suggests the vocabulary's names.
+    model_cell = rows[0].select("td")[2]
+    assert "the file says “meta-llama/Llama-3.1-8B-Instruct”" in model_cell.get_text()
+    assert preview.select_one("#ctx-model")["list"] == "ctx-model-list"
+    assert preview.select_one("#ctx-model-list option[value='llama-3.1-8b']") is not None
     given = {"system": "vllm", "hardware": "NVIDIA H100 SXM5 80GB", "gpus": "1",
-             "precision": "FP8"}  # fmt: skip
+             "precision": "FP8", "model": "Llama 3.1 8B"}  # fmt: skip
     changed = eddie.post(f"/imports/{key}/context", data=given, headers=SAME_ORIGIN,
                          follow_redirects=False)  # fmt: skip
     assert changed.status_code == 303
     ready = page(eddie.get(where))
     assert ready.select_one(".problem-banner") is None
+    first = ready.select("table.import-runs tbody tr")[0].select("td")
+    assert first[2].select_one("a")["href"] == "/models/llama-3.1-8b"
+    assert first[3].get_text(" ", strip=True).startswith("1× NVIDIA H100 SXM5")
     button = ready.select_one(".confirm-import button")
     assert not button.has_attr("disabled") and button.get_text().startswith("Save ")
     assert button.get_text().endswith(" results") and "Save the" not in button.get_text()
