@@ -180,8 +180,8 @@ def test_one_bad_file_among_several_saves_none(url: str) -> None:
 
 
 def test_an_unknown_system_is_refused_by_the_write_rules(url: str) -> None:
-    result = run(SWEEP, "--system", "vllm-turbo", "--hardware", "H100", "--precision", "FP8", *LLAMA_8B,
-                 "--user", "eddie")  # fmt: skip
+    result = run(SWEEP, "--system", "vllm-turbo", "--hardware", "H100", "--precision", "FP8",
+                 *LLAMA_8B, "--user", "eddie")  # fmt: skip
     assert result.exit_code == 1
     assert "system: line 1: no system has the slug 'vllm-turbo'" in result.output
 
