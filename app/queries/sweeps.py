@@ -15,7 +15,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from pydantic import BaseModel, computed_field
-from sqlmodel import Session, col, exists, select
+from sqlalchemy import select as sql_select
+from sqlmodel import Session, col, exists
 
 from app.models import BenchmarkResult, ImportBatch, ImportRun, Source
 from app.params import BenchmarkParams, SweepParams
@@ -100,7 +101,7 @@ def shows_sweeps(params: BenchmarkParams) -> bool:
 
 def team_sweeps(session: Session, filters: SweepParams) -> SweepPage:
     """The team's sweeps that pass `filters`, bounded, with what was left out and why."""
-    rows = session.exec(_runs()).all()
+    rows = session.execute(_runs()).all()
     left_out: dict[str, int] = {}
     notes = (
         [f"only the newest {MAX_RUNS:,} imported runs were read"] if len(rows) > MAX_RUNS else []
@@ -126,14 +127,16 @@ def team_sweeps(session: Session, filters: SweepParams) -> SweepPage:
 
 
 def _runs() -> Any:
+    """Columns, not objects: a run's `raw` numbers (up to 250 a run) are never needed here."""
     batch, run = ImportBatch, ImportRun
     kept = exists().where(col(BenchmarkResult.import_run_id) == col(run.id))
+    columns = (run.setup, run.metrics, batch.key, batch.file_name, run.location, Source.slug,
+               Source.short, Source.title, Source.date, Source.kind)  # fmt: skip
     return (
-        select(run.setup, run.metrics, batch.key, batch.file_name, run.location, Source.slug,
-               Source.short, Source.title, Source.date, Source.kind)
+        sql_select(*map(col, columns))
         .join(batch, col(batch.id) == col(run.batch_id))
         .join(Source, col(Source.id) == col(batch.source_id))
-        .where(batch.state == "saved", kept)
+        .where(col(batch.state) == "saved", kept)
         .order_by(col(batch.created_at).desc(), col(batch.id).desc(), col(run.position))
         .limit(MAX_RUNS + 1)
     )  # fmt: skip
@@ -159,19 +162,23 @@ def _point(
     per_user, gpus = metrics.get("output_throughput_per_user"), setup.get("gpus")
     if not output:
         return None, "lacked an output throughput"
-    if not per_user and not tpot:
+    derived = 1000 / tpot if tpot else None
+    # The parser fills in 1000 / mean TPOT when a file has no per-user figure of its own.
+    if per_user and (derived is None or not math.isclose(per_user, derived, rel_tol=1e-9)):
+        value, basis = float(per_user), "file"
+    elif derived is not None:
+        value, basis = derived, "tpot"
+    else:
         return None, "lacked TPOT and a per-user throughput"
     if not gpus:
         return None, "had no GPU count (give one when importing)"
-    # The parser fills in 1000 / mean TPOT when a file has no per-user figure of its own.
-    from_tpot = not per_user or bool(tpot and math.isclose(per_user, 1000 / tpot, rel_tol=1e-9))
     key, file, location, slug, short, title, date, kind = where
     return SweepPoint(
         load=_load(setup),
         concurrency=setup.get("concurrency"),
         request_rate=setup.get("request_rate"),
-        per_user=1000 / tpot if from_tpot else per_user,
-        per_user_from="tpot" if from_tpot else "file",
+        per_user=value,
+        per_user_from=basis,
         per_gpu=output / gpus,
         output_throughput=output,
         import_id=key,
@@ -224,7 +231,7 @@ def _curve(key: SetupKey, found: list[SweepPoint], names: dict[str, str]) -> Swe
     _, system, version, hardware, gpus, precision = key
     return SweepCurve(
         system=system,
-        system_name=names.get(system, system),
+        system_name=str(names.get(system, system)),
         system_version=version,
         hardware=hardware,
         gpus=gpus,
@@ -281,7 +288,7 @@ def sweep_drawings(charts: Iterable[SweepChart]) -> list[SweepDrawing]:
 def _short_load(p: SweepPoint) -> str:
     if p.concurrency:
         return f"c={p.concurrency}"
-    return f"{p.request_rate:g}/s" if p.request_rate else "max"
+    return f"{p.request_rate:g} req/s" if p.request_rate else "max"
 
 
 def _point_title(curve: SweepCurve, p: SweepPoint) -> str:

@@ -218,3 +218,34 @@ def test_a_run_counts_while_the_team_keeps_one_of_its_results(fresh_url: str) ->
     with Session(engine) as session:
         assert team_sweeps(session, SweepParams()) == SweepPage(query="", charts=[])
     engine.dispose()
+
+
+WHERE = ("k", "f.json", "line 1", "import-k", "f.json", "t", "2026-11-01", "team-measurement")
+
+
+@pytest.mark.parametrize(
+    ("metrics", "gpus", "expected"),
+    [
+        ({"output_throughput": 800.0, "tpot_mean": 20.0}, 2, (50.0, "tpot", 400.0)),
+        ({"output_throughput": 800.0, "output_throughput_per_user": 50.0, "tpot_mean": 20.0},
+         2, (50.0, "tpot", 400.0)),  # the parser's own 1000 / TPOT
+        ({"output_throughput": 800.0, "output_throughput_per_user": 48.5, "tpot_mean": 20.0},
+         4, (48.5, "file", 200.0)),
+        ({"output_throughput": 800.0, "output_throughput_per_user": 48.5},
+         1, (48.5, "file", 800.0)),
+        ({"output_throughput": 800.0}, 1, "lacked TPOT and a per-user throughput"),
+        ({"tpot_mean": 20.0}, 1, "lacked an output throughput"),
+        ({"output_throughput": 800.0, "tpot_mean": 20.0}, None,
+         "had no GPU count (give one when importing)"),
+    ],
+)  # fmt: skip
+def test_a_point_from_one_run(
+    metrics: dict[str, float], gpus: int | None, expected: object
+) -> None:
+    point, reason = sweeps._point({"gpus": gpus, "request_rate": 2.5}, metrics, WHERE)
+    if isinstance(expected, str):
+        assert point is None and reason == expected
+        return
+    assert point is not None and reason == ""
+    assert (point.per_user, point.per_user_from, point.per_gpu) == pytest.approx(expected)
+    assert point.load == "2.5 req/s" and point.source.slug == "import-k"
