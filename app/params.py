@@ -466,6 +466,30 @@ class BenchmarkParams(QueryModel):
         return self.replace(sort=flipped, page=1).query_string()
 
 
+class SweepParams(QueryModel):
+    """What /api/v1/sweeps accepts: the /benchmarks filters that narrow a team's sweeps."""
+
+    system: _data_list("system", "systems (slugs)") = ()
+    hardware: _data_list("hardware", "hardware, as the figures name it") = ()
+    model: _data_list("model", "models, as the figures name them") = ()
+    precision: _data_list("precision", "weight precisions") = ()
+    source: _data_list("source", "sources (slugs): an import's source keeps its runs") = ()
+    cmin: Annotated[Concurrency | None, Field(description="lowest concurrency of a run")] = None
+    cmax: Annotated[Concurrency | None, Field(description="highest concurrency of a run")] = None
+
+    def query_string(self) -> str:
+        pairs: list[tuple[str, str]] = []
+        for name in ("system", "hardware", "model", "precision", "source"):
+            pairs += [(name, v) for v in getattr(self, name)]
+        pairs += [(n, str(v)) for n in ("cmin", "cmax") if (v := getattr(self, n)) is not None]
+        return _encode(pairs)
+
+    @classmethod
+    def of(cls, page: BenchmarkParams) -> "SweepParams":
+        """The sweep filters within the /benchmarks page's own."""
+        return cls.model_validate(page.model_dump(include=set(cls.model_fields)))
+
+
 # --- /compare, /api/v1/compare -----------------------------------------------------------
 
 

@@ -57,6 +57,7 @@ templates.env.globals["team_ui"] = templates.env.get_template("macros/team.html"
 templates.env.globals["notes_ui"] = templates.env.get_template("macros/notes.html").module
 templates.env.globals["matrix_ui"] = templates.env.get_template("macros/matrix.html").module
 templates.env.globals["changes_ui"] = templates.env.get_template("macros/changes.html").module
+templates.env.globals["sweeps_ui"] = templates.env.get_template("macros/sweeps.html").module
 templates.env.globals["login_url"] = login_url
 templates.env.globals["here"] = here
 

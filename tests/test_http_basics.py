@@ -23,6 +23,7 @@ GET_ROUTES = [
     "/api/v1/systems/vllm",
     "/api/v1/matrix",
     "/api/v1/benchmarks",
+    "/api/v1/sweeps",
     "/api/v1/compare?s=vllm&s=sglang",
     "/api/v1/recommend?hardware=apple-silicon",
     "/openapi.json",

@@ -25,6 +25,7 @@ from app.params import (
     ParamError,
     ParamProblem,
     QueryModel,
+    SweepParams,
     compare_problems,
     read_query,
 )
@@ -35,8 +36,9 @@ from app.queries.decide import recommendation
 from app.queries.entries import EntryPage, vocabulary_entries
 from app.queries.features import FeaturePage, capability_names, feature_page
 from app.queries.matrix import MatrixResult, build_matrix, system_name_map
+from app.queries.sweeps import SweepPage, team_sweeps
 from app.queries.systems import get_system, list_systems, system_slugs
-from app.queries.vocabularies import system_vocabularies
+from app.queries.vocabularies import benchmark_vocabularies, system_vocabularies
 from app.routes.benchmarks import read_benchmarks
 from app.routes.matrix import read_matrix
 from app.routes.vocabulary import PATHS, find_entry
@@ -232,6 +234,27 @@ def _benchmarks(request: Request, session: Session) -> Response:
 async def benchmarks(request: Request, session: SessionDep) -> Response:
     """Every result with its context as /benchmarks shows it, grouped into comparable contexts."""
     return await serve(request, session, lambda s: _benchmarks(request, s))
+
+
+class SweepsResponse(SweepPage, Ignoring): ...
+
+
+def _sweeps(request: Request, session: Session) -> Response:
+    reading = read_query(SweepParams, request.query_params, benchmark_vocabularies(session))
+    _checked(reading.problems)
+    return _json(team_sweeps(session, reading.params), reading.ignored)
+
+
+@router.get(
+    "/sweeps",
+    response_model=SweepsResponse,
+    responses=BAD_VALUE,
+    openapi_extra=query_parameters(SweepParams),
+)
+async def sweeps(request: Request, session: SessionDep) -> Response:
+    """The team's sweeps as /benchmarks draws them: per setup, each imported run's per-user
+    and per-GPU throughput and whether it is on the setup's Pareto frontier."""
+    return await serve(request, session, lambda s: _sweeps(request, s))
 
 
 def _compare(request: Request, session: Session) -> Response:

@@ -14,7 +14,7 @@ from app.aliases import Names
 from app.db import SessionDep
 from app.fragments import FragmentCache
 from app.paging import paginate
-from app.params import RESULTS_PAGE_SIZE, BenchmarkParams, Reading, read_query
+from app.params import RESULTS_PAGE_SIZE, BenchmarkParams, Reading, SweepParams, read_query
 from app.queries.benchmark_page import (
     BenchmarkPage,
     all_results,
@@ -25,6 +25,7 @@ from app.queries.benchmark_page import (
 from app.queries.contexts import context_chart, describe_ratio, throughput_vs_ttft
 from app.queries.entries import vocabulary_names
 from app.queries.snapshot import data_version
+from app.queries.sweeps import shows_sweeps, sweep_drawings, team_sweeps
 from app.queries.vocabularies import benchmark_vocabularies
 from app.routes.team_forms import benchmarks_editing
 from app.schemas import BenchmarkView
@@ -100,10 +101,21 @@ def _benchmarks_page(request: Request, session: Session) -> Response:
         "csv_url": f"/benchmarks.csv{exports}",
         "active": "benchmarks",
         "team": benchmarks_editing(request, session, canonical),
+        **_sweeps(session, params),
     }
     return render(request, "pages/benchmarks.html", context, session=session,
-                  fragments=("benchmark_results",), canonical=canonical,
+                  fragments=("benchmark_results", "team_sweeps"), canonical=canonical,
                   status_code=422 if problems else 200)  # fmt: skip
+
+
+def _sweeps(session: Session, params: BenchmarkParams) -> dict[str, object]:
+    """The team's sweeps within the page's filters (none when the filters leave no room)."""
+    if not shows_sweeps(params):
+        return {"sweeps": None}
+    sweeps = team_sweeps(session, SweepParams.of(params))
+    query = f"?{sweeps.query}" if sweeps.query else ""
+    return {"sweeps": sweeps, "sweep_drawings": sweep_drawings(sweeps.charts),
+            "sweeps_json_url": f"/api/v1/sweeps{query}"}  # fmt: skip
 
 
 @router.get("/benchmarks")

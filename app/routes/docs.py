@@ -50,6 +50,7 @@ def _openapi(request: Request, session: Session) -> Response:
         {
             "/api/v1/matrix": matrix_vocabularies(session),
             "/api/v1/benchmarks": benchmark_vocabularies(session),
+            "/api/v1/sweeps": benchmark_vocabularies(session),
             "/api/v1/compare": system_vocabularies(session),
             "/api/v1/changes": change_vocabularies(session),
             "/api/v1/notes": note_vocabularies(session),

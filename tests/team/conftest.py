@@ -6,4 +6,5 @@ from tests.accounts.conftest import (  # noqa: F401  (fixtures, registered by im
     accounts_engine,
     accounts_url,
     clients,
+    fresh_url,
 )

@@ -1,0 +1,297 @@
+"""Team sweeps: the runs of confirmed imports that measured one setup at several loads.
+
+A point is one imported run: its per-user throughput (tok/s/user: the file's own figure,
+or 1000 / mean TPOT) against its output throughput per GPU. Runs of one setup (system and
+version, hardware, GPU count, precision) form a curve, whichever file or import they came
+from; curves for one model and workload (input and output lengths) share a chart. Only
+setups measured at two loads or more make a curve. See docs/charts.md.
+
+Points come from the runs as imported (ImportRun: the file's numbers, normalised); a run
+counts while the team still has at least one of the results it gave.
+"""
+
+import math
+from collections.abc import Iterable
+from typing import Any
+
+from pydantic import BaseModel, computed_field
+from sqlalchemy import select as sql_select
+from sqlmodel import Session, col, exists
+
+from app.models import BenchmarkResult, ImportBatch, ImportRun, Source
+from app.params import BenchmarkParams, SweepParams
+from app.queries.common import system_names
+from app.schemas import SourceRef
+from app.sweep_chart import SeriesInput, SweepDrawing, pareto_frontier, sweep_chart
+
+MAX_RUNS = 5000  # runs read, newest imports first
+MAX_CHARTS = 6
+MAX_CURVES = 8  # per chart: beyond that neither the colours nor the legend stay readable
+MAX_POINTS = 48  # per curve
+LENGTH_TOLERANCE = 0.1  # lengths within 10% are one workload (measured means: 511 and 512)
+SWEEP_METRICS = ("throughput", "throughput-per-user", "tpot")
+SINGLE = "measured at one load only (a curve needs two)"
+Workload = tuple[str | None, int | None, int | None]  # model, input and output tokens
+X_LABEL, Y_LABEL = "Per-user throughput (tok/s/user)", "Throughput per GPU (tok/s/GPU)"
+
+
+class SweepPoint(BaseModel):
+    load: str  # "16 concurrent", "4.5 req/s", "all requests at once"
+    concurrency: int | None
+    request_rate: float | None
+    per_user: float  # tok/s/user
+    per_user_from: str  # "file", or "tpot" when it is 1000 / mean TPOT
+    per_gpu: float  # output tok/s per GPU
+    output_throughput: float  # tok/s, all GPUs
+    on_frontier: bool = False
+    import_id: str
+    file: str
+    where: str  # the run's place in its file
+    source: SourceRef
+
+
+class SweepCurve(BaseModel):
+    system: str
+    system_name: str
+    system_version: str | None
+    hardware: str | None
+    gpus: int
+    precision: str | None
+    points: list[SweepPoint]  # by per-user throughput
+    points_left_out: int = 0
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def label(self) -> str:
+        """'vLLM 0.10.1 · NVIDIA H100 ×8 · FP8'"""
+        name = (
+            f"{self.system_name} {self.system_version}" if self.system_version else self.system_name
+        )
+        parts = [name, f"{self.hardware or 'hardware not stated'} ×{self.gpus}"]
+        return " · ".join(parts + ([self.precision] if self.precision else []))
+
+
+class SweepChart(BaseModel):
+    model: str | None
+    input_tokens: int | None
+    output_tokens: int | None
+    curves: list[SweepCurve]
+    curves_left_out: int = 0
+
+    @computed_field  # type: ignore[prop-decorator]
+    @property
+    def label(self) -> str:
+        """'meta-llama/Llama-3.1-8B-Instruct · ~1024 in / 512 out tokens'"""
+        lengths = f"~{self.input_tokens or '?'} in / {self.output_tokens or '?'} out tokens"
+        return f"{self.model or 'model not stated'} · {lengths}"
+
+
+class SweepPage(BaseModel):
+    query: str
+    charts: list[SweepChart]
+    charts_left_out: int = 0
+    left_out: list[str] = []  # runs and setups that make no point or curve, and why
+
+
+def shows_sweeps(params: BenchmarkParams) -> bool:
+    """Whether /benchmarks, filtered so, has room for sweeps (all team-measured throughput)."""
+    wanted = not params.metric or any(m in SWEEP_METRICS for m in params.metric)
+    return params.origin != "published" and wanted
+
+
+def team_sweeps(session: Session, filters: SweepParams) -> SweepPage:
+    """The team's sweeps that pass `filters`, bounded, with what was left out and why."""
+    rows = session.execute(_runs()).all()
+    left_out: dict[str, int] = {}
+    notes = (
+        [f"only the newest {MAX_RUNS:,} imported runs were read"] if len(rows) > MAX_RUNS else []
+    )
+    names = {slug: name for slug, name in system_names(session).values()}
+    points: list[tuple[dict[str, Any], SweepPoint]] = []
+    for row in rows[:MAX_RUNS]:
+        setup = row[0]
+        if not _passes(setup, row[5], filters):
+            continue
+        point, missing = _point(setup, row[1], row[2:])
+        if point is None:
+            left_out[missing] = left_out.get(missing, 0) + 1
+        else:
+            points.append((setup, point))
+    charts = _charts(points, names, left_out)
+    return SweepPage(
+        query=filters.query_string(),
+        charts=charts[:MAX_CHARTS],
+        charts_left_out=max(len(charts) - MAX_CHARTS, 0),
+        left_out=notes + [_plural(count, reason) for reason, count in left_out.items()],
+    )
+
+
+def _runs() -> Any:
+    """Columns, not objects: a run's `raw` numbers (up to 250 a run) are never needed here."""
+    batch, run = ImportBatch, ImportRun
+    kept = exists().where(col(BenchmarkResult.import_run_id) == col(run.id))
+    columns = (run.setup, run.metrics, batch.key, batch.file_name, run.location, Source.slug,
+               Source.short, Source.title, Source.date, Source.kind)  # fmt: skip
+    return (
+        sql_select(*map(col, columns))
+        .join(batch, col(batch.id) == col(run.batch_id))
+        .join(Source, col(Source.id) == col(batch.source_id))
+        .where(col(batch.state) == "saved", kept)
+        .order_by(col(batch.created_at).desc(), col(batch.id).desc(), col(run.position))
+        .limit(MAX_RUNS + 1)
+    )  # fmt: skip
+
+
+def _passes(setup: dict[str, Any], source: str, f: SweepParams) -> bool:
+    checks = ((f.system, setup.get("system")), (f.hardware, setup.get("hardware")),
+              (f.model, setup.get("model")), (f.precision, setup.get("precision")),
+              (f.source, source))  # fmt: skip
+    if any(allowed and value not in allowed for allowed, value in checks):
+        return False
+    concurrency = setup.get("concurrency")
+    if f.cmin is not None and (concurrency is None or concurrency < f.cmin):
+        return False
+    return f.cmax is None or (concurrency is not None and concurrency <= f.cmax)
+
+
+def _point(
+    setup: dict[str, Any], metrics: dict[str, Any], where: tuple[Any, ...]
+) -> tuple[SweepPoint | None, str]:
+    """The run's point, or None and the reason it makes none."""
+    output, tpot = metrics.get("output_throughput"), metrics.get("tpot_mean")
+    per_user, gpus = metrics.get("output_throughput_per_user"), setup.get("gpus")
+    if not output:
+        return None, "lacked an output throughput"
+    derived = 1000 / tpot if tpot else None
+    # The parser fills in 1000 / mean TPOT when a file has no per-user figure of its own.
+    if per_user and (derived is None or not math.isclose(per_user, derived, rel_tol=1e-9)):
+        value, basis = float(per_user), "file"
+    elif derived is not None:
+        value, basis = derived, "tpot"
+    else:
+        return None, "lacked TPOT and a per-user throughput"
+    if not gpus:
+        return None, "had no GPU count (give one when importing)"
+    key, file, location, slug, short, title, date, kind = where
+    return SweepPoint(
+        load=_load(setup),
+        concurrency=setup.get("concurrency"),
+        request_rate=setup.get("request_rate"),
+        per_user=value,
+        per_user_from=basis,
+        per_gpu=output / gpus,
+        output_throughput=output,
+        import_id=key,
+        file=file,
+        where=location,
+        source=SourceRef(slug=slug, short=short, title=title, date=date, kind=kind),
+    ), ""
+
+
+def _load(setup: dict[str, Any]) -> str:
+    if setup.get("concurrency"):
+        return f"{setup['concurrency']} concurrent"
+    if setup.get("request_rate"):
+        return f"{setup['request_rate']:g} req/s"
+    return "all requests at once" if setup.get("request_rate_unlimited") else "load not stated"
+
+
+SetupKey = tuple[Any, ...]  # (workload, system, system version, hardware, GPUs, precision)
+
+
+def _charts(
+    points: list[tuple[dict[str, Any], SweepPoint]], names: dict[str, str], left_out: dict[str, int]
+) -> list[SweepChart]:
+    """Points into curves, curves into charts, in the order first seen (newest first)."""
+    workloads: list[Workload] = []
+    curves: dict[SetupKey, list[SweepPoint]] = {}
+    for setup, point in points:
+        fields = ("system", "system_version", "hardware", "gpus", "precision")
+        key = (_workload(workloads, setup), *(setup.get(k) for k in fields))
+        curves.setdefault(key, []).append(point)
+    charts: dict[Workload, SweepChart] = {}
+    for key, found in curves.items():
+        if len(found) < 2:
+            left_out[SINGLE] = left_out.get(SINGLE, 0) + 1
+            continue
+        model, input_tokens, output_tokens = key[0]
+        chart = charts.setdefault(key[0], SweepChart(
+            model=model, input_tokens=input_tokens, output_tokens=output_tokens, curves=[]
+        ))  # fmt: skip
+        if len(chart.curves) < MAX_CURVES:
+            chart.curves.append(_curve(key, found, names))
+        else:
+            chart.curves_left_out += 1
+    for chart in charts.values():
+        chart.curves.sort(key=lambda c: (c.system_name.lower(), c.label))
+    return list(charts.values())
+
+
+def _curve(key: SetupKey, found: list[SweepPoint], names: dict[str, str]) -> SweepCurve:
+    _, system, version, hardware, gpus, precision = key
+    return SweepCurve(
+        system=system,
+        system_name=str(names.get(system, system)),
+        system_version=version,
+        hardware=hardware,
+        gpus=gpus,
+        precision=precision,
+        points=_with_frontier(found[:MAX_POINTS]),
+        points_left_out=max(len(found) - MAX_POINTS, 0),
+    )
+
+
+def _workload(known: list[Workload], setup: dict[str, Any]) -> Workload:
+    """The first known (model, input, output) this run's lengths are within 10% of; else new."""
+    mine = (setup.get("model"), setup.get("input_tokens"), setup.get("output_tokens"))
+    for workload in known:
+        if workload[0] == mine[0] and _close(workload[1], mine[1]) and _close(workload[2], mine[2]):
+            return workload
+    known.append(mine)
+    return mine
+
+
+def _close(a: int | None, b: int | None) -> bool:
+    if a is None or b is None:
+        return a is b
+    return abs(a - b) <= LENGTH_TOLERANCE * max(a, b)
+
+
+def _with_frontier(points: list[SweepPoint]) -> list[SweepPoint]:
+    flags = pareto_frontier([(p.per_user, p.per_gpu) for p in points])
+    marked = [p.model_copy(update={"on_frontier": f}) for p, f in zip(points, flags, strict=True)]
+    return sorted(marked, key=lambda p: (p.per_user, p.per_gpu))
+
+
+def _plural(count: int, reason: str) -> str:
+    if reason == SINGLE:
+        return f"{'1 setup was' if count == 1 else f'{count} setups were'} {reason}"
+    return f"{'1 run' if count == 1 else f'{count} runs'} {reason}"
+
+
+def sweep_drawing(chart: SweepChart) -> SweepDrawing:
+    """The chart's geometry: one series per curve, each point labelled with its load."""
+    series = [
+        SeriesInput(curve.label, curve.system, [
+            (p.per_user, p.per_gpu, p.on_frontier, _short_load(p), _point_title(curve, p))
+            for p in curve.points
+        ])
+        for curve in chart.curves
+    ]  # fmt: skip
+    return sweep_chart(f"Sweep: {chart.label}", X_LABEL, Y_LABEL, series)
+
+
+def sweep_drawings(charts: Iterable[SweepChart]) -> list[SweepDrawing]:
+    return [sweep_drawing(c) for c in charts]
+
+
+def _short_load(p: SweepPoint) -> str:
+    if p.concurrency:
+        return f"c={p.concurrency}"
+    return f"{p.request_rate:g} req/s" if p.request_rate else "max"
+
+
+def _point_title(curve: SweepCurve, p: SweepPoint) -> str:
+    frontier = "on the frontier" if p.on_frontier else "dominated"
+    return (f"{curve.label}, {p.load}: {p.per_user:,.1f} tok/s/user, "
+            f"{p.per_gpu:,.0f} tok/s per GPU ({frontier})")  # fmt: skip

@@ -1,0 +1,169 @@
+"""The sweep chart's Pareto frontier and geometry (app/sweep_chart.py): pure numbers."""
+
+import itertools
+import random
+import re
+
+import pytest
+
+from app.charts import colour_for
+from app.sweep_chart import (
+    DASHES,
+    LABEL_GAP,
+    MARKERS,
+    SeriesInput,
+    dominates,
+    marker_path,
+    pareto_frontier,
+    sweep_chart,
+)
+
+
+def test_no_points_and_one_point() -> None:
+    assert pareto_frontier([]) == []
+    assert pareto_frontier([(3.0, 4.0)]) == [True]
+
+
+def test_a_classic_sweep_is_all_frontier() -> None:
+    # More concurrency: less per user, more per GPU; nothing beats anything on both.
+    points = [(140.0, 139.0), (134.0, 524.0), (119.0, 1852.0), (92.0, 5618.0)]
+    assert pareto_frontier(points) == [True, True, True, True]
+
+
+def test_dominated_points_are_off_the_frontier() -> None:
+    points = [(140.0, 139.0), (92.0, 5618.0), (54.8, 2411.0), (100.0, 100.0)]
+    assert pareto_frontier(points) == [True, True, False, False]
+
+
+def test_duplicates_do_not_dominate_each_other() -> None:
+    assert pareto_frontier([(5.0, 5.0), (5.0, 5.0)]) == [True, True]
+    # ...but a point beating both copies takes them off the frontier together.
+    assert pareto_frontier([(5.0, 5.0), (5.0, 5.0), (6.0, 5.0)]) == [False, False, True]
+
+
+@pytest.mark.parametrize(
+    ("points", "expected"),
+    [
+        ([(5.0, 5.0), (5.0, 4.0)], [True, False]),  # same x, lower y
+        ([(5.0, 5.0), (4.0, 5.0)], [True, False]),  # same y, lower x
+        ([(5.0, 1.0), (1.0, 5.0)], [True, True]),  # a trade-off
+        ([(0.0, 0.0), (0.0, 0.0), (0.0, 0.1)], [False, False, True]),
+    ],
+)
+def test_ties_on_one_axis(points: list[tuple[float, float]], expected: list[bool]) -> None:
+    assert pareto_frontier(points) == expected
+
+
+def test_dominance_is_strict_on_one_axis() -> None:
+    assert dominates((2, 2), (1, 2)) and dominates((2, 2), (2, 1)) and dominates((2, 2), (1, 1))
+    assert not dominates((2, 2), (2, 2)) and not dominates((1, 3), (2, 2))
+
+
+def test_the_frontier_matches_its_definition_on_random_sweeps() -> None:
+    rng = random.Random(11)
+    for _ in range(200):
+        points = [
+            (rng.randint(0, 6) * 1.0, rng.randint(0, 6) * 1.0) for _ in range(rng.randint(1, 9))
+        ]
+        flags = pareto_frontier(points)
+        for point, on in zip(points, flags, strict=True):
+            beaten = any(o[0] >= point[0] and o[1] >= point[1] and o != point for o in points)
+            assert on is not beaten
+        assert any(flags), "a non-empty set always has a frontier"
+        # The frontier read left to right only goes down (or stays level).
+        frontier = sorted(p for p, on in zip(points, flags, strict=True) if on)
+        assert all(b[1] <= a[1] for a, b in itertools.pairwise(frontier))
+
+
+def series(
+    name: str, key: str, points: list[tuple[float, float]], labels: bool = True
+) -> SeriesInput:
+    flags = pareto_frontier(points)
+    return SeriesInput(name, key, [
+        (x, y, on, f"c={i}" if labels else "", f"{name} {i}")
+        for i, ((x, y), on) in enumerate(zip(points, flags, strict=True))
+    ])  # fmt: skip
+
+
+VLLM = [(142.6, 138.6), (134.4, 524.3), (119.2, 1852.0), (92.0, 5617.9), (54.8, 2411.5)]
+SGLANG = [(63.4, 31.0), (59.2, 114.3), (51.6, 395.1), (38.0, 1056.9)]
+
+
+def test_points_sit_inside_the_plot_proportionally_from_zero() -> None:
+    d = sweep_chart(
+        "t", "x", "y", [series("vLLM", "vllm", VLLM), series("SGLang", "sglang", SGLANG)]
+    )
+    assert d.x_ticks[0].value == 0 and d.y_ticks[0].value == 0
+    assert d.x_ticks[-1].value >= 142.6 and d.y_ticks[-1].value >= 5617.9
+    for s in d.series:
+        for m in s.marks:
+            assert d.left <= m.cx <= d.left + d.plot_width
+            assert d.top <= m.cy <= d.top + d.plot_height
+    marks = d.series[0].marks
+    x_scale = (marks[0].cx - d.left) / VLLM[0][0]
+    y_scale = (d.top + d.plot_height - marks[3].cy) / VLLM[3][1]
+    for (x, y), m in zip(VLLM, marks, strict=True):
+        assert m.cx - d.left == pytest.approx(x * x_scale)
+        assert d.top + d.plot_height - m.cy == pytest.approx(y * y_scale)
+    # The ticks are where their values are.
+    assert d.x_ticks[1].position - d.left == pytest.approx(d.x_ticks[1].value * x_scale)
+    assert d.top + d.plot_height - d.y_ticks[1].position == pytest.approx(
+        d.y_ticks[1].value * y_scale
+    )
+
+
+def test_the_line_joins_the_frontier_left_to_right_and_skips_dominated_points() -> None:
+    d = sweep_chart("t", "x", "y", [series("vLLM", "vllm", VLLM)])
+    [s] = d.series
+    line = [tuple(map(float, pair.split(","))) for pair in s.line.split()]
+    assert len(line) == 4 and line == sorted(line)
+    dominated = next(m for m in s.marks if not m.on_frontier)
+    assert (round(dominated.cx, 2), round(dominated.cy, 2)) not in line
+    assert [m.on_frontier for m in s.marks] == [True, True, True, True, False]
+
+
+def test_colours_follow_the_system_and_setups_of_one_system_differ_in_shape_and_dash() -> None:
+    d = sweep_chart("t", "x", "y", [
+        series("vLLM H100", "vllm", VLLM), series("vLLM L40S", "vllm", SGLANG),
+        series("SGLang", "sglang", SGLANG),
+    ])  # fmt: skip
+    first, second, other = d.series
+    assert first.colour == second.colour == colour_for("vllm") and other.colour == colour_for(
+        "sglang"
+    )
+    assert (first.marker, first.dash) == (MARKERS[0], DASHES[0])
+    assert (second.marker, second.dash) == (MARKERS[1], DASHES[1])
+    assert other.marker == MARKERS[0]
+
+
+@pytest.mark.parametrize("shape", [*MARKERS, "anything else"])
+def test_markers_are_closed_paths_around_their_centre(shape: str) -> None:
+    path = marker_path(shape, 100, 50)
+    assert path.startswith("M") and path.endswith("Z")
+    numbers = [float(n) for n in re.findall(r"-?\d+(?:\.\d+)?", path)]
+    assert all(abs(n) < 120 for n in numbers)
+
+
+def test_load_labels_do_not_overlap_and_stay_inside_on_the_right() -> None:
+    # A cramped sweep: many points close together.
+    crowded = [(100 - i * 0.5, 1000 + i * 8) for i in range(12)]
+    d = sweep_chart("t", "x", "y", [series("vLLM", "vllm", crowded), series("S", "sglang", VLLM)])
+    boxes = []
+    for s in d.series:
+        for m in s.marks:
+            width = 7.0 * len(m.label)
+            x = m.label_x - (width if m.label_anchor == "end" else 0)
+            assert x + width <= d.width, m
+            boxes.append((x, m.cy + m.label_dy, width))
+    for (x1, y1, w1), (x2, y2, w2) in itertools.combinations(boxes, 2):
+        if x1 < x2 + w2 and x2 < x1 + w1:
+            assert abs(y1 - y2) >= LABEL_GAP - 1e-9
+
+
+def test_the_left_margin_fits_the_widest_y_tick() -> None:
+    small = sweep_chart("t", "x", "y", [series("a", "vllm", [(1, 5), (2, 3)])])
+    large = sweep_chart("t", "x", "y", [series("a", "vllm", [(1, 50_500), (2, 30_000)])])
+    assert large.left > small.left
+    assert (
+        large.left - 6 - 7 * max(len(t.label) for t in large.y_ticks) >= 26
+    )  # room for the y label
