@@ -21,9 +21,12 @@ from sqlmodel import Session, col, exists
 from app.models import BenchmarkResult, ImportBatch, ImportRun, Source
 from app.params import BenchmarkParams, SweepParams
 from app.queries.common import system_names
+from app.queries.entries import vocabulary_choices
 from app.schemas import SourceRef
 from app.sweep_chart import SeriesInput, SweepDrawing, pareto_frontier, sweep_chart
 
+UNLISTED = "unlisted-"
+UNLISTED_SEP = "|"
 MAX_RUNS = 5000  # runs read, newest imports first
 MAX_CHARTS = 6
 MAX_CURVES = 8  # per chart: beyond that neither the colours nor the legend stay readable
@@ -54,7 +57,9 @@ class SweepCurve(BaseModel):
     system: str
     system_name: str
     system_version: str | None
-    hardware: str | None
+    hardware: str | None  # a vocabulary slug
+    hardware_in_file: str | None = None  # the file's name, for an unlisted-hardware entry
+    hardware_name: str | None = None
     gpus: int
     precision: str | None
     points: list[SweepPoint]  # by per-user throughput
@@ -67,12 +72,15 @@ class SweepCurve(BaseModel):
         name = (
             f"{self.system_name} {self.system_version}" if self.system_version else self.system_name
         )
-        parts = [name, f"{self.hardware or 'hardware not stated'} ×{self.gpus}"]
+        hardware = self.hardware_name or self.hardware or "hardware not stated"
+        parts = [name, f"{hardware} ×{self.gpus}"]
         return " · ".join(parts + ([self.precision] if self.precision else []))
 
 
 class SweepChart(BaseModel):
-    model: str | None
+    model: str | None  # a vocabulary slug
+    model_in_file: str | None = None  # the file's name, for an unlisted-model entry
+    model_name: str | None = None
     input_tokens: int | None
     output_tokens: int | None
     curves: list[SweepCurve]
@@ -81,9 +89,9 @@ class SweepChart(BaseModel):
     @computed_field  # type: ignore[prop-decorator]
     @property
     def label(self) -> str:
-        """'meta-llama/Llama-3.1-8B-Instruct · ~1024 in / 512 out tokens'"""
+        """'Llama 3.1 8B · ~1024 in / 512 out tokens'"""
         lengths = f"~{self.input_tokens or '?'} in / {self.output_tokens or '?'} out tokens"
-        return f"{self.model or 'model not stated'} · {lengths}"
+        return f"{self.model_name or self.model or 'model not stated'} · {lengths}"
 
 
 class SweepPage(BaseModel):
@@ -118,6 +126,14 @@ def team_sweeps(session: Session, filters: SweepParams) -> SweepPage:
         else:
             points.append((setup, point))
     charts = _charts(points, names, left_out)
+    # Runs name hardware and models by vocabulary slug (app/team/imports.py); label by name.
+    entries = {kind: dict(pairs) for kind, pairs in vocabulary_choices(session).items()}
+    for chart in charts:
+        chart.model_name = _entry_name(entries["model"], chart.model, chart.model_in_file)
+        for curve in chart.curves:
+            curve.hardware_name = _entry_name(
+                entries["hardware"], curve.hardware, curve.hardware_in_file
+            )
     return SweepPage(
         query=filters.query_string(),
         charts=charts[:MAX_CHARTS],
@@ -207,7 +223,7 @@ def _charts(
     curves: dict[SetupKey, list[SweepPoint]] = {}
     for setup, point in points:
         fields = ("system", "system_version", "hardware", "gpus", "precision")
-        key = (_workload(workloads, setup), *(setup.get(k) for k in fields))
+        key = (_workload(workloads, setup), *(_named(setup, k) for k in fields))
         curves.setdefault(key, []).append(point)
     charts: dict[Workload, SweepChart] = {}
     for key, found in curves.items():
@@ -216,7 +232,8 @@ def _charts(
             continue
         model, input_tokens, output_tokens = key[0]
         chart = charts.setdefault(key[0], SweepChart(
-            model=model, input_tokens=input_tokens, output_tokens=output_tokens, curves=[]
+            model=_slug(model), model_in_file=_in_file(model), input_tokens=input_tokens,
+            output_tokens=output_tokens, curves=[]
         ))  # fmt: skip
         if len(chart.curves) < MAX_CURVES:
             chart.curves.append(_curve(key, found, names))
@@ -233,7 +250,8 @@ def _curve(key: SetupKey, found: list[SweepPoint], names: dict[str, str]) -> Swe
         system=system,
         system_name=str(names.get(system, system)),
         system_version=version,
-        hardware=hardware,
+        hardware=_slug(hardware),
+        hardware_in_file=_in_file(hardware),
         gpus=gpus,
         precision=precision,
         points=_with_frontier(found[:MAX_POINTS]),
@@ -243,12 +261,36 @@ def _curve(key: SetupKey, found: list[SweepPoint], names: dict[str, str]) -> Swe
 
 def _workload(known: list[Workload], setup: dict[str, Any]) -> Workload:
     """The first known (model, input, output) this run's lengths are within 10% of; else new."""
-    mine = (setup.get("model"), setup.get("input_tokens"), setup.get("output_tokens"))
+    mine = (_named(setup, "model"), setup.get("input_tokens"), setup.get("output_tokens"))
     for workload in known:
         if workload[0] == mine[0] and _close(workload[1], mine[1]) and _close(workload[2], mine[2]):
             return workload
     known.append(mine)
     return mine
+
+
+def _named(setup: dict[str, Any], field: str) -> Any:
+    """A run's setup field; for an entry the vocabulary lacks (unlisted-hardware or -model),
+    with the file's own name, so two models it does not list are not one curve."""
+    value = setup.get(field)
+    if isinstance(value, str) and value.startswith(UNLISTED) and setup.get(f"{field}_in_file"):
+        return f"{value}{UNLISTED_SEP}{setup[f'{field}_in_file']}"
+    return value
+
+
+def _slug(key: str | None) -> str | None:
+    return key.partition(UNLISTED_SEP)[0] if key else key
+
+
+def _in_file(key: str | None) -> str | None:
+    return key.partition(UNLISTED_SEP)[2] or None if key else None
+
+
+def _entry_name(names: dict[str, str], slug: str | None, in_file: str | None) -> str | None:
+    """'Llama 3.1 8B', or for an unlisted entry the file's name, said to be unlisted."""
+    if in_file:
+        return f"{in_file} (not in the vocabulary)"
+    return names.get(slug, slug) if slug else None
 
 
 def _close(a: int | None, b: int | None) -> bool:

@@ -26,7 +26,7 @@ from sqlmodel import Session, select
 
 from app.accounts.models import Role, UserAccount
 from app.accounts.service import SignedIn
-from app.aliases import Names, alias_key, api_listing
+from app.aliases import Names, alias_key, api_listing, canonical_precision
 from app.db import lock_writes
 from app.imports import ParsedFile, ParsedRun, atlas_figures, parse_result_file
 from app.imports.runs import TOOLS
@@ -325,7 +325,7 @@ def _setup(
     setup: dict[str, Any] = {
         "system": given.get("system") or engine_system,
         "gpus": given.get("gpus") or run.gpu_count or run.tensor_parallel,
-        "precision": given.get("precision") or run.precision,
+        "precision": _precision(given.get("precision") or run.precision),
         "system_version": given.get("system_version") or run.engine_version,
         "concurrency": run.concurrency,
         "request_rate": run.request_rate,
@@ -340,8 +340,8 @@ def _setup(
     for kind, from_file in in_file.items():
         slug, problem = _entry(names[kind], given.get(kind), from_file)
         setup[kind] = slug
-        if from_file and not given.get(kind):
-            setup[f"{kind}_in_file"] = from_file  # shown beside the entry it was taken for
+        if from_file:
+            setup[f"{kind}_in_file"] = from_file  # shown beside the entry, kept with the run
         if problem:
             problems[kind] = problem
     asks: dict[str, str] = {
@@ -422,6 +422,11 @@ def _setup_line(parsed: ParsedFile, run: ParsedRun) -> str:
 def _note(parsed: ParsedFile, run: ParsedRun, derived: bool) -> str:
     note = f"Imported from {parsed.name} ({run.source})"
     return note + "; derived as 1000 / mean TPOT" if derived else note
+
+
+def _precision(text: str | None) -> str | None:
+    """One spelling ("fp8" is FP8), so runs of one setup meet in one curve and context."""
+    return canonical_precision(text) if text else None
 
 
 def _rounded(value: float | None) -> int | None:

@@ -19,12 +19,28 @@ SGLANG = FIXTURES / "sglang-bench" / "sglang-oai_0304_640_2048_256.jsonl"  # TP 
 LLAMA_BENCH = FIXTURES / "llama-bench" / "rtx4090-llama3.1-8b-q4km.json"
 AIPERF = FIXTURES / "aiperf" / "profile_export_aiperf.json"  # one run, per-user in the file
 H100 = "NVIDIA H100 SXM5 80GB"
+# What the uploader says where a file names a model (or GPU) the vocabulary does not list.
+MODELS = {
+    VLLM_SWEEP: "llama-3.1-8b",  # meta-llama/Llama-3.1-8B-Instruct
+    VLLM_8QPS: "llama-3.1-8b",
+    LLAMA_BENCH: "llama-3.1-8b",  # /models/Meta-Llama-3.1-8B-Instruct-Q4_K_M.gguf
+    GUIDELLM: "unlisted-model",  # Qwen/Qwen2.5-7B-Instruct
+    SGLANG: "unlisted-model",  # Qwen/Qwen3-32B-FP8
+    AIPERF: "unlisted-model",  # deepseek-ai/DeepSeek-R1-Distill-Llama-70B
+}
+HARDWARE = {GUIDELLM: "unlisted-hardware"}  # NVIDIA L40S
 
 
 def import_file(
     url: str, path: Path, *, name: str | None = None, data: bytes | None = None, **context: Any
 ) -> str:
-    """Preview and confirm `path` (or `data` under `name`) as eddie; the import's source slug."""
+    """Preview and confirm `path` (or `data` under `name`) as eddie; the import's source slug.
+
+    A model or GPU the file names and the vocabulary lacks is given as the uploader would."""
+    if path in MODELS:
+        context.setdefault("model", MODELS[path])
+    if path in HARDWARE:
+        context.setdefault("hardware", HARDWARE[path])
     engine = make_engine(url)
     try:
         with Session(writer(engine)) as session, session.begin():

@@ -12,7 +12,8 @@ from sqlalchemy import Engine
 from tests.team.sweep_data import H100, VLLM_8QPS, VLLM_SWEEP, faster_vllm_sweep
 from tests.team.test_write_api import token_for
 
-LLAMA = "meta-llama/Llama-3.1-8B-Instruct"
+# The files name meta-llama/Llama-3.1-8B-Instruct; the uploader says it is this entry.
+LLAMA, LLAMA_NAME = "llama-3.1-8b", "Llama 3.1 8B"
 EVIL = "<script>alert(1)</script>"
 
 
@@ -29,7 +30,7 @@ def confirm(client: TestClient, name: str, data: bytes, **context: str) -> str:
 @pytest.fixture(scope="module")
 def imported(accounts_app: Any, accounts_engine: Engine) -> dict[str, str]:
     editor = TestClient(accounts_app, headers=token_for(accounts_engine, "eddie"))
-    fp8 = {"hardware": H100, "precision": "FP8", "gpus": "1"}
+    fp8 = {"hardware": H100, "precision": "FP8", "gpus": "1", "model": LLAMA}
     return {
         "sweep": confirm(editor, VLLM_SWEEP.name, VLLM_SWEEP.read_bytes(), system="vllm",
                          system_version="0.11.2", **fp8),
@@ -60,7 +61,7 @@ def test_the_page_draws_one_chart_with_every_point_and_its_frontier(anonymous: T
     assert sweeps.select_one("h2").get_text() == "Team sweeps"
     assert "Pareto frontier" in sweeps.select_one("p.hint").get_text()
     [svg] = sweeps.select("svg.chart-sweep")
-    assert svg["role"] == "img" and svg["aria-label"].startswith(f"Sweep: {LLAMA}")
+    assert svg["role"] == "img" and svg["aria-label"].startswith(f"Sweep: {LLAMA_NAME}")
     assert svg.select_one("title").get_text() == svg["aria-label"]
     assert len(svg.select("g.sweep-point")) == 9
     assert len(svg.select("g.sweep-point.is-dominated")) == 1
@@ -141,7 +142,7 @@ def test_the_json_twin_returns_the_same_sweeps(anonymous: TestClient) -> None:
     body = anonymous.get("/api/v1/sweeps?system=vllm&utm_source=chat&x=1").json()
     assert body["ignored_parameters"] == ["x"]
     [chart] = body["charts"]
-    assert chart["model"] == LLAMA and chart["label"].startswith(LLAMA)
+    assert chart["model"] == LLAMA and chart["label"].startswith(LLAMA_NAME)
     [curve] = chart["curves"]
     assert curve["label"] == f"vLLM 0.11.2 · {H100} ×1 · FP8"
     assert [p["on_frontier"] for p in curve["points"]] == [False, True, True, True, True]
