@@ -140,6 +140,7 @@ def build_preview(session: Session, parsed: ParsedFile, context: ImportContext) 
     else:
         runs = parsed.runs
     previews, results, owners = [], [], []
+    unsaved: list[str] = []
     names = vocabulary_names(session)
     for run in runs:
         setup, missing = _setup(parsed, run, context, names)
@@ -147,9 +148,8 @@ def build_preview(session: Session, parsed: ParsedFile, context: ImportContext) 
             problems.setdefault(name, message)
         figures = atlas_figures(run)
         if not figures:
-            problems.setdefault(
-                f"runs[{run.index}]", f"{run.source}: no metric the Atlas keeps was measured"
-            )
+            # Shown, not saved; one such run (llama-bench's pp512+tg128) keeps no other back.
+            unsaved.append(f"{run.source}: no metric the Atlas keeps was measured; not saved")
         previews.append(_run_preview(run, setup, figures))
         if missing:
             continue
@@ -178,6 +178,8 @@ def build_preview(session: Session, parsed: ParsedFile, context: ImportContext) 
                 continue
             results.append(result)
             owners.append(run.index)
+    if runs and not results and not problems:
+        problems["file"] = "no run in the file measured a metric the Atlas keeps: nothing to save"
     if results and not problems:
         for name, message in result_problems(session, results).items():
             index, _, field = name.partition(".")
@@ -192,7 +194,7 @@ def build_preview(session: Session, parsed: ParsedFile, context: ImportContext) 
         },
         "format": parsed.format,
         "format_title": TOOLS[parsed.format],
-        "notes": list(parsed.notes),
+        "notes": [*parsed.notes, *unsaved],
         "runs": previews,
         "results": [r.model_dump(exclude_none=True) for r in results],
         "result_runs": owners,

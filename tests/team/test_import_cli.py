@@ -198,3 +198,24 @@ def test_every_import_source_slug_is_a_valid_slug(url: str) -> None:
         found = list(slugs)
     engine.dispose()
     assert len(found) == 3 and all(re.fullmatch(SLUG_PATTERN, slug) for slug in found)
+
+
+EVERY_FILE = sorted(
+    path
+    for path in FIXTURES.glob("*/*")
+    if path.parent.name != "bad" and not path.name.endswith(".pytorch.json")  # a side file
+)
+
+
+@pytest.mark.parametrize("path", EVERY_FILE, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_every_format_imports_from_the_command_line(url: str, path: Path) -> None:
+    """Each tool's files save with the context the uploader gives; llama-bench names its
+    server itself. What the file says about the hardware and model is overridden here."""
+    before = counts(url)
+    system = [] if path.parent.name == "llama-bench" else ["--system", "vllm"]
+    result = run(path, *system, "--hardware", "unlisted-hardware", "--gpus", "1",
+                 "--precision", "BF16", "--model", "unlisted-model", "--user", "eddie")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    after = counts(url)
+    assert after[1] == before[1] + 1 and after[2] > before[2], "one import, its runs"
+    assert after[0] > before[0] and "from 1 files as eddie" in result.output
