@@ -11,6 +11,7 @@ from sqlalchemy import Engine
 from app.models import BenchmarkResult, ImportBatch, ImportRun
 from app.routes import imports_api
 from tests.accounts.conftest import SAME_ORIGIN
+from tests.team.test_import_cli import EVERY_FILE
 from tests.team.test_write_api import count, token_for
 
 FIXTURES = Path(__file__).parents[1] / "imports" / "fixtures"
@@ -166,3 +167,22 @@ def test_only_editors_import_and_only_the_uploader_confirms(
     # An admin may look at and confirm anyone's; an unknown id is a 404.
     assert other.get(f"/api/v1/imports/{key}").status_code == 200
     assert editor.post("/api/v1/imports/nope/confirm").status_code == 404
+
+
+@pytest.mark.parametrize("path", EVERY_FILE, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_every_format_imports_through_the_api(
+    editor: TestClient, accounts_engine: Engine, path: Path
+) -> None:
+    context = {"hardware": "unlisted-hardware", "gpus": "1", "precision": "BF16",
+               "model": "unlisted-model"}  # fmt: skip
+    if path.parent.name != "llama-bench":  # llama-bench names its server itself
+        context["system"] = "sglang"
+    preview = upload(editor, path, **context)
+    assert preview.status_code == 201, preview.text
+    body = preview.json()
+    assert body["ready"], body["problems"]
+    assert body["format"] == path.parent.name
+    before = count(accounts_engine, BenchmarkResult)
+    confirmed = editor.post(f"/api/v1/imports/{body['id']}/confirm")
+    assert confirmed.status_code == 201, confirmed.text
+    assert count(accounts_engine, BenchmarkResult) == before + len(body["results"]) > before
