@@ -173,6 +173,9 @@ def context_chart(context: Context) -> tuple[BarChart, BarChart]:
 
 def _bar_label(result: BenchmarkView, context: Context) -> str:
     same_system = [r for r in context.results if r.result.system == result.system]
+    if len(same_system) > 1 and result.source.kind == "team-measurement":
+        # The team's run beside an article's figure for the same system: say which bar is whose.
+        return f"{result.system_name} (team)"
     if len(same_system) > 1 and result.low is not None:
         return f"{result.system_name} (range)"
     return result.system_name

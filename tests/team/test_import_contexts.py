@@ -6,6 +6,7 @@ Instruct in FP8 at 100 concurrent requests, online serving. The fixture is a vLL
 same setup, whose model id ("meta-llama/Llama-3.3-70B-Instruct") is an alias of that entry.
 """
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -90,3 +91,12 @@ def test_a_run_that_differs_in_one_thing_stands_apart(
     source = imported(editor, RUN, **context)
     found = throughput_context(editor, source)
     assert PUBLISHED not in {r["result"]["id"] for r in found["results"]}, differs_in
+
+
+def test_the_chart_tells_the_teams_bar_from_the_articles(editor: TestClient) -> None:
+    """Two vLLM bars in one chart: the team's is labelled as the team's."""
+    imported(editor, RUN, **SAME)
+    page = editor.get("/benchmarks?metric=throughput&hardware=nvidia-h100-sxm5-80gb")
+    assert page.status_code == 200
+    labels = re.findall(r'<text[^>]*class="bar-label"[^>]*>([^<]+)</text>', page.text)
+    assert "vLLM (team)" in labels and "vLLM" in labels, labels
