@@ -22,7 +22,7 @@ USER atlas
 VOLUME /data
 EXPOSE 8000
 # /healthz is 503 once the process has lost its database; the check needs only python.
-HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 CMD ["python", "-m", "app.healthcheck"]
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 CMD ["python", "-m", "app.ops.healthcheck"]
 # serve runs `inference-atlas migrate` first (the schema upgrade, then seed/ into an empty
 # database), under a lock, so several containers may start at once on one database.
 CMD ["inference-atlas", "serve", "--host", "0.0.0.0", "--port", "8000"]

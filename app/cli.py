@@ -12,19 +12,19 @@ import typer
 from sqlalchemy.exc import OperationalError
 from sqlmodel import Session
 
-from app import migrate as migrations
-from app.accounts import service as accounts
+from app.accounts import users as accounts
 from app.accounts.models import Role, utcnow
 from app.accounts.passwords import password_problem
 from app.backup.document import TEAM_FILE, BackupError, describe_counts
 from app.backup.dump import export_backup
 from app.backup.restore import NotEmptyError, import_backup
 from app.db import make_engine, startup_lock, writer
-from app.logs import logging_config
-from app.memory import tune_for_serving
+from app.migrations import migrate as migrations
+from app.ops.logs import logging_config
+from app.ops.memory import tune_for_serving
 from app.seeding.errors import SeedError
 from app.seeding.load import load_seed
-from app.seeding.service import SchemaError, migrate_and_seed, prepare_database
+from app.seeding.prepare import SchemaError, migrate_and_seed, prepare_database
 from app.settings import InsecureSecretError, Settings
 
 cli = typer.Typer(help="Inference Atlas: choose an LLM inference server from sourced data.")
@@ -398,8 +398,8 @@ def import_results(
 ) -> None:
     """Import benchmark result files as the team's results: all of them, or (on any problem)
     none. Shows what each file holds first; asks only for context no file gives."""
-    from app.imports import ParsedFile, ResultFileError, parse_result_file, read_limited
-    from app.team import imports
+    from app.importers import ParsedFile, ResultFileError, parse_result_file, read_limited
+    from app.writes import imports
 
     context = imports.ImportContext.model_validate(
         {"system": system, "hardware": hardware, "gpus": gpus, "precision": precision,

@@ -10,42 +10,40 @@ from fastapi import Depends, FastAPI
 from sqlmodel import Session
 
 from app.accounts.csrf import CrossOriginGuard
-from app.accounts.errors import install_account_handlers
 from app.accounts.passwords import warm_up
+from app.accounts.responses import install_account_handlers
 from app.accounts.web import COOKIE, cookie_signer, identify
-from app.cache import RenderCache, VersionWatcher
+from app.data_version.signal import change_signal
+from app.data_version.watcher import VersionWatcher
 from app.db import make_engine, reader
-from app.errors import install_error_handlers
-from app.headers import SecurityHeaders
-from app.http import CompressedStaticFiles, HttpBasics
-from app.metrics import Metrics
-from app.observe import NoteRoute, RequestObserver
+from app.ops.metrics import Metrics
+from app.ops.observe import NoteRoute, RequestObserver
 from app.queries.catalogue import data_version
 from app.routes import (
     accounts,
     admin,
-    api,
     benchmarks,
     compare,
     decide,
     docs,
-    imports_api,
-    imports_pages,
+    entries,
+    imports,
     matrix,
-    notes_api,
     ops,
     pages,
-    team_api,
     team_claims,
     team_notes,
     team_results,
-    vocabulary,
 )
+from app.routes.api import API_ROUTERS
 from app.routes.changes import router as changes_router
-from app.seeding.service import prepare_database
+from app.seeding.prepare import prepare_database
 from app.settings import PROJECT_ROOT, Settings
-from app.version_signal import change_signal
-from app.web import build_slots
+from app.web.cache import RenderCache
+from app.web.errors import install_error_handlers
+from app.web.http_basics import CompressedStaticFiles, HttpBasics
+from app.web.render import build_slots
+from app.web.security_headers import SecurityHeaders
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -98,12 +96,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Our middleware answers `/path/` itself with a relative Location.
     app.router.redirect_slashes = False
     app.mount("/static", CompressedStaticFiles(PROJECT_ROOT / "static"), name="static")
+    for api_router in API_ROUTERS:
+        app.include_router(api_router)
     for module in (
-        api,
-        team_api,
-        imports_api,
-        imports_pages,
-        notes_api,
+        imports,
         matrix,
         benchmarks,
         compare,
@@ -115,7 +111,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         team_results,
         team_claims,
         team_notes,
-        vocabulary,
+        entries,
     ):
         app.include_router(module.router)
     app.include_router(changes_router)

@@ -254,8 +254,9 @@ class Workload(SQLModel, table=True):
 
 
 # One alias table per vocabulary, so each alias has a real foreign key to its entry. `key` is
-# the alias as names are compared (app.aliases.alias_key). Not unique in the database: during
-# a reseed an alias may move from one entry to another; the seed loader keeps names unique.
+# the alias as names are compared (app.vocabulary.names.alias_key). Not unique in the database:
+# during a reseed an alias may move from one entry to another; the seed loader keeps names
+# unique.
 class HardwareAlias(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     hardware_id: int = Field(foreign_key="hardware.id", index=True)
@@ -318,7 +319,7 @@ class BenchmarkResult(SQLModel, table=True):
 
 
 class ImportBatch(SQLModel, table=True):
-    """A benchmark result file a team member uploaded (app/team/imports.py).
+    """A benchmark result file a team member uploaded (app/writes/imports.py).
 
     `pending` while the uploader looks at the preview; confirming saves its results, under a
     source of its own (the tool, the file, the date), and makes it `saved`. Pending previews
@@ -370,7 +371,7 @@ class TeamNote(SQLModel, table=True):
     claim_id: int | None = Field(default=None, foreign_key="claim.id", index=True)
     result_id: int | None = Field(default=None, foreign_key="benchmarkresult.id", index=True)
     text: str
-    link: str | None = None  # http or https only (checked by app/team/schemas.py)
+    link: str | None = None  # http or https only (checked by app/writes/inputs.py)
     user_id: int | None = author_field()
     version: int = version_field()
     created_at: dt.datetime = Field(sa_column=Column(UTCDateTime(), nullable=False))
@@ -403,7 +404,7 @@ class Meta(SQLModel, table=True):
 
 
 class Revision(SQLModel, table=True):
-    """One change to one row, written in the same transaction as the change (app/revisions.py).
+    """One change to one row, written in the transaction that makes it (app/writes/revisions.py).
 
     `key` is the row's stable key as text (a slug, or `system/capability/source` for a
     claim), so the history outlives the row's id. `user_id` names the user who made a team

@@ -8,7 +8,7 @@ from typing import Literal
 from pydantic import AliasChoices, Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from app.logs import LogFormat, LogLevel
+from app.ops.logs import LogFormat, LogLevel
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -22,7 +22,7 @@ class Settings(BaseSettings):
     database_url: str = f"sqlite:///{PROJECT_ROOT / 'inference_atlas.db'}"
     seed_dir: Path = PROJECT_ROOT / "seed"
     site_name: str = "Inference Atlas"
-    # One line per request, written by the app (app/observe.py); uvicorn's own is off.
+    # One line per request, written by the app (app/ops/observe.py); uvicorn's own is off.
     access_log: bool = True
     # "json": one JSON object a line, for a log collector; "text" for a terminal.
     log_format: LogFormat = "text"

@@ -21,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from app.migrate import head_revision  # noqa: E402
+from app.migrations.migrate import head_revision  # noqa: E402
 
 
 def free_port() -> int:

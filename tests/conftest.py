@@ -85,7 +85,7 @@ def seed_copy(tmp_path: Path) -> Path:
 @pytest.fixture
 def empty_engine(tmp_path: Path) -> Iterator[Engine]:
     """A new database at the newest schema, with no rows."""
-    from app import migrate
+    from app.migrations import migrate
 
     engine = new_engine(tmp_path, "fresh")
     migrate.upgrade(engine)

@@ -16,7 +16,7 @@ from sqlalchemy import Engine, create_engine, text
 from sqlalchemy.engine import make_url
 
 from app.db import make_engine
-from app.seeding.service import prepare_database
+from app.seeding.prepare import prepare_database
 
 SERVER_URL = os.environ.get("ATLAS_TEST_DATABASE_URL", "")
 ON_POSTGRES = SERVER_URL.startswith("postgresql")

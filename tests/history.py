@@ -7,10 +7,10 @@ from typing import Any
 
 from sqlmodel import Session
 
-from app import revisions
-from app.accounts import service
+from app.accounts import users as service
+from app.data_version.version import bump_data_version
 from app.db import lock_writes, make_engine, writer
-from app.writes import bump_data_version
+from app.writes import revisions
 
 PASSWORD = "correct horse battery staple"
 HOSTILE_KEY = '<script>alert("key")</script>'

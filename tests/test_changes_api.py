@@ -7,8 +7,8 @@ from collections.abc import Iterator
 import pytest
 from fastapi.testclient import TestClient
 
-from app.feeds import ATOM
 from app.main import create_app
+from app.present.atom import ATOM
 from app.settings import Settings
 from tests.conftest import SEED_DIR
 from tests.databases import copy_of
@@ -190,7 +190,7 @@ def test_bad_filters_get_a_plain_422(client: TestClient) -> None:
 def test_characters_xml_cannot_carry_are_replaced(
     tmp_path_factory: pytest.TempPathFactory, database_url: str
 ) -> None:
-    from app import revisions
+    from app.writes import revisions
 
     url = copy_of(database_url, tmp_path_factory.mktemp("control"), SEED_DIR)
     write(url, lambda s: revisions.record(s, actor="seed", entity="claim", action="update",

@@ -10,14 +10,14 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func
 from sqlmodel import Session, select
 
-from app import revisions
 from app.db import make_engine
 from app.main import create_app
 from app.models import Revision
 from app.seeding import apply
-from app.seeding.service import seed
+from app.seeding.prepare import seed
 from app.seeding.yamlio import dump_yaml, read_yaml
 from app.settings import Settings
+from app.writes import revisions
 from tests.conftest import SEED_DIR
 from tests.databases import copy_of
 from tests.history import HOSTILE_KEY, HOSTILE_MESSAGE, HOSTILE_URL, team_history, users, write

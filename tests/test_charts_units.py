@@ -4,8 +4,16 @@ import itertools
 
 import pytest
 
-from app.charts import CHAR_WIDTH, PALETTE, BarInput, bar_chart, colour_for, nice_ticks, scatter
-from app.units import convert, convertible
+from app.present.charts import (
+    CHAR_WIDTH,
+    PALETTE,
+    BarInput,
+    bar_chart,
+    colour_for,
+    nice_ticks,
+    scatter,
+)
+from app.present.units import convert, convertible
 
 
 def test_time_and_memory_units_convert() -> None:

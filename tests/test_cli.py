@@ -44,7 +44,7 @@ def test_seeding_from_a_backup_folder_says_team_json_is_left_for_import(
 def test_migrate_upgrades_and_seeds_once(
     env: Path, seed_copy: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from app.migrate import head_revision
+    from app.migrations.migrate import head_revision
 
     monkeypatch.setenv("SEED_DIR", str(seed_copy))
     first = CliRunner().invoke(cli, ["migrate"])

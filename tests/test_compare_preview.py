@@ -8,7 +8,7 @@ from PIL import Image
 from sqlalchemy import Engine
 from sqlmodel import Session
 
-from app.preview import key_rows
+from app.present.share_image import key_rows
 from app.queries.compare import build_comparison
 
 
@@ -48,7 +48,7 @@ def test_the_preview_shows_only_real_differences(engine: Engine) -> None:
 
 def test_the_preview_draws_without_system_fonts(engine: Engine, monkeypatch) -> None:
     # A slim container may have no fonts at all: Pillow's own font must do.
-    import app.preview as preview
+    import app.present.share_image as preview
 
     monkeypatch.setattr(preview, "FONT_DIRS", ())
     preview.font.cache_clear()

@@ -15,7 +15,7 @@ from app.queries.systems import get_system
 from app.seeding.errors import SeedError
 from app.seeding.export import export_seed
 from app.seeding.load import load_seed
-from app.seeding.service import seed
+from app.seeding.prepare import seed
 from tests.conftest import SEED_DIR
 
 GENAI = "genai-in-depth-serving-frameworks"

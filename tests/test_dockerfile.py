@@ -29,5 +29,5 @@ def test_dockerfile_checks_health_with_python_alone() -> None:
     lines = (PROJECT_ROOT / "Dockerfile").read_text().splitlines()
     [check] = [line for line in lines if line.startswith("HEALTHCHECK ")]
     options, command = check.split(" CMD ", 1)
-    assert command == '["python", "-m", "app.healthcheck"]'  # exec form: no shell, no curl
+    assert command == '["python", "-m", "app.ops.healthcheck"]'  # exec form: no shell, no curl
     assert "--start-period=" in options  # the first start migrates and seeds

@@ -1,6 +1,6 @@
 import pytest
 
-from app.formatting import age
+from app.present.formatting import age
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,6 @@
 """The fragment cache renders each key once and stays within its byte bound."""
 
-from app.fragments import FragmentCache
+from app.web.fragment_cache import FragmentCache
 
 
 def test_a_fragment_is_rendered_once_per_key() -> None:

@@ -5,8 +5,8 @@ import gzip
 import pytest
 from fastapi.testclient import TestClient
 
-from app.cache import accepts_gzip, etag_matches
 from app.settings import PROJECT_ROOT
+from app.web.cache import accepts_gzip, etag_matches
 
 GET_ROUTES = [
     "/",

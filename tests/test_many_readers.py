@@ -128,7 +128,7 @@ def test_a_reseed_under_load_never_mixes_versions(live: tuple[str, dict[str, str
 
 def test_processes_starting_at_once_on_an_empty_database(tmp_path: Path) -> None:
     script = (
-        "from app.db import make_engine; from app.seeding.service import prepare_database; "
+        "from app.db import make_engine; from app.seeding.prepare import prepare_database; "
         "from app.settings import Settings; import sys; e = make_engine(sys.argv[1]); "
         "prepare_database(e, Settings().seed_dir)"
     )

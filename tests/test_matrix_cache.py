@@ -6,7 +6,7 @@ from bs4 import BeautifulSoup
 from fastapi.testclient import TestClient
 
 from app.main import create_app
-from app.seeding.service import seed
+from app.seeding.prepare import seed
 from app.seeding.yamlio import dump_yaml, read_yaml
 from app.settings import Settings
 from tests.databases import new_database_url

@@ -1,8 +1,8 @@
-"""The server process runs the cycle collector rarely (see app/memory.py for the measurement)."""
+"""The server process runs the cycle collector rarely (app/ops/memory.py has the measurement)."""
 
 import gc
 
-from app.memory import THRESHOLDS, tune_for_serving
+from app.ops.memory import THRESHOLDS, tune_for_serving
 
 
 def test_serving_raises_the_thresholds_and_freezes_start_up_objects() -> None:

@@ -13,11 +13,11 @@ from sqlalchemy import Engine, MetaData, inspect, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, SQLModel
 
-from app import migrate
 from app.db import make_engine
+from app.migrations import migrate
 from app.models import Claim, Revision
-from app.references import referenced_ids
-from app.seeding.service import prepare_database, seed_with_report
+from app.seeding.prepare import prepare_database, seed_with_report
+from app.writes.references import referenced_ids
 from tests.conftest import SEED_DIR
 from tests.databases import new_engine
 
@@ -151,7 +151,7 @@ def legacy_database_with_accounts(tmp_path: Path) -> Engine:
     """A database as create_all made it before migrations: seed data and an account."""
     from sqlmodel import Session
 
-    from app.accounts.service import add_user
+    from app.accounts.users import add_user
 
     full = new_engine(tmp_path, "full")
     prepare_database(full, SEED_DIR)
@@ -176,7 +176,7 @@ def legacy_database_with_accounts(tmp_path: Path) -> Engine:
 def test_a_rebuild_before_migrations_keeps_the_accounts(tmp_path: Path) -> None:
     from sqlmodel import Session
 
-    from app.accounts.service import get_user
+    from app.accounts.users import get_user
 
     legacy = legacy_database_with_accounts(tmp_path)
     done = prepare_database(legacy, SEED_DIR)

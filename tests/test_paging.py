@@ -10,7 +10,7 @@ import pytest
 from bs4 import BeautifulSoup
 from fastapi.testclient import TestClient
 
-from app.paging import paginate
+from app.queries.paging import paginate
 
 
 def test_paginate_slices_clamps_and_reports_positions() -> None:

@@ -9,7 +9,7 @@ from sqlmodel import Session, select
 from app.models import Claim, Meta, System
 from app.seeding.errors import SeedError
 from app.seeding.load import load_seed
-from app.seeding.service import seed
+from app.seeding.prepare import seed
 
 
 def problems_for(seed_dir: Path) -> list[str]:

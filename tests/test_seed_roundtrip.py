@@ -5,7 +5,7 @@ from pathlib import Path
 from sqlalchemy import Engine
 
 from app.seeding.export import export_seed
-from app.seeding.service import seed
+from app.seeding.prepare import seed
 from tests.conftest import SEED_DIR
 
 

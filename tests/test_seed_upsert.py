@@ -12,7 +12,6 @@ import pytest
 from sqlalchemy import Column, Engine, ForeignKey, Integer, Table, event, func
 from sqlmodel import Session, SQLModel, select
 
-from app import revisions
 from app.models import (
     BenchmarkResult,
     Capability,
@@ -29,8 +28,9 @@ from app.seeding.apply import apply_seed, pair_up
 from app.seeding.errors import SeedError
 from app.seeding.export import export_seed
 from app.seeding.load import load_seed
-from app.seeding.service import seed, seed_with_report
+from app.seeding.prepare import seed, seed_with_report
 from app.seeding.yamlio import dump_yaml, read_yaml
+from app.writes import revisions
 from tests.test_seed_roundtrip import data_files
 
 OLLA = "olla-servers-compared"
@@ -355,7 +355,7 @@ def test_record_refuses_what_it_cannot_store(empty_engine: Engine) -> None:
 
 
 def test_revisions_list_by_user_system_entity_and_page(empty_engine: Engine) -> None:
-    from app.accounts.service import add_user
+    from app.accounts.users import add_user
 
     with Session(empty_engine) as session:
         ids = {name: add_user(session, name, "editor", "correct horse battery").id

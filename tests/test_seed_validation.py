@@ -20,15 +20,15 @@ from sqlalchemy import Engine
 from sqlmodel import Session, SQLModel, select
 from typer.testing import CliRunner
 
-from app import migrate
 from app.cli import cli
 from app.main import create_app
+from app.migrations import migrate
 from app.models import BenchmarkResult, Hardware
 from app.seeding.errors import SeedError
 from app.seeding.export import export_seed
 from app.seeding.load import load_seed
+from app.seeding.prepare import seed
 from app.seeding.schema import BENCHMARK_COLUMNS
-from app.seeding.service import seed
 from app.seeding.yamlio import dump_yaml
 from app.settings import Settings
 from tests.conftest import SEED_DIR

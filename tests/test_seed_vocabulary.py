@@ -5,8 +5,8 @@ import csv
 
 import pytest
 
-from app.aliases import Names, alias_key, canonical_precision
 from app.seeding.load import SeedData, load_seed
+from app.vocabulary.names import Names, alias_key, canonical_precision
 from tests.conftest import SEED_DIR
 
 

@@ -10,8 +10,9 @@ from fastapi.responses import Response
 from sqlmodel import Session
 from starlette.requests import Request
 
-from app.cache import RenderCache, VersionWatcher
-from app.web import build_slots, serve
+from app.data_version.watcher import VersionWatcher
+from app.web.cache import RenderCache
+from app.web.render import build_slots, serve
 
 T = TypeVar("T")
 

@@ -109,7 +109,7 @@ def test_error_responses_are_not_cached(client: TestClient) -> None:
 def test_render_cache_is_bounded_by_bytes(client: TestClient) -> None:
     from fastapi.responses import Response
 
-    from app.cache import CachedPage, RenderCache
+    from app.web.cache import CachedPage, RenderCache
 
     cache = RenderCache(max_bytes=100_000, max_entry_bytes=60_000)
     page = CachedPage.of(Response(os.urandom(30_000)))  # random bytes do not compress

@@ -5,8 +5,8 @@ from pathlib import Path
 from sqlalchemy import Engine
 from sqlmodel import Session
 
-from app.queries.snapshot import per_version
-from app.seeding.service import seed
+from app.data_version.version import per_version
+from app.seeding.prepare import seed
 
 
 def test_memo_is_per_data_version(empty_engine: Engine, seed_copy: Path) -> None:

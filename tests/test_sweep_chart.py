@@ -1,4 +1,4 @@
-"""The sweep chart's Pareto frontier and geometry (app/sweep_chart.py): pure numbers."""
+"""The sweep chart's Pareto frontier and geometry (app/present/sweep_charts.py): pure numbers."""
 
 import itertools
 import random
@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from app.charts import colour_for
-from app.sweep_chart import (
+from app.present.charts import colour_for
+from app.present.sweep_charts import (
     DASHES,
     LABEL_GAP,
     MARKERS,

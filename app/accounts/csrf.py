@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from app.http import send_plain
+from app.web.http_basics import send_plain
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 

@@ -24,14 +24,14 @@ from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 
 from app.accounts.models import Role
-from app.accounts.service import (
+from app.accounts.users import (
     SignedIn,
     session_identity,
     token_identity,
     touch_session,
 )
 from app.db import SessionDep
-from app.writes import end_read, write_transaction
+from app.writes.transaction import end_read, write_transaction
 
 COOKIE = "atlas_session"
 # Namespaces the signature: a value signed for anything else never passes as a session.

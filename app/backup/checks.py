@@ -10,10 +10,10 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from app.aliases import Names, canonical_precision
 from app.backup.document import BackupProblem, TeamData, where
 from app.seeding.load import SeedData
-from app.team.schemas import check_value_or_range
+from app.vocabulary.names import Names, canonical_precision
+from app.writes.inputs import check_value_or_range
 
 
 def check_against_seed(team: TeamData, seed: SeedData) -> list[BackupProblem]:

@@ -14,9 +14,9 @@ from typing import Annotated, Any, Literal
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StringConstraints
 
 from app.accounts.models import Role
-from app.revisions import Action
 from app.seeding.schema import INT_MAX, TEXT_MAX, UNITS, Level, Number, Slug
-from app.team.schemas import NoteLink
+from app.writes.inputs import NoteLink
+from app.writes.revisions import Action
 
 FORMAT = "inference-atlas-team-data"
 FORMAT_VERSION = 2

@@ -17,8 +17,7 @@ from sqlmodel import Session, SQLModel, col, select
 from app.accounts.models import ApiToken, UserAccount
 from app.backup.document import FORMAT, FORMAT_VERSION, TEAM_FILE, BackupError, BackupProblem
 from app.db import reader
-from app.files import write_atomically
-from app.migrate import current_revision, head_revision
+from app.migrations.migrate import current_revision, head_revision
 from app.models import (
     VOCABULARY_TABLES,
     BenchmarkResult,
@@ -39,6 +38,7 @@ from app.models import (
     TeamNote,
     Workload,
 )
+from app.ops.files import write_atomically
 from app.seeding.export import render_seed_files, write_seed_files
 
 # A foreign key is written as the stable key of the row it points at, under this name.

@@ -9,7 +9,7 @@ from alembic.script import ScriptDirectory
 from pydantic import ValidationError as PydanticError
 
 from app.backup.document import FORMAT, FORMAT_VERSION, BackupError, BackupProblem, TeamData, where
-from app.migrate import alembic_config, head_revision
+from app.migrations.migrate import alembic_config, head_revision
 from app.seeding.errors import describe_error
 
 

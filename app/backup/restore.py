@@ -15,7 +15,6 @@ from sqlalchemy import Engine, delete, func, inspect, or_, text
 from sqlalchemy.exc import DataError, IntegrityError
 from sqlmodel import Session, SQLModel, col, select
 
-from app import migrate
 from app.accounts.models import ApiToken, UserAccount
 from app.backup.checks import check_against_seed
 from app.backup.document import (
@@ -29,6 +28,7 @@ from app.backup.document import (
 from app.backup.dump import FOREIGN
 from app.backup.read import read_team_file
 from app.db import lock_writes, startup_lock, writer
+from app.migrations import migrate
 from app.models import (
     VOCABULARY_TABLES,
     BenchmarkResult,
@@ -44,10 +44,10 @@ from app.models import (
     System,
     TeamNote,
 )
-from app.revisions import SEED_ACTOR
 from app.seeding.apply import apply_seed_in
 from app.seeding.layout import FOLDERS, TOP_FILES
 from app.seeding.load import load_seed
+from app.writes.revisions import SEED_ACTOR
 
 KEPT_TABLES = ("meta",)
 """Not replaced by a restore: the data version counts on from the database's own, so every

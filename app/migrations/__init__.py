@@ -1,1 +1,1 @@
-"""Alembic's migration environment: env.py and the revisions in versions/ (see app/migrate.py)."""
+"""Alembic's environment (env.py), the revisions (versions/) and migrate.py, which runs them."""

@@ -1,4 +1,4 @@
-"""Alembic's entry point: run by app/migrate.py (and by the `alembic` command in a checkout).
+"""Alembic's entry point: run by migrate.py beside it (and by `alembic` in a checkout).
 
 The schema is SQLModel.metadata; batch mode makes the same scripts work on SQLite (which can
 barely ALTER a table) and on PostgreSQL.
@@ -46,7 +46,7 @@ def configure(connection: Connection) -> None:
 
 
 def run_online() -> None:
-    # app/migrate.py hands over a connection inside its transaction (and its lock).
+    # app/migrations/migrate.py hands over a connection inside its transaction (and its lock).
     connection = context.config.attributes.get("connection")
     if connection is not None:
         configure(connection)

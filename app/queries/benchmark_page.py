@@ -7,11 +7,11 @@ from typing import Any
 from pydantic import BaseModel
 from sqlmodel import Session, select
 
+from app.data_version.version import per_version
 from app.models import Metric
-from app.params import BENCHMARK_FILTERS, BenchmarkParams
+from app.params.views import BENCHMARK_FILTERS, BenchmarkParams
 from app.queries.benchmarks import benchmark_views, latest_versions, with_freshness
 from app.queries.contexts import Context, group_contexts
-from app.queries.snapshot import per_version
 from app.schemas import BenchmarkView
 
 

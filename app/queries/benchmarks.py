@@ -6,11 +6,11 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
+from app.data_version.version import per_version
 from app.models import VOCABULARY_TABLES, BenchmarkResult, System, SystemFact
 from app.queries.common import metrics_by_id, source_refs, system_names
 from app.queries.entries import entry_lookup
 from app.queries.note_index import note_index
-from app.queries.snapshot import per_version
 from app.schemas import BenchmarkView, VocabularyEntry
 
 

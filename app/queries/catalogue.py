@@ -5,9 +5,9 @@ from collections import Counter, defaultdict
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
+from app.data_version.version import data_version, per_version
 from app.models import BenchmarkResult, Claim, Meta, Source, System, SystemFact, SystemNote
 from app.queries.common import capabilities_in_order, source_caveats, system_names
-from app.queries.snapshot import data_version, per_version
 from app.schemas import CapabilityView, Freshness, SourceDetail
 
 

@@ -4,8 +4,8 @@ from collections import defaultdict
 
 from sqlmodel import Session, col, select
 
+from app.data_version.version import per_version
 from app.models import Capability, CapabilityCategory, Metric, Source, SourceCaveat, System
-from app.queries.snapshot import per_version
 from app.schemas import Caveat, SourceRef
 
 

@@ -4,10 +4,10 @@ from collections import defaultdict
 
 from pydantic import BaseModel
 
-from app.charts import BarChart, BarInput, Scatter, bar_chart, scatter
-from app.formatting import figure, number
+from app.present.charts import BarChart, BarInput, Scatter, bar_chart, scatter
+from app.present.formatting import figure, number
+from app.present.units import convert, convertible
 from app.schemas import BenchmarkView
-from app.units import convert, convertible
 
 THROUGHPUT_METRICS = ("throughput", "decode-throughput")
 TTFT_METRICS = ("ttft-p50", "ttft")

@@ -4,6 +4,7 @@ from collections import defaultdict
 
 from sqlmodel import Session, col, select
 
+from app.data_version.version import per_version
 from app.decision.engine import Answers, Candidate, ClaimRef, Recommendation, RuleSpec, recommend
 from app.decision.explain import WhyNot, why_not
 from app.decision.questions import QUESTIONS_BY_ID
@@ -12,7 +13,6 @@ from app.models import Capability, Rule, System, SystemFact
 from app.queries.cells import current
 from app.queries.common import source_refs
 from app.queries.matrix import matrix_base
-from app.queries.snapshot import per_version
 from app.schemas import SourceRef, licence_family
 
 

@@ -8,10 +8,9 @@ from pydantic import BaseModel
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
-from app.aliases import Names
+from app.data_version.version import per_version
 from app.models import VOCABULARY_TABLES, BenchmarkResult
 from app.queries.common import source_refs
-from app.queries.snapshot import per_version
 from app.schemas import (
     BenchmarkView,
     HardwareEntryView,
@@ -20,6 +19,7 @@ from app.schemas import (
     VocabularyEntry,
     WorkloadEntryView,
 )
+from app.vocabulary.names import Names
 
 VIEWS: dict[str, type[VocabularyEntry]] = {
     "hardware": HardwareEntryView,

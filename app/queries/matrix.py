@@ -9,8 +9,7 @@ from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
 from app.models import Claim, System
-from app.paging import Paging, paginate
-from app.params import MATRIX_PAGE_SIZE, MatrixParams, Need
+from app.params.views import MATRIX_PAGE_SIZE, MatrixParams, Need
 from app.queries.catalogue import data_version
 from app.queries.cells import (
     NO_CLAIM,
@@ -22,6 +21,7 @@ from app.queries.cells import (
 )
 from app.queries.common import capabilities_in_order, source_refs
 from app.queries.note_index import note_index
+from app.queries.paging import Paging, paginate
 from app.schemas import LEVEL_GROUP, LEVEL_RANK, ClaimView, SystemSummary, licence_family
 
 # Which headline levels satisfy each minimum a user can ask for.

@@ -10,8 +10,8 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from app.accounts.models import UserAccount
+from app.data_version.version import per_version
 from app.models import TeamNote
-from app.queries.snapshot import per_version
 from app.schemas import TeamNoteView
 
 

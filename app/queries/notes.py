@@ -13,8 +13,8 @@ from typing import Any, Literal
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
-from app.formatting import figure
 from app.models import BenchmarkResult, Capability, Claim, Source, System, TeamNote
+from app.present.formatting import figure
 from app.queries.benchmarks import benchmark_views
 from app.queries.note_index import note_view, with_authors
 from app.schemas import TeamNoteItem, TeamNoteList

@@ -6,8 +6,8 @@ from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import SelectOfScalar
 
 from app.models import Revision
-from app.revisions import ENTITIES, SEED_ACTOR, TEAM_ENTITIES
 from app.schemas import FieldChange, RevisionPage, RevisionView
+from app.writes.revisions import ENTITIES, SEED_ACTOR, TEAM_ENTITIES
 
 MAX_LIMIT = 500
 

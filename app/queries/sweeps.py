@@ -19,11 +19,11 @@ from sqlalchemy import select as sql_select
 from sqlmodel import Session, col, exists
 
 from app.models import BenchmarkResult, ImportBatch, ImportRun, Source
-from app.params import BenchmarkParams, SweepParams
+from app.params.views import BenchmarkParams, SweepParams
+from app.present.sweep_charts import SeriesInput, SweepDrawing, pareto_frontier, sweep_chart
 from app.queries.common import system_names
 from app.queries.entries import vocabulary_choices
 from app.schemas import SourceRef
-from app.sweep_chart import SeriesInput, SweepDrawing, pareto_frontier, sweep_chart
 
 UNLISTED = "unlisted-"
 UNLISTED_SEP = "|"
@@ -126,7 +126,7 @@ def team_sweeps(session: Session, filters: SweepParams) -> SweepPage:
         else:
             points.append((setup, point))
     charts = _charts(points, names, left_out)
-    # Runs name hardware and models by vocabulary slug (app/team/imports.py); label by name.
+    # Runs name hardware and models by vocabulary slug (app/writes/imports.py); label by name.
     entries = {kind: dict(pairs) for kind, pairs in vocabulary_choices(session).items()}
     for chart in charts:
         chart.model_name = _entry_name(entries["model"], chart.model, chart.model_in_file)

@@ -5,13 +5,13 @@ from collections import defaultdict
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
+from app.data_version.version import per_version
 from app.models import BenchmarkResult, Claim, System, SystemFact, SystemNote
 from app.queries.benchmarks import benchmark_views
 from app.queries.cells import cell_level, is_disputed, newest_first, reading_numbers
 from app.queries.common import capabilities_in_order, source_refs
 from app.queries.contexts import context_key
 from app.queries.note_index import note_index
-from app.queries.snapshot import per_version
 from app.schemas import (
     BenchmarkView,
     CategoryCells,

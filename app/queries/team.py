@@ -10,7 +10,7 @@ from app.accounts.models import UserAccount
 from app.models import BenchmarkResult, Capability, Claim, Source, System
 from app.queries.common import metrics_by_id
 from app.schemas import MetricChoice, TeamClaimView
-from app.team.service import TEAM_SOURCE
+from app.writes.team import TEAM_SOURCE
 
 
 def team_claims(session: Session, system_slug: str) -> dict[str, TeamClaimView]:

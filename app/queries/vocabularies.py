@@ -10,7 +10,7 @@ from collections.abc import Callable
 from sqlmodel import Session, col, select
 
 from app.models import System
-from app.params import need_vocabulary
+from app.params.views import need_vocabulary
 from app.queries.benchmark_page import all_results, vocabulary
 from app.queries.catalogue import data_version, list_sources
 from app.queries.matrix import matrix_base

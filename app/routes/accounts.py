@@ -11,7 +11,7 @@ from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
-from app.accounts.service import end_session, sign_in
+from app.accounts.users import end_session, sign_in
 from app.accounts.web import (
     CurrentUser,
     clear_session_cookie,
@@ -21,8 +21,8 @@ from app.accounts.web import (
     set_session_cookie,
 )
 from app.db import SessionDep
-from app.web import render
-from app.writes import write_transaction
+from app.web.render import render
+from app.writes.transaction import write_transaction
 
 router = APIRouter(include_in_schema=False)
 

@@ -14,7 +14,7 @@ from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 
 from app.accounts.models import Role
-from app.accounts.service import (
+from app.accounts.users import (
     AccountError,
     add_user,
     disable_user,
@@ -27,8 +27,8 @@ from app.accounts.service import (
 from app.accounts.web import AdminUser
 from app.db import SessionDep
 from app.routes.accounts import read_form
-from app.web import render
-from app.writes import end_read, write_transaction
+from app.web.render import render
+from app.writes.transaction import end_read, write_transaction
 
 router = APIRouter(prefix="/admin", include_in_schema=False)
 

@@ -10,11 +10,10 @@ from markupsafe import Markup
 from sqlmodel import Session
 from starlette.datastructures import QueryParams
 
-from app.aliases import Names
+from app.data_version.version import data_version
 from app.db import SessionDep
-from app.fragments import FragmentCache
-from app.paging import paginate
-from app.params import RESULTS_PAGE_SIZE, BenchmarkParams, Reading, SweepParams, read_query
+from app.forms.editing import benchmarks_editing
+from app.params.views import RESULTS_PAGE_SIZE, BenchmarkParams, Reading, SweepParams, read_query
 from app.queries.benchmark_page import (
     BenchmarkPage,
     all_results,
@@ -24,12 +23,13 @@ from app.queries.benchmark_page import (
 )
 from app.queries.contexts import context_chart, describe_ratio, throughput_vs_ttft
 from app.queries.entries import vocabulary_names
-from app.queries.snapshot import data_version
+from app.queries.paging import paginate
 from app.queries.sweeps import shows_sweeps, sweep_drawings, team_sweeps
 from app.queries.vocabularies import benchmark_vocabularies
-from app.routes.team_forms import benchmarks_editing
 from app.schemas import BenchmarkView
-from app.web import render, serve, templates, tidy_redirect
+from app.vocabulary.names import Names
+from app.web.fragment_cache import FragmentCache
+from app.web.render import render, serve, templates, tidy_redirect
 
 router = APIRouter(include_in_schema=False)
 

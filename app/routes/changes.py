@@ -8,16 +8,16 @@ from pydantic import BaseModel, Field
 from sqlmodel import Session
 
 from app.db import SessionDep
-from app.feeds import MEDIA_TYPE, TAG, FeedLinks, change_feed
-from app.formatting import entity_label
-from app.openapi import query_parameters
-from app.params import CHANGES_PAGE_SIZE, ChangesParams, ParamError, Reading, read_query
+from app.params.views import CHANGES_PAGE_SIZE, ChangesParams, ParamError, Reading, read_query
+from app.present.atom import MEDIA_TYPE, TAG, FeedLinks, change_feed
+from app.present.formatting import entity_label
 from app.queries.catalogue import site_facts
 from app.queries.matrix import system_name_map
 from app.queries.revisions import field_changes, revision_page
 from app.queries.vocabularies import change_vocabularies
 from app.schemas import RevisionPage, RevisionView
-from app.web import render, serve, tidy_redirect
+from app.web.openapi import query_parameters
+from app.web.render import render, serve, tidy_redirect
 
 # One router for the three (one line in main.py); only the JSON route is in OpenAPI.
 router = APIRouter()

@@ -5,15 +5,15 @@ from fastapi.responses import Response
 from sqlmodel import Session
 
 from app.db import SessionDep
-from app.params import CompareParams, ParamProblem, Reading, compare_problems, read_query
-from app.preview import preview_png
+from app.params.views import CompareParams, ParamProblem, Reading, compare_problems, read_query
+from app.present.share_image import preview_png
 from app.queries.compare import Comparison, build_comparison
 from app.queries.contexts import context_chart, describe_ratio
 from app.queries.decide import rules_favouring
 from app.queries.systems import list_systems
 from app.queries.vocabularies import system_vocabularies
 from app.schemas import SystemSummary
-from app.web import render, serve, tidy_redirect
+from app.web.render import render, serve, tidy_redirect
 
 router = APIRouter(include_in_schema=False)
 FRAGMENTS = ("suggestions",)

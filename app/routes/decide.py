@@ -6,11 +6,11 @@ from sqlmodel import Session
 
 from app.db import SessionDep
 from app.decision.questions import QUESTIONS, QUESTIONS_BY_ID, Question
-from app.params import DecideParams, FlowParams, read_query
+from app.params.views import DecideParams, FlowParams, read_query
 from app.queries.common import source_refs
 from app.queries.decide import explain_why_not, recommendation
 from app.queries.vocabularies import system_vocabularies
-from app.web import render, serve, tidy_redirect
+from app.web.render import render, serve, tidy_redirect
 
 router = APIRouter(include_in_schema=False)
 

@@ -10,7 +10,6 @@ from pydantic import BaseModel
 from sqlmodel import Session
 
 from app.db import SessionDep
-from app.openapi import fill_vocabularies
 from app.queries.vocabularies import (
     benchmark_vocabularies,
     change_vocabularies,
@@ -18,8 +17,9 @@ from app.queries.vocabularies import (
     note_vocabularies,
     system_vocabularies,
 )
-from app.team.schemas import TeamNoteIn, TeamNotePatch, TeamResultIn
-from app.web import serve
+from app.web.openapi import fill_vocabularies
+from app.web.render import serve
+from app.writes.inputs import TeamNoteIn, TeamNotePatch, TeamResultIn
 
 router = APIRouter(include_in_schema=False)
 

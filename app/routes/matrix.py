@@ -9,13 +9,13 @@ from fastapi.responses import Response
 from sqlmodel import Session
 
 from app.db import SessionDep
-from app.errors import NotFoundError
-from app.params import MatrixParams, ParamProblem, QueryModel, Reading, read_query
+from app.forms.editing import cell_editing, is_editor
+from app.params.views import MatrixParams, ParamProblem, QueryModel, Reading, read_query
 from app.queries.features import capability_names, feature_page
 from app.queries.matrix import NO_CLAIM, MatrixResult, build_matrix, cell_claims, matrix_base
 from app.queries.vocabularies import matrix_vocabularies
-from app.routes.team_forms import cell_editing, is_editor
-from app.web import is_htmx, render, serve, tidy_redirect
+from app.web.errors import NotFoundError
+from app.web.render import is_htmx, render, serve, tidy_redirect
 
 router = APIRouter(include_in_schema=False)
 

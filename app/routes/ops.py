@@ -16,7 +16,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from app.cache import VersionWatcher
+from app.data_version.watcher import VersionWatcher
 
 # The version watcher reads the database every second (by default); this long without one
 # success (or three poll intervals, if longer), the process cannot reach its database (or is

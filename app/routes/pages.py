@@ -7,8 +7,8 @@ from fastapi.responses import Response
 from sqlmodel import Session
 
 from app.db import SessionDep
-from app.errors import NotFoundError
-from app.params import QueryModel, read_query
+from app.forms.editing import system_editing
+from app.params.views import QueryModel, read_query
 from app.queries.benchmarks import latest_versions
 from app.queries.catalogue import list_sources
 from app.queries.matrix import system_name_map
@@ -21,8 +21,8 @@ from app.queries.systems import (
     system_glance,
     system_slugs,
 )
-from app.routes.team_forms import system_editing
-from app.web import render, serve, tidy_redirect
+from app.web.errors import NotFoundError
+from app.web.render import render, serve, tidy_redirect
 
 router = APIRouter(include_in_schema=False)
 

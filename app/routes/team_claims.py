@@ -9,19 +9,20 @@ from fastapi.responses import RedirectResponse, Response
 from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 
-from app.accounts.service import SignedIn
+from app.accounts.users import SignedIn
 from app.accounts.web import EditorUser
 from app.db import SessionDep
-from app.errors import NotFoundError
-from app.formatting import level_label
+from app.forms import team as forms
+from app.forms.editing import back_to, done, page, posted, system_named
+from app.forms.team import ClaimForm
+from app.present.formatting import level_label
 from app.queries.common import capabilities_in_order
 from app.queries.matrix import cell_claims
 from app.queries.team import team_claims
-from app.routes.team_forms import back_to, done, page, posted, system_named
-from app.team import forms, service
-from app.team.forms import ClaimForm
-from app.web import serve
-from app.writes import write_transaction
+from app.web.errors import NotFoundError
+from app.web.render import serve
+from app.writes import team as service
+from app.writes.transaction import write_transaction
 
 router = APIRouter(include_in_schema=False)
 

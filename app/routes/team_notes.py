@@ -13,16 +13,18 @@ from fastapi.responses import Response
 from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 
-from app.accounts.service import SignedIn
+from app.accounts.users import SignedIn
 from app.accounts.web import EditorUser, safe_next
 from app.db import SessionDep
+from app.forms import notes as note_forms
+from app.forms.editing import back_to, done, not_found, page, posted
+from app.forms.notes import ITEM_FIELDS, NoteForm
+from app.forms.team import sentences, version_of
 from app.queries.notes import ItemError, ItemRef, find_item
-from app.routes.team_forms import back_to, done, not_found, page, posted
-from app.team import note_forms, notes, service
-from app.team.forms import sentences, version_of
-from app.team.note_forms import ITEM_FIELDS, NoteForm
-from app.web import serve
-from app.writes import write_transaction
+from app.web.render import serve
+from app.writes import notes
+from app.writes import team as service
+from app.writes.transaction import write_transaction
 
 router = APIRouter(include_in_schema=False)
 

@@ -7,13 +7,11 @@ from fastapi.responses import Response
 from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 
-from app.accounts.service import SignedIn
+from app.accounts.users import SignedIn
 from app.accounts.web import EditorUser, safe_next
 from app.db import SessionDep
-from app.queries.entries import vocabulary_choices, vocabulary_names
-from app.queries.matrix import system_name_map
-from app.queries.team import metric_choices
-from app.routes.team_forms import (
+from app.forms import team as forms
+from app.forms.editing import (
     back_to,
     done,
     new_result_form,
@@ -22,10 +20,13 @@ from app.routes.team_forms import (
     posted,
     system_named,
 )
-from app.team import forms, service
-from app.team.forms import ResultForm
-from app.web import serve
-from app.writes import write_transaction
+from app.forms.team import ResultForm
+from app.queries.entries import vocabulary_choices, vocabulary_names
+from app.queries.matrix import system_name_map
+from app.queries.team import metric_choices
+from app.web.render import serve
+from app.writes import team as service
+from app.writes.transaction import write_transaction
 
 router = APIRouter(include_in_schema=False)
 

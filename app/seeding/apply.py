@@ -33,8 +33,7 @@ from typing import Any, TypeVar
 from sqlalchemy import Engine, delete, func, update
 from sqlmodel import Session, SQLModel, col, select
 
-from app import revisions
-from app.aliases import alias_key
+from app.data_version.version import bump_data_version
 from app.db import lock_writes, writer
 from app.models import (
     VOCABULARY_TABLES,
@@ -56,12 +55,13 @@ from app.models import (
     Workload,
     WorkloadAlias,
 )
-from app.references import chunks, referenced_ids
 from app.seeding.docs import Doc, published_docs
+from app.seeding.entries import VOCABULARY_FILES
 from app.seeding.errors import SeedError, SeedProblem
 from app.seeding.load import SeedData
-from app.seeding.vocabulary import VOCABULARY_FILES
-from app.writes import bump_data_version
+from app.vocabulary.names import alias_key
+from app.writes import revisions
+from app.writes.references import chunks, referenced_ids
 
 Row = TypeVar("Row", bound=SQLModel)
 

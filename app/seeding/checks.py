@@ -3,8 +3,8 @@
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from app.seeding.entries import resolve_row
 from app.seeding.schema import BenchmarkRow, ClaimEntry, SystemFile
-from app.seeding.vocabulary import resolve_row
 from app.seeding.yamlio import line_of
 
 if TYPE_CHECKING:

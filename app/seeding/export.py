@@ -15,7 +15,6 @@ from sqlalchemy import Engine
 from sqlmodel import Session, col, select
 
 from app.db import reader
-from app.files import write_atomically
 from app.models import (
     VOCABULARY_TABLES,
     BenchmarkResult,
@@ -30,9 +29,10 @@ from app.models import (
     SystemFact,
     SystemNote,
 )
+from app.ops.files import write_atomically
+from app.seeding.entries import VOCABULARY_FILES
 from app.seeding.layout import FOLDERS
 from app.seeding.schema import BENCHMARK_COLUMNS, MetricEntry, SourceEntry, SystemFile
-from app.seeding.vocabulary import VOCABULARY_FILES
 from app.seeding.yamlio import dump_yaml
 
 

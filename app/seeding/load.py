@@ -7,7 +7,6 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from app.aliases import Names
 from app.decision.questions import QUESTIONS_BY_ID
 from app.seeding.errors import SeedError, SeedProblem, describe_error
 from app.seeding.layout import Layout, empty_form_hint, survey
@@ -33,6 +32,7 @@ from app.seeding.yamlio import (
     read_yaml,
     shape_problems,
 )
+from app.vocabulary.names import Names
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -195,7 +195,7 @@ class _Reader:
         self.data.metrics = self.keyed_entries(MetricEntry, raw, path, raw)
 
     def read_vocabularies(self) -> None:
-        from app.seeding.vocabulary import read_vocabularies
+        from app.seeding.entries import read_vocabularies
 
         read_vocabularies(self)
 

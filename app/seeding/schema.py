@@ -17,7 +17,7 @@ from pydantic import (
     field_validator,
 )
 
-from app.vocabulary import CAVEAT_KINDS
+from app.vocabulary.fixed import CAVEAT_KINDS
 
 SLUG_PATTERN = r"^[a-z0-9]+(?:[-.][a-z0-9]+)*$"
 SLUG_MAX = 100  # the database's slug columns

@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 from sqlmodel import Session
 
-from app.accounts import service
+from app.accounts import users as service
 from app.db import make_engine, writer
 from app.main import create_app
 from app.settings import Settings

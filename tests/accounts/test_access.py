@@ -10,9 +10,9 @@ from fastapi.testclient import TestClient
 from sqlmodel import Session
 from typer.testing import CliRunner
 
-from app.accounts import service
+from app.accounts import users as service
 from app.accounts.models import Role, utcnow
-from app.accounts.service import SignedIn
+from app.accounts.users import SignedIn
 from app.accounts.web import EditorUser
 from app.cli import cli
 from app.db import make_engine, writer

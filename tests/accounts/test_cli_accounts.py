@@ -6,7 +6,7 @@ import pytest
 from sqlmodel import Session
 from typer.testing import CliRunner
 
-from app.accounts import service
+from app.accounts import users as service
 from app.accounts.passwords import verify_password
 from app.cli import cli
 from app.db import make_engine

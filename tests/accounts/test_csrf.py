@@ -5,7 +5,7 @@ from sqlmodel import Session
 from starlette.datastructures import Headers
 
 from app.accounts.csrf import cross_origin_problem
-from app.accounts.service import list_users
+from app.accounts.users import list_users
 from tests.accounts.conftest import SAME_ORIGIN
 
 COOKIE = "atlas_session=abc.def.ghi"

@@ -9,7 +9,7 @@ from sqlalchemy import event, update
 from sqlmodel import Session, select
 
 from app.accounts.models import LoginSession, utcnow
-from app.cache import VARY
+from app.web.cache import VARY
 
 
 def test_pages_vary_on_cookie_and_authorization(clients) -> None:

@@ -7,8 +7,8 @@ from bs4 import BeautifulSoup
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from app.headers import CONTENT_SECURITY_POLICY
 from app.settings import PROJECT_ROOT
+from app.web.security_headers import CONTENT_SECURITY_POLICY
 from tests.accounts.conftest import build_app
 
 EXPECTED = {
@@ -136,7 +136,7 @@ def assert_allowed_by_the_policy(html: str, where: str) -> None:
 
 def test_templates_write_no_inline_style_script_or_handlers() -> None:
     """The pages above cover what they render; this covers every template branch, charts'
-    SVG included (app/charts.py only computes geometry; templates/macros/charts.html draws)."""
+    SVG included (app/present/charts.py computes geometry; templates/macros/charts.html draws)."""
     offenders = []
     for path in (PROJECT_ROOT / "templates").rglob("*.html"):
         text = re.sub(r"{#.*?#}", "", path.read_text(), flags=re.S)  # comments may say "style="

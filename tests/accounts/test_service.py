@@ -6,9 +6,9 @@ import pytest
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
-from app.accounts import service
+from app.accounts import users as service
 from app.accounts.models import ApiToken, LoginSession, Role, utcnow
-from app.accounts.service import AccountError
+from app.accounts.users import AccountError
 
 PASSWORD = "correct horse battery staple"
 DAY = timedelta(days=1)

@@ -5,7 +5,7 @@ from bs4 import BeautifulSoup
 from fastapi.testclient import TestClient
 from sqlmodel import Session
 
-from app.accounts import service
+from app.accounts import users as service
 from app.accounts.models import LoginSession
 from app.accounts.web import COOKIE, safe_next
 from app.db import make_engine, writer

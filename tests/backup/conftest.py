@@ -19,18 +19,17 @@ import pytest
 from sqlalchemy import Engine
 from sqlmodel import Session
 
-from app.accounts import service as accounts
+from app.accounts import users as accounts
 from app.accounts.models import Role
-from app.accounts.service import SignedIn
+from app.accounts.users import SignedIn
 from app.backup.dump import export_backup
 from app.backup.restore import import_backup
 from app.db import make_engine
-from app.seeding.service import prepare_database, seed
-from app.team import imports, notes
-from app.team import service as team
-from app.team.imports import ImportContext
-from app.team.schemas import TeamClaimIn, TeamNoteIn, TeamResultIn
-from app.writes import write_transaction
+from app.seeding.prepare import prepare_database, seed
+from app.writes import imports, notes, team
+from app.writes.imports import ImportContext
+from app.writes.inputs import TeamClaimIn, TeamNoteIn, TeamResultIn
+from app.writes.transaction import write_transaction
 from tests.accounts.conftest import PASSWORD
 from tests.conftest import SEED_DIR
 from tests.databases import new_database_url

@@ -19,9 +19,9 @@ from app.db import make_engine
 from app.models import Source, System, SystemNote
 from app.queries.benchmarks import benchmark_views
 from app.seeding.errors import SeedError
-from app.team import service as team
-from app.team.schemas import TeamClaimIn
-from app.writes import write_transaction
+from app.writes import team
+from app.writes.inputs import TeamClaimIn
+from app.writes.transaction import write_transaction
 from tests.accounts.conftest import add_users
 from tests.backup.conftest import Instance, as_user, files
 from tests.conftest import SEED_DIR

@@ -7,7 +7,7 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import expect
 from sqlmodel import Session
 
-from app.accounts import service
+from app.accounts import users as service
 from app.db import make_engine, writer
 from tests.browser.conftest import wait_until
 

@@ -13,7 +13,7 @@ from axe_playwright_python.sync_playwright import Axe
 
 from app.db import make_engine
 from app.main import create_app
-from app.seeding.service import seed
+from app.seeding.prepare import seed
 from app.seeding.yamlio import dump_yaml, read_yaml
 from app.settings import Settings
 from tests.browser.conftest import _free_port, wait_until

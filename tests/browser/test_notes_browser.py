@@ -15,10 +15,10 @@ import uvicorn
 from playwright.sync_api import expect
 from sqlmodel import Session
 
-from app.accounts import service
+from app.accounts import users as service
 from app.db import make_engine, writer
 from app.main import create_app
-from app.seeding.service import seed
+from app.seeding.prepare import seed
 from app.settings import Settings
 from tests.browser.conftest import _free_port, wait_until
 from tests.browser.test_accounts_browser import open_watched, sign_in, violations

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from app.imports import ParsedFile, ResultFileError, parse_result_file
+from app.importers import ParsedFile, ResultFileError, parse_result_file
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -7,7 +7,7 @@ import tarfile
 
 import pytest
 
-from app.imports import DEFAULT_MAX_BYTES, ResultFileError, parse_result_file, read_limited
+from app.importers import DEFAULT_MAX_BYTES, ResultFileError, parse_result_file, read_limited
 from tests.imports.helpers import FIXTURES, refused
 
 

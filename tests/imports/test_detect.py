@@ -2,7 +2,7 @@
 
 import pytest
 
-from app.imports import FORMATS, ResultFileError, detect_format, parse_result_file
+from app.importers import FORMATS, ResultFileError, detect_format, parse_result_file
 from tests.imports.helpers import FIXTURES, parse, refused
 
 GOOD = [
@@ -72,7 +72,7 @@ def test_an_unknown_format_name_lists_the_known_ones():
 
 
 def test_detect_format_alone_returns_the_slug():
-    from app.imports.reading import decode, load_records
+    from app.importers.reading import decode, load_records
 
     data = (FIXTURES / "aiperf/profile_export_aiperf.json").read_bytes()
     records = load_records("x", decode("x", data))

@@ -4,8 +4,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from app.imports.formats.llama_bench import quant_from_model_type
-from app.imports.formats.llama_bench import test_label as label_of
+from app.importers.formats.llama_bench import quant_from_model_type
+from app.importers.formats.llama_bench import test_label as label_of
 from tests.imports.helpers import parse
 
 CUDA_JSON = "llama-bench/rtx4090-llama3.1-8b-q4km.json"

@@ -5,7 +5,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from app.imports import ResultFileError, parse_result_file
+from app.importers import ResultFileError, parse_result_file
 from tests.imports.helpers import FIXTURES, parse
 
 GENAI_OLD = "genai-perf/profile_export_genai_perf.json"

@@ -5,7 +5,7 @@ import dataclasses
 import pytest
 from ruamel.yaml import YAML
 
-from app.imports import ATLAS_METRIC_SLUGS, METRIC_UNITS, atlas_figures
+from app.importers import ATLAS_METRIC_SLUGS, METRIC_UNITS, atlas_figures
 from app.seeding.schema import UNITS
 from app.settings import PROJECT_ROOT
 from tests.imports.helpers import parse

@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 from prometheus_client.parser import text_string_to_metric_families
 from sqlmodel import Session
 
-from app.accounts import service
+from app.accounts import users as service
 from app.db import make_engine, writer
 from tests.accounts.conftest import add_users, build_app
 from tests.conftest import SEED_DIR

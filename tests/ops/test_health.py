@@ -9,7 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from fastapi.testclient import TestClient
 
-from app.cache import VersionWatcher
+from app.data_version.watcher import VersionWatcher
 from app.routes.ops import HEALTHY_READ_AGE
 
 

@@ -8,8 +8,8 @@ from collections.abc import Iterator
 import pytest
 from fastapi.testclient import TestClient
 
-from app.logs import REQUEST_ID, JsonFormatter, RequestIdFilter, logging_config
-from app.observe import loggable_query
+from app.ops.logs import REQUEST_ID, JsonFormatter, RequestIdFilter, logging_config
+from app.ops.observe import loggable_query
 
 
 @pytest.fixture
@@ -150,5 +150,5 @@ def test_uvicorn_access_log_is_replaced_not_doubled() -> None:
         "level": "WARNING",
         "propagate": False,
     }
-    assert config["formatters"]["main"]["()"] == "app.logs.JsonFormatter"
+    assert config["formatters"]["main"]["()"] == "app.ops.logs.JsonFormatter"
     assert logging_config("text")["formatters"]["main"]["()"] == "uvicorn.logging.DefaultFormatter"

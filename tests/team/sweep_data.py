@@ -6,10 +6,10 @@ from typing import Any
 
 from sqlmodel import Session
 
-from app.accounts import service as accounts
+from app.accounts import users as accounts
 from app.accounts.models import Role
 from app.db import make_engine, writer
-from app.team import imports
+from app.writes import imports
 
 FIXTURES = Path(__file__).parents[1] / "imports" / "fixtures"
 VLLM_SWEEP = FIXTURES / "vllm-bench" / "sweep-append-result.json"  # c = 1, 4, 16, 64

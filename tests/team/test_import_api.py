@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 
 from app.models import BenchmarkResult, ImportBatch, ImportRun
-from app.routes import imports_api
+from app.routes.api import imports as imports_api
 from tests.accounts.conftest import SAME_ORIGIN
 from tests.team.test_import_cli import EVERY_FILE
 from tests.team.test_write_api import count, token_for

@@ -6,14 +6,14 @@ from collections.abc import Iterator
 import pytest
 from sqlmodel import Session, col, select
 
-from app.accounts import service as accounts
+from app.accounts import users as accounts
 from app.accounts.models import Role
 from app.db import make_engine, writer
 from app.models import BenchmarkResult, Source
-from app.params import BenchmarkParams, SweepParams
+from app.params.views import BenchmarkParams, SweepParams
 from app.queries import sweeps
 from app.queries.sweeps import SweepChart, SweepPage, shows_sweeps, team_sweeps
-from app.team.service import delete_result
+from app.writes.team import delete_result
 from tests.team.sweep_data import (
     AIPERF,
     FIXTURES,

@@ -16,7 +16,7 @@ from sqlalchemy import Engine
 from sqlmodel import Session, col, select
 
 from app.models import BenchmarkResult, Capability, Claim, Revision, Source, System
-from app.seeding.service import seed
+from app.seeding.prepare import seed
 from tests.conftest import SEED_DIR
 from tests.team.test_write_api import cell, token_for
 

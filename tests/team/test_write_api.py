@@ -8,11 +8,11 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine, func
 from sqlmodel import Session, select
 
-from app.accounts import service as accounts
+from app.accounts import users as accounts
 from app.db import writer
 from app.models import BenchmarkResult, Claim, Revision
 from app.queries.revisions import list_revisions
-from app.seeding.service import seed
+from app.seeding.prepare import seed
 from tests.accounts.conftest import SAME_ORIGIN
 from tests.conftest import SEED_DIR
 

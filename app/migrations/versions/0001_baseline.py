@@ -1,6 +1,6 @@
 """Baseline: the tables as `create_all` made them before migrations existed.
 
-A database made before then has these tables and no alembic_version; app/migrate.py drops
+A database made before then has these tables and no alembic_version; app/migrations/migrate.py drops
 and rebuilds it once (it holds only seed data).
 
 Revision ID: 0001

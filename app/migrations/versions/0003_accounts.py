@@ -1,7 +1,7 @@
 """Accounts: users, browser sessions, API tokens, failed sign-ins; a revision names its user.
 
 Account tables made by `create_all` before migrations existed are kept, not made again: a
-pre-migration database is rebuilt from seed/ except for them (app/migrate.py checks that
+pre-migration database is rebuilt from seed/ except for them (app/migrations/migrate.py checks that
 their columns are the ones below before it keeps them).
 
 Revision ID: 0003

@@ -94,7 +94,7 @@ PRECISIONS = (
 
 
 def alias_key(text: str) -> str:
-    """As app.aliases.alias_key when this was written (a migration never imports app code)."""
+    """As app.vocabulary.names.alias_key then (a migration never imports app code)."""
     return re.sub(r"[\s_\-]+", " ", text.casefold()).strip()
 
 

@@ -1,0 +1,115 @@
+"""SGLang `python -m sglang.bench_serving`: one JSON object appended per run (JSON Lines).
+
+Read from sgl-project/sglang python/sglang/benchmark/serving.py
+@00f9ec472ffef82714c0407b842ccb5bd254d130 (the `result` dict at the end of `benchmark`) and
+the refactored python/sglang/benchmark/metrics.py @6e48df336a77303519023e2f95009509f0e94e83
+(`save_results`: fewer keys, no tag or server_info). A fork of vLLM's benchmark_serving, but:
+`total_throughput` (not total_token_throughput), `*_e2e_latency_ms` (not e2el),
+`concurrency` is the MEASURED average, request_rate inf is written as JSON `Infinity`,
+and there is no date, no failed count and no model id unless `server_info` is present.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.importers.fields import Fields, Place, RunBuilder
+from app.importers.formats import serving
+from app.importers.reading import Record
+from app.importers.runs import ParsedRun
+
+TOOL = "sglang-bench"
+_LATENCY_WORDS = {"ttft": "ttft", "tpot": "tpot", "itl": "itl", "e2e_latency": "e2e_latency"}
+_KNOWN_TEXT = {"backend", "dataset_name", "tag"}
+REQUIRED = ("completed", "request_throughput", "output_throughput")
+
+
+def looks_like(value: Any) -> bool:
+    if not isinstance(value, dict) or "completed" not in value:
+        return False
+    keys = value.keys()
+    return (
+        "total_output_tokens_retokenized" in keys
+        or "server_info" in keys
+        or any(key.endswith("_e2e_latency_ms") for key in keys)
+    )
+
+
+def parse(name: str, records: list[Record]) -> tuple[list[ParsedRun], list[str]]:
+    runs, dropped = [], set()
+    for index, record in enumerate(records):
+        place = Place(name, index, record.source, record.line, record.path)
+        if not isinstance(record.value, dict):
+            raise place.error("is not a JSON object", kind="unknown-format")
+        run, arrays = parse_run(Fields(record.value, place))
+        runs.append(run)
+        dropped.update(arrays)
+    notes = [f"per-request arrays left out: {', '.join(sorted(dropped))}"] if dropped else []
+    return runs, notes
+
+
+def parse_run(fields: Fields) -> tuple[ParsedRun, list[str]]:
+    run = RunBuilder(TOOL, fields.place)
+    for key in REQUIRED:
+        if fields.data.get(key) is None:
+            raise fields.missing(key, ", which every SGLang bench_serving result has")
+    completed = fields.count("completed")
+    run.set("successful_requests", completed, "completed")
+    run.set("backend", fields.text("backend"), "backend")
+    run.set("label", fields.text("tag"), "tag")
+    dataset = fields.text("dataset_name")
+    run.set("dataset", dataset, "dataset_name")
+    if dataset and dataset.startswith("random"):
+        # The random lengths are written for every dataset but only used by random ones.
+        run.set("configured_input_tokens", fields.count("random_input_len"), "random_input_len")
+        run.set("configured_output_tokens", fields.count("random_output_len"))
+    run.set("concurrency", fields.count("max_concurrency"), "max_concurrency")
+    run.set("measured_concurrency", fields.number("concurrency"), "concurrency")
+    serving.request_rate(fields, run)
+    run.set("mean_input_tokens", serving.mean_length(fields, "total_input_tokens", completed))
+    run.set("mean_output_tokens", serving.mean_length(fields, "total_output_tokens", completed))
+    for key, source in (
+        ("output_throughput", "output_throughput"),
+        ("total_token_throughput", "total_throughput"),
+        ("input_throughput", "input_throughput"),
+        ("request_throughput", "request_throughput"),
+    ):
+        run.metric(key, fields.number(source), source)
+    serving.read_latencies(fields, run, _LATENCY_WORDS)
+    _server_info(fields, run)
+    dropped = serving.keep_scalars(fields, run, _KNOWN_TEXT)
+    if isinstance(fields.data.get("details"), dict):
+        dropped.append("details")  # --output-details puts the per-request arrays here
+    return run.build(), dropped
+
+
+def _server_info(fields: Fields, run: RunBuilder) -> None:
+    """GET /server_info of an SGLang server: its arguments, scheduler state and version."""
+    info = fields.child("server_info")
+    if info is None:
+        return
+    decode = info.data.get("decode")
+    if isinstance(decode, list) and decode and isinstance(decode[0], dict):
+        # Prefill/decode disaggregation: the decode server is the one that generates.
+        info = Fields(decode[0], fields.place, "server_info.decode[0]")
+    model = info.text("served_model_name") or info.text("model_path")
+    run.set("model", model, info.key_path("model_path"))
+    version = info.text("version")
+    if version:
+        run.set("engine", "sglang")
+        run.set("engine_version", version, info.key_path("version"))
+    quantization = info.text("quantization")
+    dtype = info.text("dtype")
+    run.set("precision", quantization or (dtype if dtype != "auto" else None))
+    kv = info.text("kv_cache_dtype")
+    run.set("kv_cache_dtype", kv if kv != "auto" else None)
+    run.set("tensor_parallel", _positive(info, "tp_size"), info.key_path("tp_size"))
+    for key in ("dp_size", "pp_size", "ep_size"):
+        value = _positive(info, key)
+        if value is not None:
+            run.keep_raw(f"server_info.{key}", float(value))
+
+
+def _positive(info: Fields, key: str) -> int | None:
+    value = info.data.get(key)
+    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None

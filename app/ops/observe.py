@@ -1,0 +1,178 @@
+"""Every request once: its id, its metrics and its log line (pure ASGI middleware).
+
+`RequestObserver` is the outermost of our middleware, so it sees the final status of everything,
+including the 400 of an untrusted Host, a 414 and the 500 of an unhandled error. It never
+reads or buffers a body: streamed and HTMX responses pass through as they are, and the
+duration runs to the last byte sent.
+
+The route template is known only once the router has matched, deep inside; `NoteRoute`
+(the innermost middleware) copies it to the observer through an object both can reach,
+because HttpBasics hands HEAD requests on in a copy of the scope.
+
+What a log line holds: method, route, path, query (values of keys that look like secrets
+are replaced), status, duration, request id, client address as uvicorn reports it (the
+proxy's X-Forwarded-For only from FORWARDED_ALLOW_IPS), and the signed-in user's name.
+Never a header: no cookie, no Authorization, no token.
+"""
+
+import logging
+import re
+import time
+import uuid
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import parse_qsl, urlencode
+
+from fastapi.routing import APIRoute
+from starlette.datastructures import MutableHeaders
+from starlette.routing import BaseRoute, Match, Mount, Route
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.ops.logs import REQUEST_ID
+from app.ops.metrics import Metrics
+
+OBSERVED = "atlas.observed"
+# A request id from a proxy or client is kept only if it is short and plain.
+SANE_REQUEST_ID = re.compile(r"[A-Za-z0-9._:+/=-]{1,128}")
+# Query keys whose values are never written to a log.
+SECRET_KEY = re.compile(r"pass|secret|token|key|auth|session|signature|credential|code", re.I)
+MAX_LOGGED_QUERY = 1024
+
+access_log = logging.getLogger("inference_atlas.access")
+
+
+@dataclass(slots=True)
+class Observed:
+    route: str | None = None
+
+
+class NoteRoute:
+    """Innermost: hands the matched route's template ("/systems/{slug}") to the observer.
+
+    FastAPI's router puts the route it chose in scope["route"] for its own API routes only;
+    the app's plain Starlette routes and mounts (/metrics, /static) are matched
+    again here, against their short list, when nothing else was."""
+
+    def __init__(self, app: ASGIApp, routes: list[BaseRoute]) -> None:
+        self.app = app
+        self._routes = routes  # the app's own list, read at the first request (all are in)
+        self._plain: list[BaseRoute] | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        # A mount rewrites root_path on its way down: match again against the scope as it came.
+        asked = {k: scope.get(k, "") for k in ("type", "method", "path", "root_path")}
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            observed = scope.get(OBSERVED)
+            if observed is not None:
+                observed.route = self._template(scope, asked)
+
+    def _template(self, scope: Scope, asked: Scope) -> str | None:
+        route = scope.get("route")
+        if route is not None:
+            return getattr(route, "path", None)
+        if self._plain is None:
+            self._plain = [r for r in self._routes if _plain(r)]
+        for candidate in self._plain:
+            if candidate.matches(asked)[0] is not Match.NONE:
+                return getattr(candidate, "path", None)
+        return None
+
+
+def _plain(route: BaseRoute) -> bool:
+    return isinstance(route, Route | Mount) and not isinstance(route, APIRoute)
+
+
+class RequestObserver:
+    def __init__(self, app: ASGIApp, metrics: Metrics, access_log: bool = True) -> None:
+        self.app = app
+        self.metrics = metrics
+        self.log = access_log
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        request_id = _request_id(scope)
+        # Not reset afterwards: uvicorn runs each request in a task of its own, and its log
+        # of an unhandled error, written after we return, should carry the id too.
+        REQUEST_ID.set(request_id)
+        observed = scope[OBSERVED] = Observed()
+        # Shared with every copy of the scope; identify() keeps the signed-in user here.
+        state = scope.setdefault("state", {})
+        status = 500  # what the client gets if nothing is sent (the server answers 500)
+
+        async def send_with_id(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+                MutableHeaders(scope=message).append("x-request-id", request_id)
+            await send(message)
+
+        self.metrics.in_progress.inc()
+        try:
+            await self.app(scope, receive, send_with_id)
+        finally:
+            self.metrics.in_progress.dec()
+            seconds = time.perf_counter() - started
+            self.metrics.observe(observed.route, scope["method"], status, seconds)
+            if self.log and access_log.isEnabledFor(logging.INFO):
+                _log_request(scope, state, observed.route, status, seconds, request_id)
+
+
+def _request_id(scope: Scope) -> str:
+    for name, value in scope["headers"]:
+        if name == b"x-request-id":
+            text: str = value.decode("latin-1")
+            if SANE_REQUEST_ID.fullmatch(text):
+                return text
+            break
+    return uuid.uuid4().hex
+
+
+def _log_request(
+    scope: Scope,
+    state: dict[str, Any],
+    route: str | None,
+    status: int,
+    seconds: float,
+    request_id: str,
+) -> None:
+    method = scope["method"]
+    # As sent (percent-encoded): a decoded path could hold line breaks.
+    path = scope.get("raw_path", b"").decode("latin-1") or scope["path"]
+    query = loggable_query(scope.get("query_string", b"").decode("latin-1"))
+    client = scope.get("client")
+    user = state.get("user")
+    fields = {
+        "method": method,
+        "route": route,
+        "path": path,
+        "query": query or None,
+        "status": status,
+        "duration_ms": round(seconds * 1000, 2),
+        "request_id": request_id,
+        "client": client[0] if client else None,
+        "user": getattr(user, "name", None),
+    }
+    target = f"{path}?{query}" if query else path
+    level = logging.ERROR if status >= 500 else logging.INFO
+    who = f" user={fields['user']}" if fields["user"] else ""
+    access_log.log(
+        level,
+        '%s "%s %s" %d %.1f ms route=%s id=%s%s',
+        fields["client"] or "-", method, target, status, seconds * 1000, route or "-", request_id,
+        who,
+        extra={"fields": fields},
+    )  # fmt: skip
+
+
+def loggable_query(query: str) -> str:
+    """The query string with the values of secret-looking keys replaced, cut to 1 KB."""
+    query = query[:MAX_LOGGED_QUERY]
+    if not query or not SECRET_KEY.search(query):
+        return query
+    pairs = parse_qsl(query, keep_blank_values=True)
+    return urlencode([(k, "[redacted]" if SECRET_KEY.search(k) else v) for k, v in pairs])

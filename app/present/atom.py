@@ -1,0 +1,111 @@
+"""The history of changes as an Atom 1.0 feed (RFC 4287). Pure: revisions in, bytes out.
+
+The XML is built as an element tree, so text from users (keys, messages, values) is always
+escaped by the serialiser, never pasted into markup. Links are relative to the feed: the
+render cache does not key on the Host header, so an absolute link built for one host name
+would be handed to readers who came by another.
+"""
+
+import datetime as dt
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from app.present.formatting import entity_label
+from app.queries.revisions import field_changes
+from app.schemas import RevisionView
+
+ATOM = "http://www.w3.org/2005/Atom"
+MEDIA_TYPE = "application/atom+xml"
+# Tag URIs (RFC 4151) name what they identify forever, whatever host the feed is read from.
+TAG = "tag:inference-atlas,2026"
+# Characters XML 1.0 cannot carry at all, even escaped (most C0 controls, lone surrogates).
+_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+PAST_TENSE = {"create": "Created", "update": "Updated", "delete": "Deleted",
+              "withdraw": "Withdrew"}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class FeedLinks:
+    """Where the feed is (`self`), its page (`alternate`) and its next, older page if any."""
+
+    self: str
+    alternate: str
+    next: str | None = None
+
+
+def change_feed(
+    revisions: Sequence[RevisionView],
+    *,
+    title: str,
+    feed_id: str,
+    links: FeedLinks,
+    updated: dt.datetime,
+) -> bytes:
+    """The feed document for one page of revisions, newest first."""
+    feed = ET.Element("feed", xmlns=ATOM)
+    _text(feed, "id", feed_id)
+    _text(feed, "title", title)
+    _text(feed, "updated", _stamp(revisions[0].at if revisions else updated))
+    _link(feed, "self", links.self, MEDIA_TYPE)
+    _link(feed, "alternate", links.alternate, "text/html")
+    if links.next:
+        _link(feed, "next", links.next, MEDIA_TYPE)
+    _text(feed, "generator", "Inference Atlas")
+    for revision in revisions:
+        feed.append(_entry(revision))
+    ET.indent(feed)
+    return ET.tostring(feed, encoding="utf-8", xml_declaration=True)
+
+
+def entry_id(revision: RevisionView) -> str:
+    """A revision's id in feeds: its number and its time, so two instances never share one."""
+    at = revision.at.astimezone(dt.UTC)
+    return f"{TAG}:revision/{revision.id}/{at:%Y%m%dT%H%M%S.%fZ}"
+
+
+def change_title(revision: RevisionView) -> str:
+    """ "Updated claim vllm/prefix-caching/source" (the verb, the kind of item, its key)."""
+    verb = PAST_TENSE.get(revision.action, revision.action.capitalize())
+    return f"{verb} {entity_label(revision.entity).lower()} {revision.key}"
+
+
+def change_summary(revision: RevisionView) -> str:
+    """The revision as plain text: its message, then one line per changed field."""
+    lines = [revision.message] if revision.message else []
+    if revision.system:
+        lines.append(f"System: {revision.system}")
+    for change in field_changes(revision):
+        lines.append(f"{change.field}: {change.before or '—'} → {change.after or '—'}")
+    return "\n".join(lines)
+
+
+def _entry(revision: RevisionView) -> ET.Element:
+    entry = ET.Element("entry")
+    _text(entry, "id", entry_id(revision))
+    _text(entry, "title", change_title(revision))
+    _text(entry, "updated", _stamp(revision.at))
+    author = ET.SubElement(entry, "author")
+    _text(author, "name", revision.actor)
+    # The page of the history that starts with this change.
+    page = f"/changes?before={revision.id + 1}#change-{revision.id}"
+    _link(entry, "alternate", page, "text/html")
+    content = _text(entry, "content", change_summary(revision) or change_title(revision))
+    content.set("type", "text")
+    return entry
+
+
+def _text(parent: ET.Element, tag: str, text: str) -> ET.Element:
+    element = ET.SubElement(parent, tag)
+    element.text = _NOT_XML.sub("\ufffd", text)
+    return element
+
+
+def _link(parent: ET.Element, rel: str, href: str, media_type: str) -> None:
+    ET.SubElement(parent, "link", rel=rel, href=_NOT_XML.sub("", href), type=media_type)
+
+
+def _stamp(at: dt.datetime) -> str:
+    """An RFC 3339 time in UTC, to the second."""
+    return at.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")

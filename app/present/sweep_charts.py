@@ -1,0 +1,163 @@
+"""Sweep charts: throughput per GPU against per-user throughput, one curve per setup.
+
+Pure numbers, like app/present/charts.py: the Pareto frontier of a curve and the drawing's geometry
+(positions, marker outlines, the frontier's polyline), so tests can check both without a
+template. The template (templates/macros/sweeps.html) only copies these numbers out.
+"""
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from app.present.charts import Tick, colour_for, nice_ticks, tick_label
+
+Pair = tuple[float, float]
+
+# Curves of one system share its colour (the same on every page); the setups of one system
+# in a chart are told apart by the marker's shape and the line's dash, so nothing rests on
+# colour alone.
+MARKERS = ("circle", "square", "triangle", "diamond")
+DASHES = ("", "7 4", "2 3", "9 3 2 3")
+MARKER_SIZE = 5.0  # px from the centre to the edge
+LABEL_GAP = 13.0  # px between two load labels stacked near each other
+
+
+def dominates(a: Pair, b: Pair) -> bool:
+    """Whether `a` is at least as good as `b` on both axes and better on one (higher is better)."""
+    return a[0] >= b[0] and a[1] >= b[1] and (a[0] > b[0] or a[1] > b[1])
+
+
+def pareto_frontier(points: Sequence[Pair]) -> list[bool]:
+    """For each (x, y): True when no other point dominates it.
+
+    Equal points do not dominate each other, so duplicates are on the frontier together.
+    Quadratic, which is fine for a curve of a few dozen points (app/queries/sweeps.py caps it).
+    """
+    return [not any(dominates(other, point) for other in points) for point in points]
+
+
+@dataclass(frozen=True)
+class SeriesInput:
+    """One curve to draw: its legend name, its system's slug and its points."""
+
+    name: str
+    colour_key: str
+    points: Sequence[tuple[float, float, bool, str, str]]  # x, y, on frontier, label, title
+
+
+@dataclass(frozen=True)
+class Mark:
+    cx: float
+    cy: float
+    on_frontier: bool
+    path: str  # the marker's outline (SVG path data)
+    label: str  # the load, written beside the marker
+    title: str
+    label_x: float
+    label_dy: float = 4.0
+    label_anchor: str = "start"
+
+
+@dataclass(frozen=True)
+class Series:
+    name: str
+    colour: str
+    marker: str
+    dash: str
+    line: str  # polyline points through the frontier, left to right
+    marks: list[Mark]
+    swatch: str  # the marker's outline at the middle of a 28 x 12 legend swatch
+
+
+@dataclass(frozen=True)
+class SweepDrawing:
+    title: str
+    x_label: str
+    y_label: str
+    width: int
+    height: int
+    left: int
+    top: int
+    plot_width: int
+    plot_height: int
+    series: list[Series]
+    x_ticks: list[Tick]
+    y_ticks: list[Tick]
+
+
+def marker_path(shape: str, cx: float, cy: float, r: float = MARKER_SIZE) -> str:
+    """SVG path data for a marker of `shape` centred on (cx, cy)."""
+    corners = {
+        "square": [(-0.9, -0.9), (0.9, -0.9), (0.9, 0.9), (-0.9, 0.9)],
+        "triangle": [(0, -1.15), (1.15, 0.92), (-1.15, 0.92)],
+        "diamond": [(0, -1.25), (1.25, 0), (0, 1.25), (-1.25, 0)],
+    }.get(shape)
+    if corners is None:  # a circle: two arcs
+        return (
+            f"M{cx - r:.2f},{cy:.2f}a{r:g},{r:g} 0 1,0 {2 * r:g},0a{r:g},{r:g} 0 1,0 {-2 * r:g},0Z"
+        )
+    return "M" + "L".join(f"{cx + dx * r:.2f},{cy + dy * r:.2f}" for dx, dy in corners) + "Z"
+
+
+def sweep_chart(
+    title: str, x_label: str, y_label: str, series: Sequence[SeriesInput], width: int = 640
+) -> SweepDrawing:
+    """Both axes from zero (a sweep's shape is read against the origin); y grows upwards."""
+    all_points = [p for s in series for p in s.points]
+    x_ticks = nice_ticks(max((p[0] for p in all_points), default=0.0) * 1.04)
+    y_ticks = nice_ticks(max((p[1] for p in all_points), default=0.0) * 1.04)
+    widest = max(len(tick_label(t)) for t in y_ticks)
+    left, top, right, bottom = int(widest * 7 + 40), 14, 20, 48
+    height = 360
+    plot_width, plot_height = width - left - right, height - top - bottom
+
+    def place(x: float, y: float) -> Pair:
+        return left + x / x_ticks[-1] * plot_width, top + plot_height - y / y_ticks[
+            -1
+        ] * plot_height
+
+    seen: dict[str, int] = {}
+    drawn = []
+    for item in series:
+        nth = seen[item.colour_key] = seen.get(item.colour_key, -1) + 1
+        shape, dash = MARKERS[nth % len(MARKERS)], DASHES[nth % len(DASHES)]
+        marks = []
+        for x, y, on_frontier, label, point_title in item.points:
+            cx, cy = place(x, y)
+            near_right = cx > left + plot_width - 8 * len(label) - 12
+            marks.append(Mark(
+                cx, cy, on_frontier, marker_path(shape, cx, cy), label, point_title,
+                cx - 9 if near_right else cx + 9, 4.0, "end" if near_right else "start",
+            ))  # fmt: skip
+        frontier = sorted((m.cx, m.cy) for m in marks if m.on_frontier)
+        line = " ".join(f"{cx:.2f},{cy:.2f}" for cx, cy in frontier)
+        drawn.append(Series(item.name, colour_for(item.colour_key), shape, dash, line, marks,
+                            marker_path(shape, 14, 6)))  # fmt: skip
+    return SweepDrawing(
+        title, x_label, y_label, width, height, left, top, plot_width, plot_height,
+        _nudge(drawn),
+        [Tick(t, place(t, 0)[0], tick_label(t)) for t in x_ticks],
+        [Tick(t, place(0, t)[1], tick_label(t)) for t in y_ticks],
+    )  # fmt: skip
+
+
+def _nudge(series: list[Series]) -> list[Series]:
+    """Move a load label down when it would sit on another label (top to bottom)."""
+    marks = [(i, j, m) for i, s in enumerate(series) for j, m in enumerate(s.marks)]
+    placed: list[tuple[float, float, float]] = []  # label x, baseline y, width
+    moved: dict[tuple[int, int], float] = {}
+    for i, j, mark in sorted(marks, key=lambda item: (item[2].cy, item[2].cx)):
+        width = 7.0 * len(mark.label)
+        x = mark.label_x - (width if mark.label_anchor == "end" else 0)
+        dy, moving = mark.label_dy, True
+        while moving:  # dy only grows, so this ends
+            moving = False
+            for px, py, pw in placed:
+                overlaps_x = x < px + pw and px < x + width
+                if overlaps_x and abs(py - (mark.cy + dy)) < LABEL_GAP:
+                    dy, moving = py + LABEL_GAP - mark.cy, True
+        placed.append((x, mark.cy + dy, width))
+        moved[(i, j)] = dy
+    return [
+        replace(s, marks=[replace(m, label_dy=moved[(i, j)]) for j, m in enumerate(s.marks)])
+        for i, s in enumerate(series)
+    ]

@@ -1,0 +1,197 @@
+"""The import API: upload a benchmark tool's result file, look at the preview, confirm it.
+
+`POST /api/v1/imports` (multipart: `file` plus the context fields) parses the file and keeps
+a preview (201, with its id); nothing is saved as results until
+`POST /api/v1/imports/{id}/confirm`, which saves all of the preview's results or none.
+A file that cannot be read is a 422 naming the problem and its line or field; a file over
+the size limit is a 413 before it is read.
+"""
+
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Request
+from fastapi.responses import JSONResponse, Response
+from pydantic import ValidationError
+from sqlmodel import Session
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import UploadFile
+
+from app.accounts.users import SignedIn
+from app.accounts.web import EditorUser
+from app.db import SessionDep
+from app.importers import DEFAULT_MAX_BYTES, ResultFileError
+from app.routes.api.team import WRITE_ERRORS, problems_reply, validation_problems
+from app.writes import imports
+from app.writes.team import TeamError, UnknownItemError
+from app.writes.transaction import write_transaction
+
+router = APIRouter(prefix="/api/v1", tags=["team writes"])
+
+MAX_UPLOAD_BYTES = DEFAULT_MAX_BYTES
+# The multipart envelope around the file (boundaries, the context fields) is small.
+ENVELOPE_BYTES = 64 * 1024
+CONTEXT_FIELDS = tuple(imports.ImportContext.model_fields)
+# Besides the context: the file, a format that skips detection, and the page form's own.
+FORM_EXTRAS = ("file", "format", "next")
+UPLOAD_BODY = {
+    "required": True,
+    "content": {
+        "multipart/form-data": {
+            "schema": {
+                "type": "object",
+                "required": ["file"],
+                "properties": {
+                    "file": {"type": "string", "format": "binary"},
+                    "format": {"type": "string", "description": "skip detection"},
+                    **{name: {"type": "string"} for name in CONTEXT_FIELDS},
+                },
+            }
+        }
+    },
+}
+IMPORT_ERRORS: dict[int | str, dict[str, Any]] = WRITE_ERRORS | {
+    413: {"description": "The file is over the size limit"},
+}
+
+
+@router.post(
+    "/imports",
+    status_code=201,
+    responses=IMPORT_ERRORS,
+    openapi_extra={"requestBody": UPLOAD_BODY},
+)
+async def post_import(request: Request, who: EditorUser, session: SessionDep) -> Response:
+    """Upload one result file with its context; the reply is the preview (nothing saved yet)."""
+    upload = await read_upload(request)
+    if isinstance(upload, UploadRefused):
+        if upload.status == 413:
+            return JSONResponse({"detail": upload.problems["file"]}, status_code=413)
+        return problems_reply(upload.problems)
+    try:
+        context = imports.ImportContext.model_validate(
+            {k: v or None for k, v in upload.fields.items()}
+        )
+    except ValidationError as exc:
+        return problems_reply(validation_problems(exc, what="an import"))
+    # Parsing a large file takes seconds: off the event loop, with the database work.
+    return await run_in_threadpool(
+        _preview, session, who, upload.name, upload.data, context, upload.file_format
+    )
+
+
+@dataclass(frozen=True)
+class Upload:
+    name: str
+    data: bytes
+    fields: dict[str, str]  # the context fields, as typed
+    file_format: str | None
+
+
+@dataclass(frozen=True)
+class UploadRefused:
+    status: int  # 413 over the size limit, else 422
+    problems: dict[str, str]
+
+
+async def read_upload(request: Request) -> Upload | UploadRefused:
+    """The uploaded file and context fields of a multipart request (the API's and the page's),
+    refusing a file over the size limit before reading more of it than the limit."""
+    length = request.headers.get("content-length", "")
+    if length.isdigit() and int(length) > MAX_UPLOAD_BYTES + ENVELOPE_BYTES:
+        return UploadRefused(413, {"file": _too_big(int(length))})
+    if not request.headers.get("content-type", "").startswith("multipart/form-data"):
+        wanted = "send multipart/form-data with the file in the field 'file'"
+        return UploadRefused(422, {"body": wanted})
+    async with request.form(max_files=1, max_fields=len(CONTEXT_FIELDS) + 4) as form:
+        upload = form.get("file")
+        if not isinstance(upload, UploadFile) or not upload.filename:
+            return UploadRefused(422, {"file": "no file: choose the result file to upload"})
+        data = await upload.read(MAX_UPLOAD_BYTES + 1)
+        if len(data) > MAX_UPLOAD_BYTES:
+            return UploadRefused(413, {"file": _too_big(len(data))})
+        fields = {k: v for k, v in form.items() if k in CONTEXT_FIELDS and isinstance(v, str)}
+        unknown = sorted(k for k in form if k not in (*CONTEXT_FIELDS, *FORM_EXTRAS))
+        chosen = form.get("format")
+        name = upload.filename
+    if unknown:
+        allowed = ", ".join(("file", "format", *CONTEXT_FIELDS))
+        return UploadRefused(
+            422, {k: f"not a field of an import; allowed: {allowed}" for k in unknown}
+        )
+    file_format = chosen if isinstance(chosen, str) and chosen else None
+    return Upload(name, data, fields, file_format)
+
+
+def _preview(
+    session: Session,
+    who: SignedIn,
+    name: str,
+    data: bytes,
+    context: imports.ImportContext,
+    file_format: str | None,
+) -> Response:
+    try:
+        with write_transaction(session):
+            preview = imports.preview_import(session, who, name, data, context, file_format)
+    except ResultFileError as exc:
+        return problems_reply({"file": str(exc)})
+    headers = {"Location": f"/api/v1/imports/{preview.key}"}
+    return JSONResponse(preview.document, status_code=201, headers=headers)
+
+
+@router.get("/imports/{import_id}", responses=IMPORT_ERRORS)
+def get_import(import_id: str, who: EditorUser, session: SessionDep) -> Response:
+    """A preview (or a saved import) of yours."""
+    try:
+        return JSONResponse(imports.pending_import(session, who, import_id).document)
+    except imports.UnknownImportError as exc:
+        return JSONResponse({"detail": str(exc)}, status_code=404)
+
+
+@router.patch("/imports/{import_id}", responses=IMPORT_ERRORS)
+def patch_import(
+    import_id: str,
+    who: EditorUser,
+    session: SessionDep,
+    body: Annotated[dict[str, Any], Body()],
+) -> Response:
+    """Give a preview another context (the fields of the upload but the file): a new preview."""
+    try:
+        context = imports.ImportContext.model_validate(body)
+    except ValidationError as exc:
+        return problems_reply(validation_problems(exc, what="an import's context"))
+    try:
+        with write_transaction(session):
+            preview = imports.update_context(session, who, import_id, context)
+    except imports.UnknownImportError as exc:
+        return JSONResponse({"detail": str(exc)}, status_code=404)
+    except TeamError as exc:
+        return problems_reply(exc.problems, exc.values)
+    return JSONResponse(preview.document)
+
+
+@router.post("/imports/{import_id}/confirm", status_code=201, responses=IMPORT_ERRORS)
+def confirm_import(
+    request: Request, import_id: str, who: EditorUser, session: SessionDep
+) -> Response:
+    """Save every result of the preview, or (on any problem) none."""
+    team = request.app.state.settings.atlas_team_name
+    try:
+        with write_transaction(session):
+            saved = imports.confirm_import(session, who, import_id, team)
+    except imports.UnknownImportError as exc:
+        return JSONResponse({"detail": str(exc)}, status_code=404)
+    except TeamError as exc:
+        return problems_reply(exc.problems, exc.values)
+    except UnknownItemError as exc:
+        return JSONResponse({"detail": str(exc)}, status_code=404)
+    return JSONResponse(saved, status_code=201)
+
+
+def _too_big(size: int) -> str:
+    return f"the upload is {_size(size)}; the limit is {_size(MAX_UPLOAD_BYTES)} per file"
+
+
+def _size(n: int) -> str:
+    return f"{n / 1024 / 1024:.1f} MB" if n >= 1024 * 1024 else f"{n:,} bytes"

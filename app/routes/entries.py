@@ -1,0 +1,67 @@
+"""/hardware/{slug}, /models/{slug} and /workloads/{slug}: one vocabulary entry and the figures
+that use it. Their JSON twins (and the lists) are in api.py."""
+
+import datetime as dt
+
+from fastapi import APIRouter, Request
+from fastapi.responses import RedirectResponse, Response
+from sqlmodel import Session
+
+from app.db import SessionDep
+from app.params.views import QueryModel, read_query
+from app.queries.entries import EntryPage, entry_names, entry_page, vocabulary_names
+from app.web.errors import NotFoundError
+from app.web.render import render, serve, tidy_redirect
+
+router = APIRouter(include_in_schema=False)
+
+PATHS = {"hardware": "hardware", "model": "models", "workload": "workloads"}
+"""kind -> the path its pages (and API lists) live under."""
+
+
+def find_entry(session: Session, kind: str, slug: str) -> EntryPage | str:
+    """The entry's page data, or the canonical slug when `slug` is one of its other names.
+
+    Raises NotFoundError (404 with the closest slugs) when it names nothing."""
+    page = entry_page(session, kind, slug, dt.date.today())
+    if page is not None:
+        return page
+    other = vocabulary_names(session)[kind].resolve(slug)
+    if other is not None:
+        return other
+    names = entry_names(session, kind)
+    raise NotFoundError(kind, slug, list(names), names)
+
+
+def _entry_page(request: Request, session: Session, kind: str, slug: str) -> Response:
+    found = find_entry(session, kind, slug)
+    path = f"/{PATHS[kind]}"
+    if isinstance(found, str):  # an alias: "/hardware/H100 SXM" is the SXM5 entry's page
+        return RedirectResponse(f"{path}/{found}", status_code=308)
+    ignored = read_query(QueryModel, request.query_params).ignored
+    if redirect := tidy_redirect(request, f"{path}/{slug}", ignored):
+        return redirect
+    context = {
+        "page": found,
+        "entry": found.entry,
+        "json_url": f"/api/v1/{PATHS[kind]}/{slug}",
+        "benchmarks_url": f"/benchmarks?{kind}={slug}",
+        "ignored_parameters": ignored,
+        "active": "benchmarks",
+    }
+    return render(request, "pages/vocabulary_entry.html", context, session=session)
+
+
+@router.get("/hardware/{slug}")
+async def hardware_page(slug: str, request: Request, session: SessionDep) -> Response:
+    return await serve(request, session, lambda s: _entry_page(request, s, "hardware", slug))
+
+
+@router.get("/models/{slug}")
+async def model_page(slug: str, request: Request, session: SessionDep) -> Response:
+    return await serve(request, session, lambda s: _entry_page(request, s, "model", slug))
+
+
+@router.get("/workloads/{slug}")
+async def workload_page(slug: str, request: Request, session: SessionDep) -> Response:
+    return await serve(request, session, lambda s: _entry_page(request, s, "workload", slug))

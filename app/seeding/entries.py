@@ -1,0 +1,73 @@
+"""Read hardware.yaml, models.yaml and workloads.yaml; resolve the names benchmark rows use."""
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from app.seeding.schema import BenchmarkRow, HardwareEntry, ModelEntry, WorkloadEntry
+from app.seeding.yamlio import line_of
+from app.vocabulary.names import Names, alias_key, canonical_precision
+
+if TYPE_CHECKING:
+    from app.seeding.load import _Reader
+
+# kind -> (file, entry model, the SeedData attribute holding its entries)
+VOCABULARY_FILES: dict[str, tuple[str, type[Any], str]] = {
+    "hardware": ("hardware.yaml", HardwareEntry, "hardware"),
+    "model": ("models.yaml", ModelEntry, "models"),
+    "workload": ("workloads.yaml", WorkloadEntry, "workloads"),
+}
+
+
+def read_vocabularies(reader: "_Reader") -> None:
+    """Validate each vocabulary file: entries, their sources, and names used only once."""
+    for kind, (file_name, model, attribute) in VOCABULARY_FILES.items():
+        path = reader.root / file_name
+        raw = reader.read(path)
+        entries = reader.keyed_entries(model, raw, path, raw)
+        for slug, entry in entries.items():
+            for i, source in enumerate(entry.sources):
+                reader.check_source(path, line_of(raw, (slug, "sources", i)), slug, source)
+        setattr(reader.data, attribute, entries)
+        reader.data.names[kind] = _names(reader, kind, path, raw, entries)
+
+
+def _names(reader: "_Reader", kind: str, path: Path, raw: Any, entries: dict[str, Any]) -> Names:
+    """The entries' names; a name that two entries claim is reported (it would be a guess)."""
+    owner: dict[str, str] = {}
+    for slug, entry in entries.items():
+        names: list[tuple[str, tuple[Any, ...]]] = [(slug, (slug,)), (entry.name, (slug, "name"))]
+        names += [(alias, (slug, "aliases", i)) for i, alias in enumerate(entry.aliases)]
+        own: set[str] = set()
+        for name, where in names:
+            key = alias_key(name)
+            other = owner.setdefault(key, slug)
+            if other != slug:
+                msg = f"the name {name!r} already belongs to {other!r}; a name may name one entry"
+                reader.problem(path, line_of(raw, where), slug, msg)
+            elif key in own and where[-2:-1] == ("aliases",):
+                # Names match ignoring case, spacing and dashes, so this alias adds nothing.
+                msg = f"alias {name!r} repeats a name the entry already answers to; remove it"
+                reader.problem(path, line_of(raw, where), slug, msg)
+            own.add(key)
+    return Names.of(kind, ((slug, [e.name, *e.aliases]) for slug, e in entries.items()))
+
+
+def resolve_row(reader: "_Reader", path: Path, line: int, row: BenchmarkRow) -> bool:
+    """Replace the row's hardware, model and workload names by slugs; report unknown ones."""
+    ok = True
+    for kind in VOCABULARY_FILES:
+        text = getattr(row, kind)
+        if text is None:
+            continue
+        names = reader.data.names[kind]
+        slug = names.resolve(text)
+        if slug is None:
+            listed = f"a slug or alias in {VOCABULARY_FILES[kind][0]}"
+            message = f"column '{kind}': {names.unknown(text, listed)}"
+            reader.problem(path, line, f"row {line} ({row.id})", message)
+            ok = False
+        else:
+            setattr(row, kind, slug)
+    if row.precision is not None:
+        row.precision = canonical_precision(row.precision)
+    return ok

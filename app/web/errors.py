@@ -1,0 +1,104 @@
+"""Errors that name the wrong value and what is allowed: JSON under /api, a page elsewhere."""
+
+import difflib
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from app.params.views import ParamError, ParamProblem
+from app.web.render import render
+
+KIND_WORDS = {"capability": "feature or hardware target", "hardware": "hardware entry"}
+
+
+class NotFoundError(Exception):
+    """A slug that names nothing; carries the value and what would have been valid.
+
+    `names` (slug -> name) lets the reply suggest by name as well as by slug, and show
+    people names rather than slugs.
+    """
+
+    def __init__(
+        self, kind: str, value: str, allowed: list[str], names: dict[str, str] | None = None
+    ) -> None:
+        self.kind, self.value, self.allowed = kind, value, allowed
+        self.names = names or {}
+        super().__init__(f"There is no {KIND_WORDS.get(kind, kind)} called {value!r}.")
+
+
+# Where a suggestion links, per kind of slug.
+PAGES = {"system": "/systems/", "capability": "/features/", "hardware": "/hardware/",
+         "model": "/models/", "workload": "/workloads/"}  # fmt: skip
+
+
+def suggestions(value: str, allowed: list[str], names: dict[str, str], n: int = 3) -> list[str]:
+    """The slugs closest to `value`, compared with each slug and each name (difflib)."""
+    keys = {slug: slug for slug in allowed} | {
+        names[slug].lower(): slug for slug in allowed if slug in names
+    }
+    wanted = value.lower().replace("_", "-").strip()
+    close = difflib.get_close_matches(wanted, list(keys), n=n * 2, cutoff=0.6)
+    contained = [k for k in keys if len(wanted) >= 3 and (wanted in k or k in wanted)]
+    return list(dict.fromkeys(keys[k] for k in [*close, *contained]))[:n]
+
+
+def _wants_json(request: Request) -> bool:
+    return request.url.path.startswith("/api/")
+
+
+async def _not_found(request: Request, exc: NotFoundError) -> Response:
+    close = suggestions(exc.value, exc.allowed, exc.names)
+    body = {"detail": str(exc), "field": exc.kind, "value": exc.value, "allowed": exc.allowed,
+            "suggestions": close}  # fmt: skip
+    if _wants_json(request):
+        return JSONResponse(body, status_code=404)
+    context = {"error": body, "names": exc.names, "link": PAGES.get(exc.kind)}
+    return render(request, "errors/404.html", context, status_code=404)
+
+
+async def _http_error(request: Request, exc: StarletteHTTPException) -> Response:
+    # 405s carry Allow, 401s WWW-Authenticate: keep whatever headers the error brought.
+    headers = getattr(exc, "headers", None)
+    if _wants_json(request) or exc.status_code != 404:
+        return JSONResponse({"detail": exc.detail}, status_code=exc.status_code, headers=headers)
+    body = {"detail": f"There is no page at {request.url.path}.", "allowed": []}
+    return render(request, "errors/404.html", {"error": body}, status_code=404)
+
+
+MAX_PROBLEMS_LISTED = 10
+
+
+def problem_details(problems: list[ParamProblem]) -> dict[str, object]:
+    """The first few problems; each field's allowed values once, however many values were bad."""
+    detail, listed = [], set()
+    for p in problems[:MAX_PROBLEMS_LISTED]:
+        allowed = [] if p.field in listed else list(p.allowed)
+        if allowed:
+            listed.add(p.field)
+        message = p.message if allowed or not p.allowed else f"{p.field}={p.value!r} is not allowed"
+        detail.append({"field": p.field, "value": p.value, "allowed": allowed, "message": message})
+    body: dict[str, object] = {"detail": detail}
+    if len(problems) > MAX_PROBLEMS_LISTED:
+        body["more_problems"] = len(problems) - MAX_PROBLEMS_LISTED
+    return body
+
+
+async def _bad_params(request: Request, exc: ParamError) -> Response:
+    return JSONResponse(problem_details(exc.problems), status_code=422)
+
+
+async def _invalid_request(request: Request, exc: RequestValidationError) -> Response:
+    problems = [
+        ParamProblem(str(e["loc"][-1]), str(e.get("input", ""))[:100], (), e["msg"])
+        for e in exc.errors()
+    ]
+    return JSONResponse(problem_details(problems), status_code=422)
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    app.add_exception_handler(ParamError, _bad_params)  # type: ignore[arg-type]
+    app.add_exception_handler(NotFoundError, _not_found)  # type: ignore[arg-type]
+    app.add_exception_handler(StarletteHTTPException, _http_error)  # type: ignore[arg-type]
+    app.add_exception_handler(RequestValidationError, _invalid_request)  # type: ignore[arg-type]
