@@ -17,7 +17,7 @@ from app.accounts.models import Role, utcnow
 from app.accounts.passwords import password_problem
 from app.backup.document import TEAM_FILE, BackupError, describe_counts
 from app.backup.dump import export_backup
-from app.backup.restore import NotEmptyError, import_backup
+from app.backup.restore import NotEmptyError, restore_backup
 from app.db import make_engine, startup_lock, writer
 from app.migrations import migrate as migrations
 from app.ops.logs import logging_config
@@ -172,7 +172,7 @@ def export(out_dir: Path) -> None:
 
 
 @cli.command("import")
-def import_(
+def restore(
     directory: Annotated[Path, typer.Argument(metavar="DIR")],
     replace: Annotated[
         bool,
@@ -187,7 +187,7 @@ def import_(
     settings = Settings()
     engine = make_engine(settings.database_url, **settings.engine_options())
     try:
-        done = import_backup(engine, directory, settings.seed_dir, replace=replace)
+        done = restore_backup(engine, directory, settings.seed_dir, replace=replace)
     except (BackupError, SeedError, SchemaError) as exc:
         _refuse(str(exc))
     except NotEmptyError as exc:

@@ -70,7 +70,7 @@ class NotEmptyError(Exception):
 
 @dataclass
 class Restored:
-    """What `import_backup` did."""
+    """What `restore_backup` did."""
 
     seed_dir: Path
     migration: migrate.Migration
@@ -84,7 +84,7 @@ def seed_dir_for(directory: Path, configured: Path) -> Path:
     return directory if any((directory / name).exists() for name in names) else configured
 
 
-def import_backup(
+def restore_backup(
     engine: Engine, directory: Path, configured_seed_dir: Path, replace: bool = False
 ) -> Restored:
     """Restore DIR's backup; raise BackupError, SeedError or NotEmptyError, writing nothing."""

@@ -23,7 +23,7 @@ from app.accounts import users as accounts
 from app.accounts.models import Role
 from app.accounts.users import SignedIn
 from app.backup.dump import export_backup
-from app.backup.restore import import_backup
+from app.backup.restore import restore_backup
 from app.db import make_engine
 from app.seeding.prepare import prepare_database, seed
 from app.writes import imports, notes, team
@@ -204,7 +204,7 @@ def restored(tmp_path_factory: pytest.TempPathFactory, instance: Instance) -> Re
     url = new_database_url(folder, "restored")
     engine = make_engine(url)
     try:
-        import_backup(engine, instance.backup, SEED_DIR)
+        restore_backup(engine, instance.backup, SEED_DIR)
         export_backup(engine, folder / "again")
     finally:
         engine.dispose()

@@ -13,7 +13,7 @@ from sqlalchemy import Engine, inspect
 from sqlmodel import Session, SQLModel
 
 from app.backup.dump import export_backup
-from app.backup.restore import KEPT_TABLES, import_backup
+from app.backup.restore import KEPT_TABLES, restore_backup
 from app.db import make_engine
 from app.queries.revisions import list_revisions
 from tests.accounts.conftest import build_app, sign_in
@@ -143,7 +143,7 @@ def test_the_restored_instance_serves_the_same_rows_and_lets_the_same_people_in(
     # A restore of its own: this test writes to it.
     url = new_database_url(tmp_path, "serves")
     engine = make_engine(url)
-    import_backup(engine, instance.backup, SEED_DIR)
+    restore_backup(engine, instance.backup, SEED_DIR)
     engine.dispose()
     with TestClient(build_app(instance.url)) as old, TestClient(build_app(url)) as new:
         assert api_view(new) == api_view(old)
@@ -176,7 +176,7 @@ def test_a_database_that_is_only_seeded_can_be_restored_into(
 ) -> None:
     # What `serve` leaves on a new server: migrated, seeded, nobody signed up yet.
     url = copy_of(database_url, tmp_path, SEED_DIR)
-    done = import_backup(engine_of(url), instance.backup, SEED_DIR)
+    done = restore_backup(engine_of(url), instance.backup, SEED_DIR)
     assert done.replaced == {}
     export_backup(engine_of(url), tmp_path / "again")
     assert files(tmp_path / "again") == files(instance.backup)
@@ -189,7 +189,7 @@ def test_without_seed_files_the_configured_seed_folder_is_used(
     only_team.mkdir()
     shutil.copy(instance.backup / "team.json", only_team)
     engine = engine_of(new_database_url(tmp_path, "configured"))
-    done = import_backup(engine, only_team, SEED_DIR)
+    done = restore_backup(engine, only_team, SEED_DIR)
     assert done.seed_dir == SEED_DIR
     export_backup(engine, tmp_path / "again")
     assert files(tmp_path / "again") == files(instance.backup)  # seed/ is what was exported
