@@ -1,0 +1,1 @@
+"""The guided flow, pure: questions, rules from the data, scoring and explanations."""

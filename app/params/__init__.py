@@ -1,0 +1,3 @@
+"""Query-string models, one per view, shared by the HTML page, its JSON twin and OpenAPI, and
+the lenient reader that drops a bad value and says which.
+"""

@@ -1,0 +1,1 @@
+"""seed/ files: schema, load and validate (pure), apply in one transaction, export back."""
