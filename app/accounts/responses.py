@@ -4,7 +4,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 
 from app.accounts.web import NotAllowedError, SignInRequiredError, here, login_url, wants_json
-from app.web.render import render
+from app.web.render import hx_redirect, is_htmx, render
 
 
 async def _sign_in_required(request: Request, exc: SignInRequiredError) -> Response:
@@ -16,9 +16,8 @@ async def _sign_in_required(request: Request, exc: SignInRequiredError) -> Respo
         return JSONResponse({"detail": detail}, 401, headers={"WWW-Authenticate": "Bearer"})
     back = here(request) if request.method == "GET" else None
     target = login_url(back)
-    if request.headers.get("HX-Request") == "true":
-        # HTMX would swap a redirect's target into the page; have it navigate instead.
-        return Response(status_code=401, headers={"HX-Redirect": target})
+    if is_htmx(request):
+        return hx_redirect(target, 401)
     return RedirectResponse(target, 303)
 
 

@@ -64,7 +64,15 @@ templates.env.globals["here"] = here
 
 
 def is_htmx(request: Request) -> bool:
+    """Whether HTMX sent the request (the page around it is already in the browser)."""
     return request.headers.get("HX-Request") == "true"
+
+
+def hx_redirect(target: str, status_code: int = 204, refresh: bool = False) -> Response:
+    """Have HTMX load `target` as a whole page (it would swap a redirect's target into the
+    page); `refresh` reloads after the move, for a target on the page the browser is on."""
+    headers = {"HX-Redirect": target} | ({"HX-Refresh": "true"} if refresh else {})
+    return Response(status_code=status_code, headers=headers)
 
 
 Fragments = Iterable[str] | Mapping[str, str]
@@ -143,13 +151,10 @@ def redirect_after_post(request: Request, target: str) -> Response:
     since the page around the form changed too."""
     if not is_htmx(request):
         return RedirectResponse(target, 303)
-    headers = {"HX-Redirect": target}
     # Moving to an anchor of the page the browser is on does not load anything; reloading
     # after the move does, and lands on the anchor.
     current = (browser_path(request) or "").partition("#")[0]
-    if "#" in target and target.partition("#")[0] == current:
-        headers["HX-Refresh"] = "true"
-    return Response(status_code=204, headers=headers)
+    return hx_redirect(target, refresh="#" in target and target.partition("#")[0] == current)
 
 
 def browser_path(request: Request) -> str | None:
