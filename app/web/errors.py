@@ -33,6 +33,15 @@ PAGES = {"system": "/systems/", "capability": "/features/", "hardware": "/hardwa
          "model": "/models/", "workload": "/workloads/"}  # fmt: skip
 
 
+class RefusedError(Exception):
+    """A reply that refuses the request, raised where the refusal is found (a bad If-Match, a
+    write refused after its transaction rolled back); the handler sends it unchanged."""
+
+    def __init__(self, response: Response) -> None:
+        super().__init__(response.status_code)
+        self.response = response
+
+
 def suggestions(value: str, allowed: list[str], names: dict[str, str], n: int = 3) -> list[str]:
     """The slugs closest to `value`, compared with each slug and each name (difflib)."""
     keys = {slug: slug for slug in allowed} | {
@@ -56,6 +65,10 @@ async def _not_found(request: Request, exc: NotFoundError) -> Response:
         return JSONResponse(body, status_code=404)
     context = {"error": body, "names": exc.names, "link": PAGES.get(exc.kind)}
     return render(request, "errors/404.html", context, status_code=404)
+
+
+async def _refused(request: Request, exc: RefusedError) -> Response:
+    return exc.response
 
 
 async def _http_error(request: Request, exc: StarletteHTTPException) -> Response:
@@ -100,5 +113,6 @@ async def _invalid_request(request: Request, exc: RequestValidationError) -> Res
 def install_error_handlers(app: FastAPI) -> None:
     app.add_exception_handler(ParamError, _bad_params)  # type: ignore[arg-type]
     app.add_exception_handler(NotFoundError, _not_found)  # type: ignore[arg-type]
+    app.add_exception_handler(RefusedError, _refused)  # type: ignore[arg-type]
     app.add_exception_handler(StarletteHTTPException, _http_error)  # type: ignore[arg-type]
     app.add_exception_handler(RequestValidationError, _invalid_request)  # type: ignore[arg-type]

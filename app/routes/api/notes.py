@@ -131,7 +131,7 @@ def post_note(who: EditorUser, session: SessionDep, body: AnyJson) -> Response:
     except ValidationError as exc:
         return problems_reply(validation_problems(exc, what=A_NOTE))
     saved = write_or_refuse(session, lambda: notes.add_note(session, who, note))
-    return saved if isinstance(saved, Response) else rows_reply(saved.items[0], 201)
+    return rows_reply(saved.items[0], 201)
 
 
 @router.patch(
@@ -154,13 +154,11 @@ def patch_note(
     except ValidationError as exc:
         return problems_reply(validation_problems(exc, what=A_NOTE))
     version = version_of(patch.version, if_match)
-    if isinstance(version, Response):
-        return version
     changes = patch.model_dump(exclude_unset=True, exclude={"version"})
     saved = write_or_refuse(
         session, lambda: notes.update_note(session, who, note_id, changes, version)
     )
-    return saved if isinstance(saved, Response) else rows_reply(saved.items[0], 200)
+    return rows_reply(saved.items[0], 200)
 
 
 @router.delete(
@@ -178,7 +176,5 @@ def delete_note(
 ) -> Response:
     """Remove a note (`If-Match` or `?version=` names the version you saw)."""
     checked = version_of(version, if_match)
-    if isinstance(checked, Response):
-        return checked
-    done = write_or_refuse(session, lambda: notes.delete_note(session, who, note_id, checked))
-    return done if isinstance(done, Response) else Response(status_code=204)
+    write_or_refuse(session, lambda: notes.delete_note(session, who, note_id, checked))
+    return Response(status_code=204)

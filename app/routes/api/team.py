@@ -6,7 +6,8 @@ reply holds the current row), 422 naming each bad field, 428 a change to an exis
 that does not say which version it is based on.
 """
 
-from typing import Annotated, Any
+from collections.abc import Callable
+from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Body, Header, Request
 from fastapi.responses import JSONResponse, Response
@@ -16,7 +17,7 @@ from sqlmodel import Session
 from app.accounts.web import EditorUser
 from app.db import SessionDep
 from app.params.views import ParamProblem
-from app.web.errors import problem_details
+from app.web.errors import RefusedError, problem_details
 from app.writes import team as service
 from app.writes.inputs import (
     MAX_RESULTS_PER_POST,
@@ -40,13 +41,6 @@ IfMatch = Annotated[
     str | None,
     Header(description="The version the change is based on (the ETag of the last reply)"),
 ]
-
-
-class WriteRefusedError(Exception):
-    """Turned into the reply `response`, after the transaction has been rolled back."""
-
-    def __init__(self, response: Response) -> None:
-        self.response = response
 
 
 ONE_OR_MANY = {
@@ -90,8 +84,6 @@ def post_results(request: Request, who: EditorUser, session: SessionDep, body: A
         return problems_reply(problems)
     team = request.app.state.settings.atlas_team_name
     saved = write_or_refuse(session, lambda: service.add_results(session, who, results, team))
-    if isinstance(saved, Response):
-        return saved
     if single:
         return rows_reply(saved.items[0], 201)
     return JSONResponse({"results": saved.items}, status_code=201)
@@ -114,13 +106,11 @@ def patch_result(
     except ValidationError as exc:
         return problems_reply(validation_problems(exc))
     version = version_of(patch.version, if_match)
-    if isinstance(version, Response):
-        return version
     changes = patch.model_dump(exclude_unset=True, exclude={"version"})
     saved = write_or_refuse(
         session, lambda: service.update_result(session, who, result_id, changes, version)
     )
-    return saved if isinstance(saved, Response) else rows_reply(saved.items[0], 200)
+    return rows_reply(saved.items[0], 200)
 
 
 @router.delete(
@@ -137,10 +127,8 @@ def delete_result(
 ) -> Response:
     """Remove a team result (`If-Match` or `?version=` names the version you saw)."""
     checked = version_of(version, if_match)
-    if isinstance(checked, Response):
-        return checked
-    done = write_or_refuse(session, lambda: service.delete_result(session, who, result_id, checked))
-    return done if isinstance(done, Response) else Response(status_code=204)
+    write_or_refuse(session, lambda: service.delete_result(session, who, result_id, checked))
+    return Response(status_code=204)
 
 
 @router.put(
@@ -158,15 +146,11 @@ def put_claim(
 ) -> Response:
     """Set the team's claim on one cell of the matrix: 201 when new, 200 when changed."""
     version = version_of(claim.version, if_match)
-    if isinstance(version, Response):
-        return version
     team = request.app.state.settings.atlas_team_name
     saved = write_or_refuse(
         session,
         lambda: service.put_claim(session, who, slug, capability, claim, version, team),
     )
-    if isinstance(saved, Response):
-        return saved
     return rows_reply(saved.items[0], 201 if saved.created else 200)
 
 
@@ -185,44 +169,49 @@ def delete_claim(
 ) -> Response:
     """Remove the team's claim on a cell (published claims stay)."""
     checked = version_of(version, if_match)
-    if isinstance(checked, Response):
-        return checked
-    done = write_or_refuse(
-        session, lambda: service.delete_claim(session, who, slug, capability, checked)
-    )
-    return done if isinstance(done, Response) else Response(status_code=204)
+    write_or_refuse(session, lambda: service.delete_claim(session, who, slug, capability, checked))
+    return Response(status_code=204)
 
 
 # Helpers --------------------------------------------------------------------------------------
 
 
-def write_or_refuse(session: Session, change: Any) -> Any:
-    """Run `change` in one write transaction; a refusal rolls it back and becomes the reply."""
+T = TypeVar("T")
+
+
+def write_or_refuse(session: Session, change: Callable[[], T]) -> T:
+    """Run `change` in one write transaction; a refusal rolls it back and is raised as the
+    reply (RefusedError, which app/web/errors.py sends)."""
     try:
         with write_transaction(session):
             return change()
     except service.TeamError as exc:
-        return problems_reply(exc.problems, exc.values)
+        raise RefusedError(problems_reply(exc.problems, exc.values)) from exc
     except service.UnknownItemError as exc:
-        return JSONResponse({"detail": str(exc)}, status_code=404)
+        raise RefusedError(JSONResponse({"detail": str(exc)}, status_code=404)) from exc
     except service.StaleVersionError as exc:
-        return JSONResponse({"detail": str(exc), "current": exc.row}, status_code=409,
-                            headers=etag(exc.current))  # fmt: skip
+        raise RefusedError(_current_row(exc, exc.row, exc.current, 409)) from exc
     except service.VersionRequiredError as exc:
-        return JSONResponse({"detail": str(exc), "current": exc.row}, status_code=428,
-                            headers=etag(exc.current))  # fmt: skip
+        raise RefusedError(_current_row(exc, exc.row, exc.current, 428)) from exc
 
 
-def version_of(given: int | None, if_match: str | None) -> int | Response | None:
-    """The version a change is based on, from the body/query or If-Match (they must agree)."""
+def _current_row(exc: Exception, row: dict[str, Any], current: int, status: int) -> Response:
+    return JSONResponse({"detail": str(exc), "current": row}, status, headers=etag(current))
+
+
+def version_of(given: int | None, if_match: str | None) -> int | None:
+    """The version a change is based on, from the body/query or If-Match (they must agree);
+    raises RefusedError (a 422) when If-Match is not a version or disagrees."""
     if if_match is None:
         return given
     text = if_match.strip().removeprefix("W/").strip('"')
     if not text.isdigit() or int(text) < 1:
         allowed = 'a number, e.g. If-Match: "3" (the ETag of the last reply)'
-        return problems_reply({"If-Match": f"{if_match!r} is not a version; allowed: {allowed}"})
+        problem = {"If-Match": f"{if_match!r} is not a version; allowed: {allowed}"}
+        raise RefusedError(problems_reply(problem))
     if given is not None and given != int(text):
-        return problems_reply({"version": f"the body says {given}, If-Match says {text}; send one"})
+        problem = {"version": f"the body says {given}, If-Match says {text}; send one"}
+        raise RefusedError(problems_reply(problem))
     return int(text)
 
 
