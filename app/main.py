@@ -23,6 +23,7 @@ from app.routes import (
     accounts,
     admin,
     benchmarks,
+    changes,
     compare,
     decide,
     docs,
@@ -36,7 +37,6 @@ from app.routes import (
     team_results,
 )
 from app.routes.api import API_ROUTERS
-from app.routes.changes import router as changes_router
 from app.seeding.prepare import prepare_database
 from app.settings import PROJECT_ROOT, Settings
 from app.web.cache import RenderCache
@@ -112,9 +112,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         team_claims,
         team_notes,
         entries,
+        changes,
     ):
         app.include_router(module.router)
-    app.include_router(changes_router)
     ops.add_routes(app)
     install_error_handlers(app)
     install_account_handlers(app)

@@ -35,6 +35,16 @@ class FeedLinks:
     next: str | None = None
 
 
+def feed_title(kind: str, system: str, user: str) -> str:
+    """ "Inference Atlas: claim changes on vLLM by ann" (each part only when filtered on)."""
+    what = f"{entity_label(kind).lower()} changes" if kind else "changes"
+    if system:
+        what += f" on {system}"
+    if user:
+        what += f" by {user}"
+    return f"Inference Atlas: {what}"
+
+
 def change_feed(
     revisions: Sequence[RevisionView],
     *,

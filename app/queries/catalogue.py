@@ -1,5 +1,6 @@
 """Capabilities, sources and the freshness of the data set."""
 
+import datetime as dt
 from collections import Counter, defaultdict
 
 from sqlalchemy import func
@@ -76,3 +77,11 @@ def site_facts(session: Session) -> Freshness:
         _facts.clear()  # only the newest version is asked for again
         _facts[version] = facts
     return facts
+
+
+def last_loaded(session: Session) -> dt.datetime:
+    """When the data was last loaded (an empty feed still needs a time), or else the epoch."""
+    seeded_at = site_facts(session).seeded_at
+    if seeded_at:
+        return dt.datetime.fromisoformat(seeded_at)
+    return dt.datetime.fromtimestamp(0, dt.UTC)

@@ -11,9 +11,10 @@ from sqlmodel import Session, col, select
 
 from app.models import System
 from app.params.views import need_vocabulary
+from app.present.formatting import entity_label
 from app.queries.benchmark_page import all_results, vocabulary
 from app.queries.catalogue import data_version, list_sources
-from app.queries.matrix import matrix_base
+from app.queries.matrix import matrix_base, system_name_map
 from app.queries.revisions import revision_facets
 
 Vocabularies = dict[str, list[str]]
@@ -73,6 +74,21 @@ def change_vocabularies(session: Session) -> Vocabularies:
         return {**facets, "system": sorted(systems)}
 
     return _cached(session, "changes", load)
+
+
+def change_options(session: Session) -> dict[str, list[tuple[str, str]]]:
+    """Each /changes filter's choices as (value, label), in the order of their labels."""
+    vocabularies = change_vocabularies(session)
+    labels: dict[str, dict[str, str]] = {
+        "user": {},
+        "system": system_name_map(session),
+        "kind": {k: entity_label(k) for k in vocabularies["kind"]},
+    }
+    return {
+        field: sorted(((v, labels[field].get(v, v)) for v in vocabularies[field]),
+                      key=lambda option: option[1].lower())
+        for field in ("user", "system", "kind")
+    }  # fmt: skip
 
 
 def note_vocabularies(session: Session) -> Vocabularies:
