@@ -2,6 +2,7 @@
 
 import datetime as dt
 from collections import Counter
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel
@@ -10,8 +11,10 @@ from sqlmodel import Session, select
 from app.data_version.version import per_version
 from app.models import Metric
 from app.params.views import BENCHMARK_FILTERS, BenchmarkParams
+from app.present.charts import Scatter
 from app.queries.benchmarks import benchmark_views, latest_versions, with_freshness
-from app.queries.contexts import Context, group_contexts
+from app.queries.contexts import Context, group_contexts, throughput_vs_ttft
+from app.queries.paging import Paging, paginate
 from app.schemas import BenchmarkView
 
 
@@ -71,6 +74,71 @@ def build_benchmark_page(
         results=shown,
         contexts=group_contexts(shown, units),
     )
+
+
+@dataclass(frozen=True)
+class BenchmarkPageView:
+    """What /benchmarks draws around the BenchmarkPage its JSON twin returns (kept apart, so
+    the API's fields stay as they are): one page of rows, each filter's labelled choices and
+    counts, where each result is ranked, and the throughput-vs-TTFT scatters."""
+
+    rows: list[BenchmarkView]
+    paging: Paging
+    page_queries: list[str]  # the query string of each page of rows, in order
+    options: dict[str, list[tuple[str, str]]]
+    facets: dict[str, Counter[str]]
+    placement: dict[str, dict[str, object]]
+    scatters: list[tuple[Context, Context, Scatter]]
+
+
+def page_view(
+    page: BenchmarkPage, params: BenchmarkParams, results: list[BenchmarkView], page_size: int
+) -> BenchmarkPageView:
+    """The page's view of `page` (built from `results` with `params`), `page_size` rows a page."""
+    rows, paging = paginate(page.results, params.page, page_size)
+    return BenchmarkPageView(
+        rows=rows,
+        paging=paging,
+        page_queries=[params.replace(page=n).query_string() for n in range(1, paging.pages + 1)],
+        options=labelled_options(results),
+        facets=facet_counts(results, params),
+        placement=placement(page),
+        scatters=throughput_vs_ttft(page.contexts),
+    )
+
+
+def labelled_options(results: list[BenchmarkView]) -> dict[str, list[tuple[str, str]]]:
+    """Filter choices as (value, label) in label order: names for what has a name."""
+    names: dict[str, dict[str | None, str | None]] = {
+        "system": {r.system: r.system_name for r in results},
+        "metric": {r.metric: r.metric_name for r in results},
+        "hardware": {r.hardware: r.hardware_name for r in results if r.hardware},
+        "model": {r.model: r.model_name for r in results if r.model},
+        "workload": {r.workload: r.workload_name for r in results if r.workload},
+        "source": {r.source.slug: r.source.short for r in results},
+    }
+    return {
+        field: sorted(
+            ((v, names.get(field, {}).get(v) or v) for v in values), key=lambda o: o[1].lower()
+        )
+        for field, values in vocabulary(results).items()
+    }
+
+
+def placement(page: BenchmarkPage) -> dict[str, dict[str, object]]:
+    """For each result: the ranked context it belongs to, or why it stands alone."""
+    out: dict[str, dict[str, object]] = {}
+    ranked_index = {c.key: i for i, c in enumerate(page.ranked, start=1)}
+    for context in page.contexts:
+        for r in context.results:
+            if context.ranked:
+                others = len(context.results) - 1
+                label = f"{others} other result{'s' if others != 1 else ''}"
+                anchor = f"ctx-{ranked_index[context.key]}"
+                out[r.result.id] = {"ranked": True, "label": label, "anchor": anchor}
+            else:
+                out[r.result.id] = {"ranked": False, "label": context.why_not_ranked}
+    return out
 
 
 def _keeps(r: BenchmarkView, p: BenchmarkParams) -> bool:

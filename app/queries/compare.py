@@ -6,11 +6,12 @@ from pydantic import BaseModel
 from sqlmodel import Session, select
 
 from app.models import Metric
+from app.params.views import CompareParams
 from app.queries.benchmark_page import all_results
 from app.queries.benchmarks import latest_versions
 from app.queries.contexts import Context, group_contexts
 from app.queries.systems import get_system
-from app.schemas import LEVEL_GROUP, Cell, SourceRef, SystemDetail
+from app.schemas import LEVEL_GROUP, Cell, SourceRef, SystemDetail, SystemSummary
 
 SUPPORTED = {"yes", "via", "partial", "experimental"}
 # Only explicit claims are weighed, by what they mean for a user: "via llama.cpp" works as
@@ -195,3 +196,19 @@ def _sources(details: list[SystemDetail]) -> list[SourceRef]:
         for source in system.sources:
             seen.setdefault(source.slug, source)
     return sorted(seen.values(), key=lambda s: s.date, reverse=True)
+
+
+def suggestions(systems: list[SystemSummary], params: CompareParams) -> list[SystemSummary]:
+    """Systems matching the search box that are not in the comparison yet."""
+    words = params.q.lower().split()
+    if not words:
+        return []
+    pool = [s for s in systems if s.slug not in params.s]
+
+    def matches(s: SystemSummary, text: str) -> bool:
+        return all(w in text.lower() for w in words)
+
+    # Name matches first: "llama" should offer llama.cpp before systems that mention it.
+    by_name = [s for s in pool if matches(s, f"{s.name} {s.slug}")]
+    by_summary = [s for s in pool if s not in by_name and matches(s, s.summary)]
+    return (by_name + by_summary)[:8]

@@ -1,57 +1,24 @@
-"""/compare: two to four systems side by side; /api/v1/compare lives in api.py."""
+"""/compare: two to four systems side by side; /api/v1/compare is in app/routes/api/catalogue.py."""
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from sqlmodel import Session
 
 from app.db import SessionDep
-from app.params.views import CompareParams, ParamProblem, Reading, compare_problems, read_query
 from app.present.share_image import preview_png
-from app.queries.compare import Comparison, build_comparison
+from app.queries.compare import Comparison, build_comparison, suggestions
 from app.queries.contexts import context_chart, describe_ratio
 from app.queries.decide import rules_favouring
+from app.queries.readings import read_compare
 from app.queries.systems import list_systems
-from app.queries.vocabularies import system_vocabularies
-from app.schemas import SystemSummary
 from app.web.render import render, serve, tidy_redirect
 
 router = APIRouter(include_in_schema=False)
 FRAGMENTS = ("suggestions",)
 
 
-def read_compare(session: Session, request: Request) -> Reading[CompareParams]:
-    """The systems to compare, in the user's order, with every problem named."""
-    reading = read_query(CompareParams, request.query_params, system_vocabularies(session))
-    params, problems = reading.params, reading.problems
-    problems += compare_problems(request.query_params)
-    if len(params.s) > 4:
-        reason = f"{len(params.s)} systems given; compare at most four at a time"
-        problems.append(ParamProblem("s", ",".join(params.s), (), reason))
-        reading = Reading(params.replace(s=params.s[:4]), problems, reading.ignored)
-    elif len(params.s) < 2 and not problems and (params.s or not params.q):
-        reason = "choose at least two systems to compare" if params.s else "no systems chosen"
-        problems.append(ParamProblem("s", ",".join(params.s), (), reason))
-    return reading
-
-
-def suggestions(systems: list[SystemSummary], params: CompareParams) -> list[SystemSummary]:
-    """Systems matching the search box that are not in the comparison yet."""
-    words = params.q.lower().split()
-    if not words:
-        return []
-    pool = [s for s in systems if s.slug not in params.s]
-
-    def matches(s: SystemSummary, text: str) -> bool:
-        return all(w in text.lower() for w in words)
-
-    # Name matches first: "llama" should offer llama.cpp before systems that mention it.
-    by_name = [s for s in pool if matches(s, f"{s.name} {s.slug}")]
-    by_summary = [s for s in pool if s not in by_name and matches(s, s.summary)]
-    return (by_name + by_summary)[:8]
-
-
 def _compare_page(request: Request, session: Session) -> Response:
-    reading = read_compare(session, request)
+    reading = read_compare(session, request.query_params)
     params, problems = reading.params, reading.problems
     canonical = f"/compare?{params.query_string()}"
     if not problems and (redirect := tidy_redirect(request, canonical, reading.ignored)):
@@ -92,7 +59,7 @@ async def compare_page(request: Request, session: SessionDep) -> Response:
 
 
 def _preview(request: Request, session: Session) -> Response:
-    reading = read_compare(session, request)
+    reading = read_compare(session, request.query_params)
     if reading.problems:
         # Only link unfurlers ask for this; they need a status, not a page.
         reasons = "; ".join(p.message for p in reading.problems)

@@ -1,4 +1,5 @@
-"""/decide: the guided flow, one question at a time; /api/v1/recommend lives in api.py."""
+"""/decide: the guided flow, one question at a time; /api/v1/recommend is in
+routes/api/catalogue.py."""
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response

@@ -1,5 +1,5 @@
 """/hardware/{slug}, /models/{slug} and /workloads/{slug}: one vocabulary entry and the figures
-that use it. Their JSON twins (and the lists) are in api.py."""
+that use it. Their JSON twins (and the lists) are in routes/api/catalogue.py."""
 
 import datetime as dt
 

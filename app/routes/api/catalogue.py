@@ -34,12 +34,11 @@ from app.queries.decide import recommendation
 from app.queries.entries import EntryPage, vocabulary_entries
 from app.queries.features import FeaturePage, capability_names, feature_page
 from app.queries.matrix import MatrixResult, build_matrix, system_name_map
+from app.queries.readings import read_benchmarks, read_matrix
 from app.queries.sweeps import SweepPage, team_sweeps
 from app.queries.systems import get_system, list_systems, system_slugs
 from app.queries.vocabularies import benchmark_vocabularies, system_vocabularies
-from app.routes.benchmarks import read_benchmarks
 from app.routes.entries import PATHS, find_entry
-from app.routes.matrix import read_matrix
 from app.schemas import (
     CapabilityView,
     HardwareEntryView,
@@ -201,9 +200,7 @@ async def sources(request: Request, session: SessionDep) -> Response:
 
 
 def _matrix(request: Request, session: Session) -> Response:
-    view = request.query_params.get("view", "features")
-    view = view if view in ("features", "hardware") else "features"
-    reading = read_matrix(session, request, view, MatrixApiParams)
+    reading = read_matrix(session, request.query_params, MatrixApiParams)
     _checked(reading.problems)
     return _json(build_matrix(session, reading.params.view, reading.params), reading.ignored)
 
@@ -220,7 +217,7 @@ async def matrix(request: Request, session: SessionDep) -> Response:
 
 
 def _benchmarks(request: Request, session: Session) -> Response:
-    reading, page = read_benchmarks(session, request)
+    reading, page = read_benchmarks(session, request.query_params)
     _checked(reading.problems)
     return _json(page, reading.ignored)
 
