@@ -53,6 +53,10 @@ def _changes_page(request: Request, session: Session) -> Response:
                   status_code=422 if problems else 200)  # fmt: skip
 
 
+def _system_name(session: Session, slug: str) -> str:
+    return system_name_map(session).get(slug, slug)
+
+
 @router.get("/changes")
 async def changes_page(request: Request, session: SessionDep) -> Response:
     return await serve(request, session, lambda s: _changes_page(request, s))
@@ -78,10 +82,6 @@ def _changes_feed(request: Request, session: Session) -> Response:
         updated=last_loaded(session),
     )
     return Response(body, media_type=f"{MEDIA_TYPE}; charset=utf-8")
-
-
-def _system_name(session: Session, slug: str) -> str:
-    return system_name_map(session).get(slug, slug)
 
 
 @router.get("/changes.atom")
