@@ -6,11 +6,11 @@ from fastapi.responses import Response
 from sqlmodel import Session
 
 from app.db import SessionDep
+from app.params.readings import read_changes
 from app.params.views import CHANGES_PAGE_SIZE, ChangesParams
 from app.present.atom import MEDIA_TYPE, TAG, FeedLinks, change_feed, feed_title
 from app.queries.catalogue import last_loaded
 from app.queries.matrix import system_name_map
-from app.queries.readings import read_changes
 from app.queries.revisions import field_changes
 from app.queries.vocabularies import change_options
 from app.web.render import render, serve, tidy_redirect

@@ -5,11 +5,11 @@ from fastapi.responses import Response
 from sqlmodel import Session
 
 from app.db import SessionDep
+from app.params.readings import read_compare
 from app.present.share_image import preview_png
 from app.queries.compare import Comparison, build_comparison, suggestions
 from app.queries.contexts import context_chart, describe_ratio
 from app.queries.decide import rules_favouring
-from app.queries.readings import read_compare
 from app.queries.systems import list_systems
 from app.web.render import render, serve, tidy_redirect
 

@@ -14,6 +14,7 @@ from sqlmodel import Session
 
 from app.db import SessionDep
 from app.decision.engine import Recommendation
+from app.params.readings import read_benchmarks, read_matrix
 from app.params.views import (
     AnswerParams,
     BenchmarkParams,
@@ -34,7 +35,6 @@ from app.queries.decide import recommendation
 from app.queries.entries import EntryPage, vocabulary_entries
 from app.queries.features import FeaturePage, capability_names, feature_page
 from app.queries.matrix import MatrixResult, build_matrix, system_name_map
-from app.queries.readings import read_benchmarks, read_matrix
 from app.queries.sweeps import SweepPage, team_sweeps
 from app.queries.systems import get_system, list_systems, system_slugs
 from app.queries.vocabularies import benchmark_vocabularies, system_vocabularies
