@@ -4,12 +4,13 @@ and a builder that checks the values are possible before a ParsedRun exists."""
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from app.importers.errors import ResultFileError
 from app.importers.metrics import METRIC_UNITS, is_throughput
+from app.importers.reading import Record
 from app.importers.runs import ParsedRun
 
 TEXT_MAX = 300  # hints are names and versions; a longer string is cut, never stored whole
@@ -100,6 +101,15 @@ class Fields:
         if not isinstance(value, str) or not value.strip():
             return None
         return value.strip()[:TEXT_MAX]
+
+
+def record_fields(name: str, records: list[Record]) -> Iterator[Fields]:
+    """Each record of the file `name` as Fields; a record that is not a JSON object is refused."""
+    for index, record in enumerate(records):
+        place = Place(name, index, record.source, record.line, record.path)
+        if not isinstance(record.value, dict):
+            raise place.error("is not a JSON object", kind="unknown-format")
+        yield Fields(record.value, place)
 
 
 class RunBuilder:

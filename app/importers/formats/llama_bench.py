@@ -15,7 +15,7 @@ import re
 from datetime import datetime
 from typing import Any
 
-from app.importers.fields import Fields, Place, RunBuilder
+from app.importers.fields import Fields, RunBuilder, record_fields
 from app.importers.reading import Record
 from app.importers.runs import ParsedRun
 
@@ -37,13 +37,7 @@ def looks_like(value: Any) -> bool:
 
 
 def parse(name: str, records: list[Record]) -> tuple[list[ParsedRun], list[str]]:
-    runs = []
-    for index, record in enumerate(records):
-        place = Place(name, index, record.source, record.line, record.path)
-        if not isinstance(record.value, dict):
-            raise place.error("is not a JSON object", kind="unknown-format")
-        runs.append(parse_run(Fields(record.value, place)))
-    return runs, []
+    return [parse_run(fields) for fields in record_fields(name, records)], []
 
 
 def parse_run(fields: Fields) -> ParsedRun:

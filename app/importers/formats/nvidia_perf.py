@@ -22,7 +22,7 @@ from collections.abc import Iterator, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
-from app.importers.fields import Fields, Place, RunBuilder
+from app.importers.fields import Fields, RunBuilder, record_fields
 from app.importers.metrics import convert, known_units
 from app.importers.reading import Record
 from app.importers.runs import ParsedRun
@@ -70,13 +70,7 @@ def tool_of(value: Any) -> str | None:
 
 
 def parse(name: str, records: list[Record], tool: str) -> tuple[list[ParsedRun], list[str]]:
-    runs = []
-    for index, record in enumerate(records):
-        place = Place(name, index, record.source, record.line, record.path)
-        if not isinstance(record.value, dict):
-            raise place.error("is not a JSON object", kind="unknown-format")
-        runs.append(parse_run(Fields(record.value, place), tool))
-    return runs, []
+    return [parse_run(fields, tool) for fields in record_fields(name, records)], []
 
 
 def parse_run(fields: Fields, tool: str) -> ParsedRun:

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
-from app.importers.fields import Fields, RunBuilder
+from app.importers.fields import Fields, RunBuilder, record_fields
 from app.importers.metrics import LATENCY_STATS
+from app.importers.reading import Record
+from app.importers.runs import ParsedRun
 
 # Metadata keys people pass to `vllm bench serve --metadata k=v` (merged into the file's top
 # level as strings) and GuideLLM labels, read as hints. The file has no standard for these.
@@ -19,6 +22,19 @@ _METADATA_HINTS: dict[str, tuple[str, ...]] = {
     "dataset": ("dataset", "dataset_name"),
 }
 _WHOLE_NUMBER_HINTS = ("gpu_count", "tensor_parallel")
+
+
+def parse(
+    name: str, records: list[Record], parse_run: Callable[[Fields], tuple[ParsedRun, list[str]]]
+) -> tuple[list[ParsedRun], list[str]]:
+    """One run per record, read by `parse_run`; a note names the per-request arrays left out."""
+    runs, dropped = [], set()
+    for fields in record_fields(name, records):
+        run, arrays = parse_run(fields)
+        runs.append(run)
+        dropped.update(arrays)
+    notes = [f"per-request arrays left out: {', '.join(sorted(dropped))}"] if dropped else []
+    return runs, notes
 
 
 def read_latencies(fields: Fields, run: RunBuilder, words: dict[str, str]) -> None:

@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from app.importers.errors import ResultFileError
-from app.importers.fields import Fields, Place, RunBuilder
+from app.importers.fields import Fields, RunBuilder
 from app.importers.formats import serving
 from app.importers.reading import Record
 from app.importers.runs import ParsedRun
@@ -59,16 +59,7 @@ def side_file_error(name: str) -> ResultFileError:
 
 
 def parse(name: str, records: list[Record]) -> tuple[list[ParsedRun], list[str]]:
-    runs, dropped = [], set()
-    for index, record in enumerate(records):
-        place = Place(name, index, record.source, record.line, record.path)
-        if not isinstance(record.value, dict):
-            raise place.error("is not a JSON object", kind="unknown-format")
-        run, arrays = parse_run(Fields(record.value, place))
-        runs.append(run)
-        dropped.update(arrays)
-    notes = [f"per-request arrays left out: {', '.join(sorted(dropped))}"] if dropped else []
-    return runs, notes
+    return serving.parse(name, records, parse_run)
 
 
 def parse_run(fields: Fields) -> tuple[ParsedRun, list[str]]:
