@@ -296,7 +296,7 @@ class _Reader:
         }[kind]
         if slug in table:
             return True
-        self.problem(path, line, where, f"unknown {kind} {slug!r}{self._hint(slug, table)}")
+        self.problem(path, line, where, f"unknown {kind} {slug!r}{self._hint(kind, slug, table)}")
         return False
 
     def system_slugs(self) -> set[str]:
@@ -305,8 +305,6 @@ class _Reader:
         return {p.stem for p in self.layout.files["systems"]}
 
     @staticmethod
-    def _hint(slug: str, known: Any) -> str:
-        import difflib
-
-        close = difflib.get_close_matches(slug, list(known), n=3)
+    def _hint(kind: str, slug: str, known: Collection[str]) -> str:
+        close = Names.of(kind, ((other, ()) for other in known)).suggest(slug)
         return f"; did you mean {', '.join(close)}?" if close else ""

@@ -50,18 +50,30 @@ class Names:
         """The slug `text` names, or None."""
         return self.by_key.get(alias_key(text))
 
-    def suggest(self, text: str, n: int = 3) -> list[str]:
-        """Up to n slugs whose names are closest to `text`, best first; failing that, those
-        with a name containing it as a word ("chat" finds multi-turn-chat)."""
-        key = alias_key(text)
-        close = difflib.get_close_matches(key, list(self.by_key), n=n * 3, cutoff=0.6)
-        if not close and key:
-            close = [k for k in self.by_key if f" {key} " in f" {k} "]
-        slugs: list[str] = []
-        for found in close:
-            if self.by_key[found] not in slugs:
-                slugs.append(self.by_key[found])
-        return slugs[:n]
+    def suggest(self, text: str, n: int = 3, *, by_words: bool = False) -> list[str]:
+        """Up to n slugs whose names are closest to `text`, best first; each entry is ranked by
+        its best name and offered if that name is alike enough (difflib's ratio, at least 0.6).
+
+        `by_words` is for a name read from a result file ("Meta-Llama-3.1-8B-Instruct-Q4_K_M"):
+        names sharing more of its words rank first (a word with a digit, a version or a size,
+        counts twice: it tells models apart), and an entry is offered if its best name shares
+        3 such points or is alike at 0.75. For Meta-Llama-3.1-8B, Llama 3.1 8B comes before
+        Llama 3.3 70B Instruct, which shares only "meta", "llama" and "instruct". Otherwise,
+        when nothing is alike, the entries with a name holding `text` as a word ("chat" finds
+        multi-turn-chat).
+        """
+        wanted = alias_key(text)
+        # Best first; equal scores in descending name order, as difflib.get_close_matches.
+        scored = sorted(((_score(wanted, key, by_words), key) for key in self.by_key), reverse=True)
+        best: dict[str, tuple[int, float]] = {}  # slug -> the score of its best name
+        for score, key in scored:
+            best.setdefault(self.by_key[key], score)
+        cutoff = 0.75 if by_words else 0.6
+        close = [slug for slug, (shared, alike) in best.items() if shared >= 3 or alike >= cutoff]
+        if not close and not by_words and wanted:
+            within = (slug for key, slug in self.by_key.items() if f" {wanted} " in f" {key} ")
+            close = list(dict.fromkeys(within))
+        return close[:n]
 
     def hint(self, text: str, listed: str) -> str:
         """'did you mean a, b?', or where the names are `listed` when nothing is close."""
@@ -71,6 +83,18 @@ class Names:
     def unknown(self, text: str, listed: str) -> str:
         """The problem with an unknown name: what it is, and what was meant or allowed."""
         return f"unknown {self.kind} {text!r}; {self.hint(text, listed)}"
+
+
+def _score(wanted: str, key: str, by_words: bool) -> tuple[int, float]:
+    """(the weight of the words the two share when `by_words`, else 0; how alike they are)."""
+    shared = _words(wanted) & _words(key) if by_words else set()
+    weight = sum(2 if re.search(r"\d", word) else 1 for word in shared)
+    return weight, difflib.SequenceMatcher(None, key, wanted).ratio()
+
+
+def _words(key: str) -> set[str]:
+    """The words of a name, a file's ".gguf" left out."""
+    return set(re.split(r"[\s/]+", key.removesuffix(".gguf")))
 
 
 def api_listing(kind: str) -> str:

@@ -12,9 +12,7 @@ and the confirmation may reach another one than the upload did.
 """
 
 import datetime as dt
-import difflib
 import hashlib
-import re
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
@@ -32,7 +30,7 @@ from app.importers.runs import TOOLS
 from app.models import ImportBatch, ImportRun, Source
 from app.queries.entries import vocabulary_names
 from app.seeding.schema import OptionalText, Slug, Strict
-from app.vocabulary.names import Names, alias_key, api_listing, canonical_precision
+from app.vocabulary.names import Names, api_listing, canonical_precision
 from app.writes.inputs import Concurrency, TeamResultIn
 from app.writes.team import TEAM_KIND, TeamError, add_results, result_problems
 
@@ -372,35 +370,12 @@ def _entry(names: Names, given: str | None, from_file: str | None) -> tuple[str 
         slug = names.resolve(candidate)
         if slug:
             return slug, None
-    close = _closest(names, last)
+    close = names.suggest(last, by_words=True)
     hint = f"did you mean {', '.join(close)}?" if close else f"choose {listing}"
     return None, (
         f"the file names the {names.kind} {from_file!r}, which is not an entry of the "
         f"Atlas's vocabulary: say which entry it is ({hint}; unlisted-{names.kind} if none is)"
     )
-
-
-def _closest(names: Names, text: str, n: int = 3) -> list[str]:
-    """The entries closest to a file's name: those sharing most of its words first (a word
-    with a digit, a version or a size, counts twice: it tells models apart), then the most
-    alike. For "Meta-Llama-3.1-8B-Instruct-Q4_K_M", Llama 3.1 8B comes before Llama 3.3 70B
-    Instruct, which shares only "meta", "llama" and "instruct"."""
-    wanted = alias_key(text)
-    words = _words(wanted)
-    best: dict[str, tuple[int, float]] = {}
-    for key, slug in names.by_key.items():
-        shared = words & _words(key)
-        score = (
-            sum(2 if re.search(r"\d", word) else 1 for word in shared),
-            difflib.SequenceMatcher(None, wanted, key).ratio(),
-        )
-        best[slug] = max(best.get(slug, score), score)
-    ranked = sorted(best, key=lambda slug: best[slug], reverse=True)
-    return [slug for slug in ranked if best[slug][0] >= 3 or best[slug][1] >= 0.75][:n]
-
-
-def _words(key: str) -> set[str]:
-    return set(re.split(r"[\s/]+", key.removesuffix(".gguf")))
 
 
 def _setup_line(parsed: ParsedFile, run: ParsedRun) -> str:
