@@ -29,11 +29,13 @@ from app.queries.notes import (
 from app.queries.notes import note_item as read_note
 from app.writes.inputs import TeamNoteIn
 from app.writes.team import (
+    Filed,
     Saved,
     TeamError,
     UnknownItemError,
     check_version,
     now,
+    record_change,
     revise,
 )
 
@@ -84,15 +86,7 @@ def update_note(
     for name in ("text", "link"):
         if name in changes:
             setattr(row, name, changes[name])
-    after = note_doc(row, item)
-    if after == before:
-        return Saved(items=[_reply(session, slug)])
-    row.version += 1
-    row.user_id, row.updated_at = who.user_id, now()
-    session.add(row)
-    session.flush()
-    revise(session, who, ENTITY, note_key(item, slug), "update", before, after, item.system)
-    bump_data_version(session)
+    record_change(session, who, row, _filed(item, slug), before, note_doc(row, item))
     return Saved(items=[_reply(session, slug)])
 
 
@@ -102,9 +96,7 @@ def delete_note(session: Session, who: SignedIn, slug: str, version: int | None)
     row, item = _note(session, slug)
     before = note_doc(row, item)
     check_version(f"the team note {slug}", row.version, version, _reply(session, slug))
-    session.delete(row)
-    revise(session, who, ENTITY, note_key(item, slug), "delete", before, None, item.system)
-    bump_data_version(session)
+    record_change(session, who, row, _filed(item, slug), before, None)
 
 
 def team_note(session: Session, slug: str) -> dict[str, Any]:
@@ -122,6 +114,10 @@ def note_doc(row: TeamNote, item: ItemRef) -> dict[str, Any]:
 def note_key(item: ItemRef, slug: str) -> str:
     """The note's key in the history: its item's key, then its own id."""
     return f"{item.key}/{slug}"
+
+
+def _filed(item: ItemRef, slug: str) -> Filed:
+    return Filed(ENTITY, note_key(item, slug), item.system)
 
 
 def _published_item(session: Session, note: TeamNoteIn) -> ItemRef:

@@ -22,7 +22,16 @@ from app.accounts.models import UserAccount
 from app.accounts.users import SignedIn
 from app.data_version.version import bump_data_version
 from app.db import lock_writes
-from app.models import VOCABULARY_TABLES, BenchmarkResult, Capability, Claim, Metric, Source, System
+from app.models import (
+    VOCABULARY_TABLES,
+    BenchmarkResult,
+    Capability,
+    Claim,
+    Metric,
+    Source,
+    System,
+    TeamNote,
+)
 from app.queries.entries import entry_ids, vocabulary_names
 from app.vocabulary.names import api_listing
 from app.writes.inputs import (
@@ -186,13 +195,10 @@ def update_result(
     for name, value in merged.items():
         setattr(row, name, value)
     after = result_doc(row, system.slug, metric.slug, entries.slugs, source.slug)
-    if after == before:
+    filed = Filed("benchmark_result", slug, system.slug)
+    if not record_change(session, who, row, filed, before, after):
         return Saved(items=[after | {"version": row.version, "by": author(session, row)}])
-    row.version += 1
-    row.user_id, row.run_by, row.updated_at = who.user_id, who.name, now()
-    session.add(row)
-    revise(session, who, "benchmark_result", slug, "update", before, after, system.slug)
-    bump_data_version(session)
+    row.run_by = who.name
     return Saved(items=[after | {"version": row.version, "by": who.name}])
 
 
@@ -202,9 +208,7 @@ def delete_result(session: Session, who: SignedIn, slug: str, version: int | Non
     before = result_doc(row, system.slug, metric.slug, _Entries(session).slugs, source.slug)
     seen = before | {"by": author(session, row)}
     check_version(f"team result {slug}", row.version, version, seen)
-    session.delete(row)
-    revise(session, who, "benchmark_result", slug, "delete", before, None, system.slug)
-    bump_data_version(session)
+    record_change(session, who, row, Filed("benchmark_result", slug, system.slug), before, None)
 
 
 def team_result(session: Session, slug: str) -> dict[str, Any]:
@@ -387,13 +391,8 @@ def put_claim(
     check_version(f"the team's claim on {key}", row.version, version, seen)
     row.level, row.note = claim.level, claim.note
     after = claim_doc(row, system_slug, capability_slug)
-    if after == before:
+    if not record_change(session, who, row, Filed("claim", key, system_slug), before, after):
         return Saved(items=[after | {"version": row.version, "by": author(session, row)}])
-    row.version += 1
-    row.user_id, row.updated_at = who.user_id, now()
-    session.add(row)
-    revise(session, who, "claim", key, "update", before, after, system_slug)
-    bump_data_version(session)
     return Saved(items=[after | {"version": row.version, "by": who.name}])
 
 
@@ -410,9 +409,7 @@ def delete_claim(
     before = claim_doc(row, system_slug, capability_slug)
     seen = before | {"by": author(session, row)}
     check_version(f"the team's claim on {key}", row.version, version, seen)
-    session.delete(row)
-    revise(session, who, "claim", key, "delete", before, None, system_slug)
-    bump_data_version(session)
+    record_change(session, who, row, Filed("claim", key, system_slug), before, None)
 
 
 def team_claim(session: Session, system_slug: str, capability_slug: str) -> dict[str, Any] | None:
@@ -469,6 +466,43 @@ def check_version(what: str, current: int, given: int | None, row: dict[str, Any
         raise VersionRequiredError(what, current, row | {"version": current})
     if given != current:
         raise StaleVersionError(what, given, current, row | {"version": current})
+
+
+@dataclass(frozen=True)
+class Filed:
+    """Where a team row's changes are filed in the history: its kind of item (`entity`), its
+    key, and the system it belongs to."""
+
+    entity: str
+    key: str
+    system: str
+
+
+def record_change(
+    session: Session,
+    who: SignedIn,
+    row: BenchmarkResult | Claim | TeamNote,
+    filed: Filed,
+    before: dict[str, Any],
+    after: dict[str, Any] | None,
+) -> bool:
+    """Apply an accepted change to a team row (its version checked): `after` is the row's new
+    document, None when the row is removed. The row counts the save and names `who`, the
+    change gets its revision and the data a new version. A change that leaves the document
+    as it was records nothing and returns False."""
+    if after is None:
+        session.delete(row)
+    elif after == before:
+        return False
+    else:
+        row.version += 1
+        row.user_id, row.updated_at = who.user_id, now()
+        session.add(row)
+        session.flush()
+    action = "delete" if after is None else "update"
+    revise(session, who, filed.entity, filed.key, action, before, after, filed.system)
+    bump_data_version(session)
+    return True
 
 
 def revise(
