@@ -1,7 +1,8 @@
 """What the team's editor forms share, and the forms other pages draw for editors.
 
-The routes themselves are in team_results.py and team_claims.py. Every change goes through
-the write API's own service functions (app/writes/team.py), in one write transaction on the
+The routes themselves are in team_results.py, team_claims.py and team_notes.py; the edit and
+delete flows of results and notes are in saved_rows.py. Every change goes through the write
+API's own service functions (app/writes/team.py, notes.py), in one write transaction on the
 request's session. Success answers 303 (for HTMX, HX-Redirect) to the page the form came
 from, which shows a one-time confirmation; a problem re-shows the form with each field's
 message and what was typed (422); a change based on a version that someone has replaced
@@ -18,6 +19,7 @@ from sqlmodel import Session
 
 from app.accounts.models import Role
 from app.accounts.web import safe_next
+from app.forms import base
 from app.forms import team as forms
 from app.forms.team import ClaimForm, ResultForm
 from app.queries.common import capabilities_in_order
@@ -37,7 +39,7 @@ MAX_FIELD_BYTES = 8 * 1024
 async def posted(request: Request, names: tuple[str, ...]) -> dict[str, str]:
     """The named fields of a posted form, as typed (a short form: a big body is refused)."""
     form = await request.form(max_files=0, max_fields=MAX_FIELDS, max_part_size=MAX_FIELD_BYTES)
-    values = forms.posted(form, names)
+    values = base.posted(form, names)
     if values.get("next"):  # only ever a page of this site, whatever was posted
         values["next"] = safe_next(values["next"])
     return values
@@ -54,14 +56,14 @@ def back_to(request: Request, values: dict[str, str], fallback: str) -> str:
     return values.get("next") or browser_path(request) or fallback
 
 
-def done(request: Request, target: str, message: str) -> Response:
+def redirect_with_flash(request: Request, target: str, message: str) -> Response:
     """Back to `target`, which then says `message` once."""
     response = redirect_after_post(request, target)
     flash(request, response, message)
     return response
 
 
-def page(
+def form_page(
     request: Request,
     session: Session,
     template: str,
@@ -88,7 +90,11 @@ def system_named(session: Session, slug: str) -> tuple[str, str]:
 def not_found(request: Request, session: Session, message: str) -> Response:
     """The 404 page, for a team row that is not (or no longer) there."""
     body = {"detail": message, "allowed": []}
-    return page(request, session, "errors/404.html", {"error": body}, 404, {})
+    return form_page(request, session, "errors/404.html", {"error": body}, 404, {})
+
+
+# The old names, still imported by app/routes/imports.py (another change moves it over).
+done, page = redirect_with_flash, form_page
 
 
 # Forms drawn on other pages (for editors only: their pages are never cached) --------------------

@@ -5,13 +5,11 @@ A note form carries its item as hidden fields, by the same keys the API takes (`
 `capability`, `source`, `reading`, `result`), so a form meets exactly the API's rules.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
-from pydantic import ValidationError
-
-from app.forms.team import Clash, as_text, field_problems, same
+from app.forms.base import Clash, EditorForm, as_text, side_by_side, validated
 from app.writes.inputs import TeamNoteIn, TeamNotePatch
 from app.writes.team import TeamError
 
@@ -64,18 +62,12 @@ def note_in(values: dict[str, str]) -> TeamNoteIn:
     """A new note from the add form; TeamError names each field that is wrong."""
     # An empty field is left out, so an empty note reads "Required." rather than a type error.
     data: dict[str, Any] = item_of(values) | {n: values[n] for n in NOTE_FIELDS if values.get(n)}
-    try:
-        return TeamNoteIn.model_validate(data)
-    except ValidationError as exc:
-        raise TeamError(field_problems(exc)) from None
+    return validated(TeamNoteIn, data)
 
 
 def note_changes(values: dict[str, str]) -> dict[str, Any]:
     """The text and link from the edit form (an emptied link removes it)."""
-    try:
-        patch = TeamNotePatch.model_validate({n: values.get(n) or None for n in NOTE_FIELDS})
-    except ValidationError as exc:
-        raise TeamError(field_problems(exc)) from None
+    patch = validated(TeamNotePatch, {n: values.get(n) or None for n in NOTE_FIELDS})
     if patch.text is None:
         raise TeamError({"text": "Required."})
     return patch.model_dump(include={"text", "link"})
@@ -88,28 +80,16 @@ def note_values(doc: dict[str, Any]) -> dict[str, str]:
 
 def note_clash(yours: dict[str, str], current: dict[str, Any]) -> Clash:
     """What the editor sent beside the note as someone else saved it."""
-    theirs = note_values(current)
-    rows = [
-        (LABELS[n], yours.get(n, ""), theirs[n], not same(yours.get(n, ""), theirs[n]))
-        for n in NOTE_FIELDS
-        if yours.get(n) or theirs[n]
-    ]
-    return Clash(version=int(current["version"]), by=current.get("by"), rows=rows)
+    return side_by_side(LABELS, yours, note_values(current), current)
 
 
 @dataclass
-class NoteForm:
+class NoteForm(EditorForm):
     """The add or edit form of one note."""
 
     item: dict[str, str]  # the item's keys, posted again as hidden fields
     label: str  # the item in words
-    values: dict[str, str]
     note_id: str | None = None  # set when editing
-    version: int | None = None
-    problems: dict[str, str] = field(default_factory=dict)
-    next: str = ""
-    clash: Clash | None = None
-    cancel: str = ""
 
     @property
     def editing(self) -> bool:
@@ -124,7 +104,6 @@ class NoteForm:
         """The id of the form: what its own link asked to fill, and what a problem refills."""
         return f"note-edit-{self.note_id}" if self.editing else new_target(**self.item)
 
-    @property
-    def general(self) -> list[str]:
-        """Problems that belong to no field of the form (the item named badly)."""
-        return [f"{k}: {v}" for k, v in self.problems.items() if k not in NOTE_FIELDS]
+    def own_fields(self) -> tuple[str, ...]:
+        """The note's own fields; any other problem is with the item it names."""
+        return NOTE_FIELDS

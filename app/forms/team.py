@@ -11,14 +11,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import ValidationError
-
+from app.forms.base import Clash, EditorForm, as_text, side_by_side, validated
 from app.present.formatting import level_label, number
 from app.schemas import MetricChoice, TeamClaimView
 from app.vocabulary.fixed import LEVELS
 from app.vocabulary.names import Names
 from app.writes.inputs import TeamClaimIn, TeamResultFields, TeamResultIn, TeamResultPatch
-from app.writes.team import TeamError
 
 EDITABLE = tuple(TeamResultFields.model_fields)  # value, low, high, qualifier, unit, …
 RESULT_FIELDS = ("system", "metric", *EDITABLE)
@@ -45,139 +43,35 @@ LABELS = {
 QUALIFIERS = ("exact", "approx", "up-to", "at-least", "less-than", "average", "max")
 
 
-def posted(form: Mapping[str, Any], names: tuple[str, ...]) -> dict[str, str]:
-    """The named fields as typed (trimmed); a missing field is empty."""
-    return {name: str(form.get(name) or "").strip() for name in names}
-
-
 def result_in(system: str, values: dict[str, str]) -> TeamResultIn:
     """A new result from the add form; TeamError names each field that is wrong."""
     data = {k: v for k, v in values.items() if v and k in RESULT_FIELDS} | {"system": system}
-    try:
-        return TeamResultIn.model_validate(data)
-    except ValidationError as exc:
-        raise TeamError(field_problems(exc)) from None
+    return validated(TeamResultIn, data)
 
 
 def result_changes(values: dict[str, str]) -> dict[str, Any]:
     """Every editable field from the edit form: an emptied field clears it."""
     data = {name: values.get(name) or None for name in EDITABLE}
-    try:
-        patch = TeamResultPatch.model_validate(data)
-    except ValidationError as exc:
-        raise TeamError(field_problems(exc)) from None
-    return patch.model_dump(exclude={"version"})
+    return validated(TeamResultPatch, data).model_dump(exclude={"version"})
 
 
 def claim_in(values: dict[str, str]) -> TeamClaimIn:
-    try:
-        return TeamClaimIn.model_validate(
-            {"level": values.get("level"), "note": values.get("note")}
-        )
-    except ValidationError as exc:
-        raise TeamError(field_problems(exc)) from None
-
-
-def version_of(values: dict[str, str]) -> int | None:
-    """The version a change is based on (a hidden field); None when there is none, or when
-    it is not a number, which the service then treats as a change based on no version."""
-    text = values.get("version", "")
-    return int(text) if text.isdigit() and int(text) >= 1 else None
-
-
-# Pydantic's messages name types ("a valid number, unable to parse string as a number"); a
-# person at a form wants to know what to type instead.
-FRIENDLY = {
-    "float_parsing": "Not a number; type a figure such as 2450 or 12.5.",
-    "float_type": "Not a number; type a figure such as 2450 or 12.5.",
-    "finite_number": "Not a number; type a figure such as 2450 or 12.5.",
-    "int_parsing": "Not a whole number; type one such as 1, 8 or 32.",
-    "int_from_float": "Not a whole number; type one such as 1, 8 or 32.",
-    "missing": "Required.",
-    "literal_error": "Choose one of the listed values.",
-    "string_pattern_mismatch": "Choose one from the list.",
-}
-
-
-def field_problems(exc: ValidationError) -> dict[str, str]:
-    """One message per field, in words a person can act on."""
-    problems: dict[str, str] = {}
-    for error in exc.errors(include_url=False):
-        name = str(error["loc"][0]) if error["loc"] else "form"
-        problems.setdefault(name, _message(name, error))
-    return problems
-
-
-def sentences(problems: dict[str, str]) -> dict[str, str]:
-    """The service's messages (written for the API) as a form shows them: sentences."""
-    return {name: _sentence(text) for name, text in problems.items()}
-
-
-def _sentence(text: str) -> str:
-    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "?")) else ".")
-
-
-def _message(name: str, error: Any) -> str:
-    kind, ctx = error["type"], error.get("ctx") or {}
-    if name == "date" and kind == "string_pattern_mismatch":
-        return "Not a date; type it as YYYY-MM-DD (or YYYY-MM, or YYYY)."
-    if kind == "greater_than_equal":
-        return f"Too low: the lowest allowed is {ctx.get('ge', 0):g}."
-    if kind == "less_than_equal":
-        return f"Too high: the highest allowed is {number(float(ctx.get('le', 0)))}."
-    if kind == "string_too_long":
-        return f"Too long: at most {ctx.get('max_length')} characters."
-    if kind in FRIENDLY:
-        return FRIENDLY[kind]
-    return _sentence(str(error["msg"]).removeprefix("Value error, "))
-
-
-def as_text(value: Any) -> str:
-    """A stored value as a form shows it: 2450.0 -> '2450', None -> ''."""
-    if value is None:
-        return ""
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
-
-
-def same(a: str, b: str) -> bool:
-    """Whether two typed values mean the same (2450 and 2450.0 do)."""
-    try:
-        return float(a) == float(b)
-    except ValueError:
-        return a.strip() == b.strip()
+    return validated(TeamClaimIn, {"level": values.get("level"), "note": values.get("note")})
 
 
 # What the templates draw ----------------------------------------------------------------------
 
 
 @dataclass
-class Clash:
-    """A change based on an old version: what the editor sent beside what is saved now."""
-
-    version: int  # the version now saved; re-applying builds on it
-    by: str | None
-    rows: list[tuple[str, str, str, bool]]  # label, yours, current, differs
-    added_since: bool = False  # there was none when the form was drawn; someone made one
-
-
-@dataclass
-class ResultForm:
-    """The add or edit form of one team result."""
+class ResultForm(EditorForm):
+    """The add or edit form of one team result (`version` set when editing)."""
 
     action: str
-    values: dict[str, str]
     metrics: list[MetricChoice]
     # kind -> (slug, name) of each hardware, model and workload entry, offered as suggestions
     vocabulary: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     systems: list[tuple[str, str]] = field(default_factory=list)  # empty: the system is fixed
     system_name: str = ""
-    problems: dict[str, str] = field(default_factory=dict)
-    next: str = ""
-    version: int | None = None  # set when editing
-    clash: Clash | None = None
-    cancel: str = ""
 
     @property
     def editing(self) -> bool:
@@ -215,27 +109,19 @@ class ResultForm:
         given = [n for n in ("value", "low", "high") if self.values.get(n)]
         return "value" in self.problems and name in (given or ["value"])
 
-    @property
-    def general(self) -> list[str]:
-        """Problems that belong to no field of this form."""
-        shown = set(RESULT_FIELDS) - ({"system"} if not self.systems else set())
-        return [f"{k}: {v}" for k, v in self.problems.items() if k not in shown]
+    def own_fields(self) -> set[str]:
+        return set(RESULT_FIELDS) - ({"system"} if not self.systems else set())
 
 
 @dataclass
-class ClaimForm:
+class ClaimForm(EditorForm):
     """The team's claim on one cell: set it, change it (based on `version`), remove it."""
 
     system: str
     system_name: str
     capability: str
     capability_name: str
-    values: dict[str, str]
     current: TeamClaimView | None = None  # the team's claim as saved, if it has one
-    version: int | None = None  # the version a change is based on (a hidden field)
-    problems: dict[str, str] = field(default_factory=dict)
-    next: str = ""
-    clash: Clash | None = None
     removing: bool = False  # the clash arose while removing the claim
 
     @property
@@ -247,9 +133,8 @@ class ClaimForm:
         """The id of the block a problem swaps back in (one per cell on a page)."""
         return f"claim-{self.capability}"
 
-    @property
-    def general(self) -> list[str]:
-        return [f"{k}: {v}" for k, v in self.problems.items() if k not in ("level", "note")]
+    def own_fields(self) -> tuple[str, ...]:
+        return ("level", "note")
 
     @property
     def levels(self) -> list[tuple[str, str]]:
@@ -280,7 +165,6 @@ def result_clash(
 ) -> Clash:
     """Both versions field by field; `names` reads a typed hardware, model or workload name
     as its slug, so "H100 SXM" and nvidia-h100-sxm5-80gb are not shown as a difference."""
-    theirs = result_values(current)
     # An empty qualifier is saved as "exact": they only differ if the saved one is not.
     yours = yours | {"qualifier": yours.get("qualifier") or "exact"}
     meant = yours | {
@@ -288,17 +172,8 @@ def result_clash(
         for kind, kind_names in (names or {}).items()
         if (found := kind_names.resolve(yours.get(kind, "")))
     }
-    rows = [
-        (
-            LABELS[name],
-            yours.get(name, ""),
-            theirs[name],
-            not same(meant.get(name, ""), theirs[name]),
-        )
-        for name in EDITABLE
-        if yours.get(name) or theirs[name]  # a field empty on both sides says nothing
-    ]
-    return Clash(version=int(current["version"]), by=current.get("by"), rows=rows)
+    labels = {name: LABELS[name] for name in EDITABLE}
+    return side_by_side(labels, yours, result_values(current), current, meant=meant)
 
 
 def claim_view(doc: dict[str, Any]) -> TeamClaimView:
@@ -322,16 +197,7 @@ def figure_text(doc: dict[str, Any]) -> str:
 
 
 def claim_clash(yours: dict[str, str], current: dict[str, Any], *, created: bool) -> Clash:
-    rows = [
-        (
-            LABELS.get(name, name.capitalize()),
-            yours.get(name, ""),
-            as_text(current.get(name)),
-            not same(yours.get(name, ""), as_text(current.get(name))),
-        )
-        for name in ("level", "note")
-        if yours.get(name) or current.get(name)
-    ]
-    return Clash(
-        version=int(current["version"]), by=current.get("by"), rows=rows, added_since=created
-    )
+    """The editor's level and note beside the claim as someone else saved it (or made it)."""
+    labels = {name: LABELS[name] for name in ("level", "note")}
+    theirs = {name: as_text(current.get(name)) for name in labels}
+    return side_by_side(labels, yours, theirs, current, added_since=created)

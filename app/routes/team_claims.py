@@ -1,5 +1,5 @@
 """Editor forms for the team's claims: set, change or remove its claim on a cell
-(see team_forms.py)."""
+(app/forms/editing.py says what the editor forms share)."""
 
 from typing import Any
 from urllib.parse import quote
@@ -13,7 +13,8 @@ from app.accounts.users import SignedIn
 from app.accounts.web import EditorUser
 from app.db import SessionDep
 from app.forms import team as forms
-from app.forms.editing import back_to, done, page, posted, system_named
+from app.forms.base import sentences, version_of
+from app.forms.editing import back_to, form_page, posted, redirect_with_flash, system_named
 from app.forms.team import ClaimForm
 from app.present.formatting import level_label
 from app.queries.common import capabilities_in_order
@@ -29,7 +30,9 @@ router = APIRouter(include_in_schema=False)
 CLAIM_POST = ("level", "note", "version", "next")
 
 
-def _cell(session: Session, slug: str, capability: str) -> tuple[tuple[str, str], Any]:
+def _system_and_capability(
+    session: Session, slug: str, capability: str
+) -> tuple[tuple[str, str], Any]:
     system = system_named(session, slug)
     caps = {cap.slug: cap for cap, _ in capabilities_in_order(session)}
     if capability not in caps:
@@ -39,15 +42,14 @@ def _cell(session: Session, slug: str, capability: str) -> tuple[tuple[str, str]
 
 
 def _claim_page(request: Request, session: Session, form: ClaimForm, status: int) -> Response:
-    _, capability = _cell(session, form.system, form.capability)
+    _, capability = _system_and_capability(session, form.system, form.capability)
     context = {
         "form": form,
         "capability": capability,
         "cell": cell_claims(session, form.system, form.capability),
     }
-    return page(
-        request, session, "pages/team_claim.html", context, status, {form.target: "team_claim_form"}
-    )
+    fragments = {form.target: "team_claim_form"}
+    return form_page(request, session, "pages/team_claim.html", context, status, fragments)
 
 
 @router.get("/systems/{slug}/claims")
@@ -65,7 +67,7 @@ async def claim_page(
     slug: str, capability: str, request: Request, session: SessionDep, who: EditorUser
 ) -> Response:
     def build(s: Session) -> Response:
-        system, cap = _cell(s, slug, capability)
+        system, cap = _system_and_capability(s, slug, capability)
         current = team_claims(s, slug).get(capability)
         back = f"/systems/{slug}#cap-{capability}"
         form = forms.claim_form(system, (cap.slug, cap.name), current, back)
@@ -90,11 +92,11 @@ def _set_claim(
     capability: str,
     values: dict[str, str],
 ) -> Response:
-    system, cap = _cell(session, slug, capability)
+    system, cap = _system_and_capability(session, slug, capability)
     team = request.app.state.settings.atlas_team_name
     form = ClaimForm(*system, cap.slug, cap.name, values=values, next=values["next"])
     try:
-        version = forms.version_of(values)
+        version = version_of(values)
         claim = forms.claim_in(values)
         with write_transaction(session):
             saved = service.put_claim(session, who, slug, capability, claim, version, team)
@@ -105,16 +107,20 @@ def _set_claim(
         return _claim_page(request, session, form, 409)
     except service.TeamError as exc:
         form.current = team_claims(session, slug).get(capability)
-        form.version = forms.version_of(values)
-        form.problems = forms.sentences(exc.problems)
+        form.version = version_of(values)
+        form.problems = sentences(exc.problems)
         return _claim_page(request, session, form, 422)
     doc = saved.items[0]
     where = f"{system[1]} · {cap.name}"
     back = back_to(request, values, f"/matrix/cell?system={slug}&capability={capability}")
-    if not saved.created and doc["version"] == forms.version_of(values):
-        return done(request, back, f"Nothing to save: the team's claim on {where} is as it was.")
+    if not saved.created and doc["version"] == version_of(values):
+        return redirect_with_flash(
+            request, back, f"Nothing to save: the team's claim on {where} is as it was."
+        )
     verb = "Added" if saved.created else "Changed"
-    return done(request, back, f"{verb} the team's claim on {where}: {level_label(doc['level'])}.")
+    return redirect_with_flash(
+        request, back, f"{verb} the team's claim on {where}: {level_label(doc['level'])}."
+    )
 
 
 @router.post("/systems/{slug}/claims/{capability}/delete")
@@ -133,11 +139,11 @@ def _remove_claim(
     capability: str,
     values: dict[str, str],
 ) -> Response:
-    system, cap = _cell(session, slug, capability)
+    system, cap = _system_and_capability(session, slug, capability)
     where = f"{system[1]} · {cap.name}"
     back = back_to(request, values, f"/matrix/cell?system={slug}&capability={capability}")
     try:
-        version = forms.version_of(values)
+        version = version_of(values)
         with write_transaction(session):
             service.delete_claim(session, who, slug, capability, version)
     except (service.StaleVersionError, service.VersionRequiredError) as exc:
@@ -154,10 +160,10 @@ def _remove_claim(
         )
         return _claim_page(request, session, form, 409)
     except service.UnknownItemError:
-        return done(request, back, f"The team had no claim on {where} to remove.")
+        return redirect_with_flash(request, back, f"The team had no claim on {where} to remove.")
     except service.TeamError as exc:
         saved = team_claims(session, slug).get(capability)
         form = forms.claim_form(system, (cap.slug, cap.name), saved, values["next"])
-        form.problems = forms.sentences(exc.problems)
+        form.problems = sentences(exc.problems)
         return _claim_page(request, session, form, 422)
-    return done(request, back, f"Removed the team's claim on {where}.")
+    return redirect_with_flash(request, back, f"Removed the team's claim on {where}.")

@@ -1,5 +1,6 @@
 """Editor forms for the team's notes on published claims, figures and systems: add, edit,
-delete (see team_forms.py for what the editor forms share, docs/team-forms.md for the rest).
+delete (app/forms/editing.py says what the editor forms share, app/forms/saved_rows.py holds
+the edit and delete flows, docs/team-forms.md the rest).
 
 The forms sit beside the items on the system page, in the matrix cell panel and on
 /benchmarks: each item has an "Add a team note" link that HTMX swaps for the form (without
@@ -17,9 +18,10 @@ from app.accounts.users import SignedIn
 from app.accounts.web import EditorUser, safe_next
 from app.db import SessionDep
 from app.forms import notes as note_forms
-from app.forms.editing import back_to, done, not_found, page, posted
+from app.forms.base import Clash, sentences
+from app.forms.editing import back_to, form_page, not_found, posted, redirect_with_flash
 from app.forms.notes import ITEM_FIELDS, NoteForm
-from app.forms.team import sentences, version_of
+from app.forms.saved_rows import TeamRows
 from app.queries.notes import ItemError, ItemRef, find_item
 from app.web.render import serve
 from app.writes import notes
@@ -35,7 +37,7 @@ def _note_page(request: Request, session: Session, form: NoteForm, status: int) 
     heading = "Edit a team note" if form.editing else "Add a team note"
     context = {"form": form, "heading": heading}
     fragments = {form.target: "team_note_form"}
-    return page(request, session, "pages/team_note.html", context, status, fragments)
+    return form_page(request, session, "pages/team_note.html", context, status, fragments)
 
 
 def _reading(values: dict[str, Any]) -> int | None:
@@ -96,31 +98,26 @@ def _add(request: Request, session: Session, who: SignedIn, values: dict[str, st
         form.problems = sentences(exc.problems)
         return _note_page(request, session, form, 422)
     doc = saved.items[0]
-    back = _at(back_to(request, values, note_forms.item_page(doc)), doc["id"])
-    return done(request, back, f"Added a team note on {_label(session, _keys(doc))}.")
+    back = _back(request, values, doc, True)
+    return redirect_with_flash(request, back, f"Added a team note {_words(session, doc)}.")
 
 
 def _keys(doc: dict[str, Any]) -> dict[str, str]:
     return note_forms.item_of(doc)
 
 
-def _at(back: str, note_id: str) -> str:
-    """Back to the page, at the note (replacing the anchor the form came from)."""
-    return f"{back.partition('#')[0]}#note-{note_id}"
+def _back(request: Request, values: dict[str, str], doc: dict[str, Any], kept: bool) -> str:
+    """Back to the page, at the note (replacing the anchor the form came from) unless it has
+    been deleted."""
+    back = back_to(request, values, note_forms.item_page(doc))
+    return f"{back.partition('#')[0]}#note-{doc['id']}" if kept else back
+
+
+def _words(session: Session, doc: dict[str, Any]) -> str:
+    return f"on {_label(session, _keys(doc))}"
 
 
 # Editing and deleting -----------------------------------------------------------------------
-
-
-def _saved(session: Session, note_id: str) -> dict[str, Any] | None:
-    try:
-        return notes.team_note(session, note_id)
-    except service.UnknownItemError:
-        return None
-
-
-def _no_note(note_id: str) -> str:
-    return f"No team note has the id {note_id!r}; it may have been deleted since."
 
 
 def _edit_form(
@@ -132,104 +129,60 @@ def _edit_form(
                     version=int(doc["version"]), next=back, cancel=back)  # fmt: skip
 
 
-@router.get("/notes/{note_id}/edit")
-async def edit_note(
-    note_id: str, request: Request, session: SessionDep, who: EditorUser
-) -> Response:
-    next_path = request.query_params.get("next", "")
-
-    def build(s: Session) -> Response:
-        doc = _saved(s, note_id)
-        if doc is None:
-            return not_found(request, s, _no_note(note_id))
-        values = note_forms.note_values(doc)
-        form = _edit_form(s, doc, values, next_path and safe_next(next_path))
-        return _note_page(request, s, form, 200)
-
-    return await serve(request, session, build)
-
-
-@router.post("/notes/{note_id}/edit")
-async def save_note(
-    note_id: str, request: Request, session: SessionDep, who: EditorUser
-) -> Response:
-    values = await posted(request, NOTE_POST)
-    return await run_in_threadpool(_save, request, session, who, note_id, values)
-
-
-def _save(
-    request: Request, session: Session, who: SignedIn, note_id: str, values: dict[str, str]
-) -> Response:
-    version = version_of(values)
-    try:
-        changes = note_forms.note_changes(values)
-        with write_transaction(session):
-            saved = notes.update_note(session, who, note_id, changes, version)
-    except (service.StaleVersionError, service.VersionRequiredError) as exc:
-        form = _edit_form(session, exc.row, values, values["next"])
-        form.clash = note_forms.note_clash(values, exc.row)
-        return _note_page(request, session, form, 409)
-    except service.UnknownItemError:
-        return not_found(request, session, _no_note(note_id))
-    except service.TeamError as exc:
-        doc = _saved(session, note_id)
-        if doc is None:
-            return not_found(request, session, _no_note(note_id))
-        form = _edit_form(session, doc, values, values["next"])
-        # Still based on the version the editor saw: a re-show never moves them past a change.
-        form.version, form.problems = version or form.version, sentences(exc.problems)
-        return _note_page(request, session, form, 422)
-    doc = saved.items[0]
-    back = _at(back_to(request, values, note_forms.item_page(doc)), note_id)
-    if doc["version"] == version:
-        return done(request, back, "Nothing to save: the team note is as it was.")
-    return done(request, back, f"Saved the team note on {_label(session, _keys(doc))}.")
-
-
-def _delete_page(
+def _confirm_page(
     request: Request, session: Session, doc: dict[str, Any], next_path: str, changed: bool,
     status: int,
 ) -> Response:  # fmt: skip
     item = _keys(doc)
     back = next_path or note_forms.item_page(doc)
     context = {"doc": doc, "label": _label(session, item), "next": back, "changed": changed}
-    return page(request, session, "pages/team_note_delete.html", context, status, {})
+    return form_page(request, session, "pages/team_note_delete.html", context, status, {})
+
+
+def _clash(session: Session, values: dict[str, str], current: dict[str, Any]) -> Clash:
+    return note_forms.note_clash(values, current)
+
+
+NOTES: TeamRows[dict[str, Any], NoteForm] = TeamRows(
+    noun="team note",
+    fields=NOTE_POST,
+    read=notes.team_note,
+    values=note_forms.note_values,
+    changes=note_forms.note_changes,
+    update=notes.update_note,
+    remove=notes.delete_note,
+    edit_form=_edit_form,
+    clash=_clash,
+    form_page=_note_page,
+    confirm_page=_confirm_page,
+    back=_back,
+    words=_words,
+)
+
+
+@router.get("/notes/{note_id}/edit")
+async def edit_note(
+    note_id: str, request: Request, session: SessionDep, who: EditorUser
+) -> Response:
+    return await NOTES.show_edit(request, session, note_id)
+
+
+@router.post("/notes/{note_id}/edit")
+async def save_note(
+    note_id: str, request: Request, session: SessionDep, who: EditorUser
+) -> Response:
+    return await NOTES.save(request, session, who, note_id)
 
 
 @router.get("/notes/{note_id}/delete")
 async def confirm_delete(
     note_id: str, request: Request, session: SessionDep, who: EditorUser
 ) -> Response:
-    next_path = request.query_params.get("next", "")
-
-    def build(s: Session) -> Response:
-        doc = _saved(s, note_id)
-        if doc is None:
-            return not_found(request, s, _no_note(note_id))
-        return _delete_page(request, s, doc, next_path and safe_next(next_path), False, 200)
-
-    return await serve(request, session, build)
+    return await NOTES.show_delete(request, session, note_id)
 
 
 @router.post("/notes/{note_id}/delete")
 async def delete_note(
     note_id: str, request: Request, session: SessionDep, who: EditorUser
 ) -> Response:
-    values = await posted(request, ("version", "next"))
-    return await run_in_threadpool(_delete, request, session, who, note_id, values)
-
-
-def _delete(
-    request: Request, session: Session, who: SignedIn, note_id: str, values: dict[str, str]
-) -> Response:
-    try:
-        with write_transaction(session):
-            doc = notes.team_note(session, note_id)
-            notes.delete_note(session, who, note_id, version_of(values))
-    except (service.StaleVersionError, service.VersionRequiredError) as exc:
-        return _delete_page(request, session, exc.row, values["next"], True, 409)
-    except service.UnknownItemError:
-        return not_found(request, session, _no_note(note_id))
-    item = _keys(doc)
-    back = back_to(request, values, note_forms.item_page(doc))
-    return done(request, back, f"Deleted the team note on {_label(session, item)}.")
+    return await NOTES.delete(request, session, who, note_id)

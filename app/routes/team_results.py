@@ -1,4 +1,5 @@
-"""Editor forms for the team's benchmark results: add, edit, delete (see team_forms.py)."""
+"""Editor forms for the team's benchmark results: add, edit, delete (app/forms/editing.py
+says what the editor forms share; the edit and delete flows are app/forms/saved_rows.py)."""
 
 from typing import Any
 
@@ -8,18 +9,19 @@ from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 
 from app.accounts.users import SignedIn
-from app.accounts.web import EditorUser, safe_next
+from app.accounts.web import EditorUser
 from app.db import SessionDep
 from app.forms import team as forms
+from app.forms.base import Clash, sentences
 from app.forms.editing import (
     back_to,
-    done,
+    form_page,
     new_result_form,
-    not_found,
-    page,
     posted,
+    redirect_with_flash,
     system_named,
 )
+from app.forms.saved_rows import TeamRows
 from app.forms.team import ResultForm
 from app.queries.entries import vocabulary_choices, vocabulary_names
 from app.queries.matrix import system_name_map
@@ -37,7 +39,7 @@ RESULT_BLOCK = {"team_result_form": "team_result_form"}
 def _result_page(request: Request, session: Session, form: ResultForm, status: int) -> Response:
     heading = "Edit a team result" if form.editing else "Add a team result"
     context = {"form": form, "heading": heading}
-    return page(request, session, "pages/team_result.html", context, status, RESULT_BLOCK)
+    return form_page(request, session, "pages/team_result.html", context, status, RESULT_BLOCK)
 
 
 @router.get("/team-results/new")
@@ -80,23 +82,24 @@ def _add(
             saved = service.add_results(session, who, [result], team)
     except service.TeamError as exc:
         form = new_result_form(session, request.url.path, values["next"], system)
-        form.values, form.problems = values, forms.sentences(exc.problems)
+        form.values, form.problems = values, sentences(exc.problems)
         form.cancel = values["next"] or "/"  # drops what was typed, back where it started
         return _result_page(request, session, form, 422)
     doc = saved.items[0]
-    back = _at(back_to(request, values, f"/systems/{doc['system']}"), doc, row=True)
-    return done(request, back, f"Added a team result for {_result_words(session, doc)}.")
+    back = _back(request, values, doc, True)
+    return redirect_with_flash(request, back, f"Added a team result {_words(session, doc)}.")
 
 
-def _at(back: str, doc: dict[str, Any], *, row: bool) -> str:
-    """Land on the result's row (or, once it is gone, the system's benchmarks) when going back
-    to a page that lists it; a `next` with an anchor of its own keeps it."""
+def _back(request: Request, values: dict[str, str], doc: dict[str, Any], kept: bool) -> str:
+    """Where a result's form goes back to: on a page that lists the result, its row (or, once
+    it is deleted, the system's benchmarks); a `next` with an anchor of its own keeps it."""
+    back = back_to(request, values, f"/systems/{doc['system']}")
     if "#" in back:
         return back
     path = back.partition("?")[0]
     if path == f"/systems/{doc['system']}":
-        return f"{back}#bench-{doc['id']}" if row else f"{back}#benchmarks"
-    if path == "/benchmarks" and row:
+        return f"{back}#bench-{doc['id']}" if kept else f"{back}#benchmarks"
+    if path == "/benchmarks" and kept:
         return f"{back}#result-{doc['id']}"
     return back
 
@@ -107,11 +110,8 @@ def _result_words(session: Session, doc: dict[str, Any]) -> str:
     return f"{system}: {metric} {forms.figure_text(doc)}"
 
 
-def _saved_result(request: Request, session: Session, result_id: str) -> dict[str, Any] | None:
-    try:
-        return service.team_result(session, result_id)
-    except (service.UnknownItemError, service.TeamError):
-        return None
+def _words(session: Session, doc: dict[str, Any]) -> str:
+    return f"for {_result_words(session, doc)}"
 
 
 def _edit_form(
@@ -130,66 +130,7 @@ def _edit_form(
     )
 
 
-def _no_result(result_id: str) -> str:
-    return f"No team result has the id {result_id!r}; it may have been deleted since."
-
-
-@router.get("/team-results/{result_id}/edit")
-async def edit_result(
-    result_id: str, request: Request, session: SessionDep, who: EditorUser
-) -> Response:
-    next_path = request.query_params.get("next", "")
-
-    def build(s: Session) -> Response:
-        doc = _saved_result(request, s, result_id)
-        if doc is None:
-            return not_found(request, s, _no_result(result_id))
-        form = _edit_form(s, doc, forms.result_values(doc), next_path and safe_next(next_path))
-        return _result_page(request, s, form, 200)
-
-    return await serve(request, session, build)
-
-
-@router.post("/team-results/{result_id}/edit")
-async def save_result(
-    result_id: str, request: Request, session: SessionDep, who: EditorUser
-) -> Response:
-    values = await posted(request, RESULT_POST)
-    return await run_in_threadpool(_save, request, session, who, result_id, values)
-
-
-def _save(
-    request: Request, session: Session, who: SignedIn, result_id: str, values: dict[str, str]
-) -> Response:
-    next_path = values["next"]
-    version = forms.version_of(values)
-    try:
-        changes = forms.result_changes(values)
-        with write_transaction(session):
-            saved = service.update_result(session, who, result_id, changes, version)
-    except (service.StaleVersionError, service.VersionRequiredError) as exc:
-        form = _edit_form(session, exc.row, values, next_path)
-        form.clash = forms.result_clash(values, exc.row, vocabulary_names(session))
-        return _result_page(request, session, form, 409)
-    except service.UnknownItemError:
-        return not_found(request, session, _no_result(result_id))
-    except service.TeamError as exc:
-        doc = _saved_result(request, session, result_id)
-        if doc is None:
-            return not_found(request, session, _no_result(result_id))
-        form = _edit_form(session, doc, values, next_path)
-        # Still based on the version the editor saw: a re-show never moves them past a change.
-        form.version, form.problems = version or form.version, forms.sentences(exc.problems)
-        return _result_page(request, session, form, 422)
-    doc = saved.items[0]
-    back = _at(back_to(request, values, f"/systems/{doc['system']}"), doc, row=True)
-    if doc["version"] == version:
-        return done(request, back, "Nothing to save: the team result is as it was.")
-    words = _result_words(session, doc)
-    return done(request, back, f"Saved the team result for {words} (version {doc['version']}).")
-
-
-def _delete_page(
+def _confirm_page(
     request: Request,
     session: Session,
     doc: dict[str, Any],
@@ -206,44 +147,54 @@ def _delete_page(
         "labels": forms.LABELS,
         "shown": forms.EDITABLE,
     }
-    return page(request, session, "pages/team_result_delete.html", context, status, {})
+    return form_page(request, session, "pages/team_result_delete.html", context, status, {})
+
+
+def _clash(session: Session, values: dict[str, str], current: dict[str, Any]) -> Clash:
+    return forms.result_clash(values, current, vocabulary_names(session))
+
+
+RESULTS: TeamRows[dict[str, Any], ResultForm] = TeamRows(
+    noun="team result",
+    fields=RESULT_POST,
+    read=service.team_result,
+    values=forms.result_values,
+    changes=forms.result_changes,
+    update=service.update_result,
+    remove=service.delete_result,
+    edit_form=_edit_form,
+    clash=_clash,
+    form_page=_result_page,
+    confirm_page=_confirm_page,
+    back=_back,
+    words=_words,
+    says_version=True,
+)
+
+
+@router.get("/team-results/{result_id}/edit")
+async def edit_result(
+    result_id: str, request: Request, session: SessionDep, who: EditorUser
+) -> Response:
+    return await RESULTS.show_edit(request, session, result_id)
+
+
+@router.post("/team-results/{result_id}/edit")
+async def save_result(
+    result_id: str, request: Request, session: SessionDep, who: EditorUser
+) -> Response:
+    return await RESULTS.save(request, session, who, result_id)
 
 
 @router.get("/team-results/{result_id}/delete")
 async def confirm_delete(
     result_id: str, request: Request, session: SessionDep, who: EditorUser
 ) -> Response:
-    next_path = request.query_params.get("next", "")
-
-    def build(s: Session) -> Response:
-        doc = _saved_result(request, s, result_id)
-        if doc is None:
-            return not_found(request, s, _no_result(result_id))
-        return _delete_page(request, s, doc, next_path and safe_next(next_path), False, 200)
-
-    return await serve(request, session, build)
+    return await RESULTS.show_delete(request, session, result_id)
 
 
 @router.post("/team-results/{result_id}/delete")
 async def delete_result(
     result_id: str, request: Request, session: SessionDep, who: EditorUser
 ) -> Response:
-    values = await posted(request, ("version", "next"))
-    return await run_in_threadpool(_delete, request, session, who, result_id, values)
-
-
-def _delete(
-    request: Request, session: Session, who: SignedIn, result_id: str, values: dict[str, str]
-) -> Response:
-    next_path = values["next"]
-    version = forms.version_of(values)
-    try:
-        with write_transaction(session):
-            doc = service.team_result(session, result_id)
-            service.delete_result(session, who, result_id, version)
-    except (service.StaleVersionError, service.VersionRequiredError) as exc:
-        return _delete_page(request, session, exc.row, next_path, True, 409)
-    except (service.UnknownItemError, service.TeamError):
-        return not_found(request, session, _no_result(result_id))
-    back = _at(back_to(request, values, f"/systems/{doc['system']}"), doc, row=False)
-    return done(request, back, f"Deleted the team result for {_result_words(session, doc)}.")
+    return await RESULTS.delete(request, session, who, result_id)
