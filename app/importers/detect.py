@@ -25,16 +25,19 @@ _ALIASES = {
 Parser = Callable[[str, list[Record], int], tuple[list[ParsedRun], list[str]]]
 
 
-def _plain(parse: Callable[[str, list[Record]], tuple[list[ParsedRun], list[str]]]) -> Parser:
+def _ignoring_max_runs(
+    parse: Callable[[str, list[Record]], tuple[list[ParsedRun], list[str]]],
+) -> Parser:
+    """A parser for a format whose runs are one per record (the reader already caps those)."""
     return lambda name, records, max_runs: parse(name, records)
 
 
 _PARSERS: dict[str, Parser] = {
-    "vllm-bench": _plain(vllm_bench.parse),
-    "sglang-bench": _plain(sglang_bench.parse),
-    "llama-bench": _plain(llama_bench.parse),
-    "genai-perf": _plain(partial(nvidia_perf.parse, tool="genai-perf")),
-    "aiperf": _plain(partial(nvidia_perf.parse, tool="aiperf")),
+    "vllm-bench": _ignoring_max_runs(vllm_bench.parse),
+    "sglang-bench": _ignoring_max_runs(sglang_bench.parse),
+    "llama-bench": _ignoring_max_runs(llama_bench.parse),
+    "genai-perf": _ignoring_max_runs(partial(nvidia_perf.parse, tool="genai-perf")),
+    "aiperf": _ignoring_max_runs(partial(nvidia_perf.parse, tool="aiperf")),
     "guidellm": guidellm.parse,
 }
 

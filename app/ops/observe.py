@@ -56,7 +56,7 @@ class NoteRoute:
     def __init__(self, app: ASGIApp, routes: list[BaseRoute]) -> None:
         self.app = app
         self._routes = routes  # the app's own list, read at the first request (all are in)
-        self._plain: list[BaseRoute] | None = None
+        self._starlette_routes: list[BaseRoute] | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         # A mount rewrites root_path on its way down: match again against the scope as it came.
@@ -72,15 +72,16 @@ class NoteRoute:
         route = scope.get("route")
         if route is not None:
             return getattr(route, "path", None)
-        if self._plain is None:
-            self._plain = [r for r in self._routes if _plain(r)]
-        for candidate in self._plain:
+        if self._starlette_routes is None:
+            self._starlette_routes = [r for r in self._routes if _is_starlette_route(r)]
+        for candidate in self._starlette_routes:
             if candidate.matches(asked)[0] is not Match.NONE:
                 return getattr(candidate, "path", None)
         return None
 
 
-def _plain(route: BaseRoute) -> bool:
+def _is_starlette_route(route: BaseRoute) -> bool:
+    """A plain Starlette route or mount (/metrics, /static), not one of FastAPI's own."""
     return isinstance(route, Route | Mount) and not isinstance(route, APIRoute)
 
 

@@ -371,7 +371,7 @@ def _row(
     columns: list[MatrixColumn],
     needs: tuple[Need, ...],
 ) -> MatrixRow:
-    cells = [_cell(base, system.slug, c.slug) for c in columns]
+    cells = [_matrix_cell(base, system.slug, c.slug) for c in columns]
     matches = _matches(base, system.slug, needs)
     coverage = sum(_coverage_weight(c.level) for c in cells)
     claimed, claimable = claim_count(base, view, system.slug)
@@ -384,7 +384,7 @@ def _coverage_weight(level: str) -> float:
     return 1.0 if group == "supported" else 0.5 if group == "partial" else 0.0
 
 
-def _cell(base: MatrixBase, system: str, capability: str) -> MatrixCell:
+def _matrix_cell(base: MatrixBase, system: str, capability: str) -> MatrixCell:
     cell = base.cell(system, capability)
     if cell is None:
         return MatrixCell(capability=capability, level=NO_CLAIM, disputed=False, strength=None,

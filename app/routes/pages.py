@@ -41,7 +41,9 @@ def _ignored(request: Request) -> list[str]:
     return read_query(QueryModel, request.query_params).ignored
 
 
-def _plain(request: Request, session: Session, build: Callable[[list[str]], Response]) -> Response:
+def _parameterless(
+    request: Request, session: Session, build: Callable[[list[str]], Response]
+) -> Response:
     """A page without parameters: tracking ones redirect away, unknown ones are noted."""
     ignored = _ignored(request)
     return tidy_redirect(request, request.url.path, ignored) or build(ignored)
@@ -60,7 +62,7 @@ def _overview(request: Request, session: Session, ignored: list[str]) -> Respons
 @router.get("/")
 async def overview(request: Request, session: SessionDep) -> Response:
     return await serve(
-        request, session, lambda s: _plain(request, s, lambda i: _overview(request, s, i))
+        request, session, lambda s: _parameterless(request, s, lambda i: _overview(request, s, i))
     )
 
 
@@ -94,7 +96,7 @@ async def system_page(slug: str, request: Request, session: SessionDep) -> Respo
     return await serve(
         request,
         session,
-        lambda s: _plain(request, s, lambda i: _system_page(request, s, slug, i)),
+        lambda s: _parameterless(request, s, lambda i: _system_page(request, s, slug, i)),
     )
 
 
@@ -112,5 +114,7 @@ def _sources_page(request: Request, session: Session, ignored: list[str]) -> Res
 @router.get("/sources")
 async def sources_page(request: Request, session: SessionDep) -> Response:
     return await serve(
-        request, session, lambda s: _plain(request, s, lambda i: _sources_page(request, s, i))
+        request,
+        session,
+        lambda s: _parameterless(request, s, lambda i: _sources_page(request, s, i)),
     )

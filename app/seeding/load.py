@@ -95,9 +95,9 @@ class _Reader:
             msg = "file is empty (no data, only blank lines or comments)"
             self.problem(path, 1, "", msg + empty_form_hint(self.root, path))
             return None
-        return raw if self._plain(path, raw) else None
+        return raw if self._well_shaped(path, raw) else None
 
-    def _plain(self, path: Path, raw: Any) -> bool:
+    def _well_shaped(self, path: Path, raw: Any) -> bool:
         """Keys are text and nothing is shared through YAML aliases; report what is not."""
         found = shape_problems(raw)
         for where, line, message in found:

@@ -365,7 +365,7 @@ def put_claim(
 ) -> Saved:
     """Set the team's claim on a cell: made if there is none, else changed (version needed)."""
     lock_writes(session)
-    system, capability = _cell(session, system_slug, capability_slug)
+    system, capability = _cell_rows(session, system_slug, capability_slug)
     source = team_source(session, team_name)
     row = _team_claim(session, system, capability, source)
     key = claim_key(system_slug, capability_slug)
@@ -400,7 +400,7 @@ def delete_claim(
     session: Session, who: SignedIn, system_slug: str, capability_slug: str, version: int | None
 ) -> None:
     lock_writes(session)
-    system, capability = _cell(session, system_slug, capability_slug)
+    system, capability = _cell_rows(session, system_slug, capability_slug)
     source = session.exec(select(Source).where(Source.slug == TEAM_SOURCE)).first()
     row = _team_claim(session, system, capability, source) if source else None
     key = claim_key(system_slug, capability_slug)
@@ -414,7 +414,7 @@ def delete_claim(
 
 def team_claim(session: Session, system_slug: str, capability_slug: str) -> dict[str, Any] | None:
     """The team's claim on a cell as the API shows it (for forms and GET), or None."""
-    system, capability = _cell(session, system_slug, capability_slug)
+    system, capability = _cell_rows(session, system_slug, capability_slug)
     source = session.exec(select(Source).where(Source.slug == TEAM_SOURCE)).first()
     row = _team_claim(session, system, capability, source) if source else None
     if row is None:
@@ -433,7 +433,10 @@ def claim_doc(row: Claim, system: str, capability: str) -> dict[str, Any]:
     return doc | ({"note": row.note} if row.note else {})
 
 
-def _cell(session: Session, system_slug: str, capability_slug: str) -> tuple[System, Capability]:
+def _cell_rows(
+    session: Session, system_slug: str, capability_slug: str
+) -> tuple[System, Capability]:
+    """The System and Capability rows of a cell; UnknownItemError names the one missing."""
     system = session.exec(select(System).where(System.slug == system_slug)).first()
     if system is None:
         raise UnknownItemError(f"no system has the slug {system_slug!r}")
