@@ -1,11 +1,21 @@
 """Lookups shared by the query modules."""
 
 from collections import defaultdict
+from collections.abc import Sequence
 
 from sqlmodel import Session, col, select
 
 from app.data_version.version import per_version
-from app.models import Capability, CapabilityCategory, Metric, Source, SourceCaveat, System
+from app.models import (
+    Capability,
+    CapabilityCategory,
+    Metric,
+    Source,
+    SourceCaveat,
+    System,
+    SystemFact,
+    SystemNote,
+)
 from app.schemas import Caveat, SourceRef
 
 
@@ -28,6 +38,23 @@ def source_caveats(session: Session) -> dict[int, list[Caveat]]:
     for row in rows:
         out[row.source_id].append(Caveat(kind=row.kind, text=row.text))
     return out
+
+
+def notes_and_facts(
+    session: Session, system_id: int | None
+) -> tuple[Sequence[SystemNote], Sequence[SystemFact]]:
+    """A system's best-for and weakness notes and its facts, each in seed order."""
+    notes = session.exec(
+        select(SystemNote)
+        .where(SystemNote.system_id == system_id)
+        .order_by(col(SystemNote.position))
+    ).all()
+    facts = session.exec(
+        select(SystemFact)
+        .where(SystemFact.system_id == system_id)
+        .order_by(col(SystemFact.position))
+    ).all()
+    return notes, facts
 
 
 @per_version(max_entries=2)

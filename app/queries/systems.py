@@ -9,7 +9,7 @@ from app.data_version.version import per_version
 from app.models import BenchmarkResult, Claim, System, SystemFact, SystemNote
 from app.queries.benchmarks import benchmark_views
 from app.queries.cells import cell_level, is_disputed, newest_first, reading_numbers
-from app.queries.common import capabilities_in_order, source_refs
+from app.queries.common import capabilities_in_order, notes_and_facts, source_refs
 from app.queries.contexts import context_key
 from app.queries.note_index import note_index
 from app.schemas import (
@@ -55,16 +55,7 @@ def get_system(session: Session, slug: str) -> SystemDetail | None:
         return None
     refs = source_refs(session)
     by_slug = {r.slug: r for r in refs.values()}
-    notes = session.exec(
-        select(SystemNote)
-        .where(SystemNote.system_id == system.id)
-        .order_by(col(SystemNote.position))
-    ).all()
-    facts = session.exec(
-        select(SystemFact)
-        .where(SystemFact.system_id == system.id)
-        .order_by(col(SystemFact.position))
-    ).all()
+    notes, facts = notes_and_facts(session, system.id)
     groups = _category_cells(session, system.id, refs)  # type: ignore[arg-type]
     benchmarks = benchmark_views(session, BenchmarkResult.system_id == system.id)
     used = _sources_used(groups, facts, notes, benchmarks, refs)

@@ -26,10 +26,9 @@ from app.models import (
     Source,
     SourceCaveat,
     System,
-    SystemFact,
-    SystemNote,
 )
 from app.ops.files import write_atomically
+from app.queries.common import notes_and_facts
 from app.seeding.entries import VOCABULARY_FILES
 from app.seeding.layout import FOLDERS
 from app.seeding.schema import BENCHMARK_COLUMNS, MetricEntry, SourceEntry, SystemFile
@@ -177,16 +176,7 @@ def _whole(value: Any) -> Any:
 
 
 def _system(session: Session, system: System, slugs: _Slugs) -> dict[str, Any]:
-    notes = session.exec(
-        select(SystemNote)
-        .where(SystemNote.system_id == system.id)
-        .order_by(col(SystemNote.position))
-    ).all()
-    facts = session.exec(
-        select(SystemFact)
-        .where(SystemFact.system_id == system.id)
-        .order_by(col(SystemFact.position))
-    ).all()
+    notes, facts = notes_and_facts(session, system.id)
     notes = [n for n in notes if slugs.cites_published(n)]
     facts = [f for f in facts if slugs.cites_published(f)]
     out = system.model_dump()

@@ -37,6 +37,22 @@ def parse(
     return runs, notes
 
 
+# What every result of these benchmarks holds: the rest may be missing.
+REQUIRED = ("completed", "request_throughput", "output_throughput")
+
+
+def new_run(tool: str, fields: Fields, which: str) -> tuple[RunBuilder, int | None]:
+    """A run of `tool` once its required keys are there (else an error saying every result
+    `which` names has them), with its completed requests counted as successful."""
+    run = RunBuilder(tool, fields.place)
+    for key in REQUIRED:
+        if fields.data.get(key) is None:
+            raise fields.missing(key, f", which every {which} result has")
+    completed = fields.count("completed")
+    run.set("successful_requests", completed, "completed")
+    return run, completed
+
+
 def read_latencies(fields: Fields, run: RunBuilder, words: dict[str, str]) -> None:
     """`{stat}_{word}_ms` keys (mean_ttft_ms, p99_itl_ms...) for each normalised latency."""
     for name, word in words.items():

@@ -21,7 +21,6 @@ from app.importers.runs import ParsedRun
 TOOL = "sglang-bench"
 _LATENCY_WORDS = {"ttft": "ttft", "tpot": "tpot", "itl": "itl", "e2e_latency": "e2e_latency"}
 _KNOWN_TEXT = {"backend", "dataset_name", "tag"}
-REQUIRED = ("completed", "request_throughput", "output_throughput")
 
 
 def looks_like(value: Any) -> bool:
@@ -40,12 +39,7 @@ def parse(name: str, records: list[Record]) -> tuple[list[ParsedRun], list[str]]
 
 
 def parse_run(fields: Fields) -> tuple[ParsedRun, list[str]]:
-    run = RunBuilder(TOOL, fields.place)
-    for key in REQUIRED:
-        if fields.data.get(key) is None:
-            raise fields.missing(key, ", which every SGLang bench_serving result has")
-    completed = fields.count("completed")
-    run.set("successful_requests", completed, "completed")
+    run, completed = serving.new_run(TOOL, fields, "SGLang bench_serving")
     run.set("backend", fields.text("backend"), "backend")
     run.set("label", fields.text("tag"), "tag")
     dataset = fields.text("dataset_name")

@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from app.importers.errors import ResultFileError
-from app.importers.fields import Fields, RunBuilder
+from app.importers.fields import Fields
 from app.importers.formats import serving
 from app.importers.reading import Record
 from app.importers.runs import ParsedRun
@@ -29,7 +29,6 @@ _KNOWN_TEXT = {
     "tokenizer_id",
     "request_rate",
 }
-REQUIRED = ("completed", "request_throughput", "output_throughput")
 
 
 def looks_like(value: Any) -> bool:
@@ -63,12 +62,7 @@ def parse(name: str, records: list[Record]) -> tuple[list[ParsedRun], list[str]]
 
 
 def parse_run(fields: Fields) -> tuple[ParsedRun, list[str]]:
-    run = RunBuilder(TOOL, fields.place)
-    for key in REQUIRED:
-        if fields.data.get(key) is None:
-            raise fields.missing(key, ", which every vLLM result has")
-    completed = fields.count("completed")
-    run.set("successful_requests", completed, "completed")
+    run, completed = serving.new_run(TOOL, fields, "vLLM")
     run.set("failed_requests", fields.count("failed"), "failed")
     run.set("measured_at", _date(fields), "date")
     run.set("model", fields.text("model_id"), "model_id")
