@@ -73,11 +73,9 @@ def _prepare(settings: Settings, say: Callable[[str], object] = typer.echo) -> N
     try:
         done = prepare_database(engine, settings.seed_dir)
     except SeedError as exc:
-        _fail(exc)
+        _refuse(str(exc))
     except SchemaError as exc:
-        typer.echo(str(exc), err=True)
-        typer.echo("Nothing was changed.", err=True)
-        raise typer.Exit(code=1) from exc
+        _refuse(str(exc), "Nothing was changed.")
     except OperationalError as exc:
         _locked(exc)
     finally:
@@ -96,20 +94,15 @@ def _prepare(settings: Settings, say: Callable[[str], object] = typer.echo) -> N
         say(f"Seeded the empty database from {settings.seed_dir}.")
 
 
-def _locked(exc: OperationalError) -> None:
+def _locked(exc: OperationalError) -> NoReturn:
     """Another writer held the database past the busy timeout: say so, without a traceback."""
     if "locked" not in str(exc.orig):
         raise exc
     seconds = Settings().sqlite_busy_timeout_ms / 1000
-    typer.echo(f"The database stayed locked by another writer for {seconds:g} s.", err=True)
-    typer.echo("Nothing was written; run the command again when the other write is done.", err=True)
-    raise typer.Exit(code=1)
-
-
-def _fail(exc: SeedError) -> None:
-    typer.echo(str(exc), err=True)
-    typer.echo("Nothing was written.", err=True)
-    raise typer.Exit(code=1)
+    _refuse(
+        f"The database stayed locked by another writer for {seconds:g} s.",
+        "Nothing was written; run the command again when the other write is done.",
+    )
 
 
 @cli.command()
@@ -122,7 +115,7 @@ def seed(
     try:
         data, report = migrate_and_seed(engine, seed_dir or settings.seed_dir)
     except SeedError as exc:
-        _fail(exc)
+        _refuse(str(exc))
     except OperationalError as exc:
         _locked(exc)
     finally:
@@ -191,9 +184,7 @@ def restore(
     except (BackupError, SeedError, SchemaError) as exc:
         _refuse(str(exc))
     except NotEmptyError as exc:
-        typer.echo(str(exc), err=True)
-        typer.echo("Nothing was imported.", err=True)
-        raise typer.Exit(code=1) from exc
+        _refuse(str(exc), "Nothing was imported.")
     except OperationalError as exc:
         _locked(exc)
     finally:
@@ -224,10 +215,7 @@ def _accounts() -> Iterator[Session]:
         with Session(writer(engine), expire_on_commit=False) as session, session.begin():
             yield session
     except accounts.AccountError as exc:
-        for message in exc.problems.values():
-            typer.echo(message, err=True)
-        typer.echo("Nothing was written.", err=True)
-        raise typer.Exit(code=1) from exc
+        _refuse("\n".join(exc.problems.values()))
     except SchemaError as exc:
         _refuse(str(exc))
     except OperationalError as exc:
@@ -253,9 +241,12 @@ def _read_password(name: str, from_stdin: bool) -> str:
     return password
 
 
-def _refuse(message: str) -> None:
-    typer.echo(message, err=True)
-    typer.echo("Nothing was written.", err=True)
+def _refuse(message: str, unchanged: str = "Nothing was written.") -> NoReturn:
+    """Say on standard error what is wrong (`message`, when there is one) and that nothing
+    changed, and exit with status 1."""
+    if message:
+        typer.echo(message, err=True)
+    typer.echo(unchanged, err=True)
     raise typer.Exit(code=1)
 
 
@@ -468,10 +459,7 @@ def import_results(
 
 
 def _refuse_import(message: str) -> NoReturn:
-    if message:
-        typer.echo(message, err=True)
-    typer.echo("Nothing was saved.", err=True)
-    raise typer.Exit(code=1)
+    _refuse(message, "Nothing was saved.")
 
 
 def _editor(session: Session, name: str | None) -> accounts.SignedIn:
