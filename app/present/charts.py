@@ -198,7 +198,9 @@ class Point:
 
 
 @dataclass(frozen=True)
-class Scatter:
+class Axes:
+    """A chart's frame in SVG units: its size, the plot area's corner and size, the ticks."""
+
     title: str
     x_label: str
     y_label: str
@@ -208,9 +210,13 @@ class Scatter:
     top: int
     plot_width: int
     plot_height: int
-    points: list[Point]
     x_ticks: list[Tick]
     y_ticks: list[Tick]
+
+
+@dataclass(frozen=True)
+class Scatter(Axes):
+    points: list[Point]
 
 
 def scatter(
@@ -231,9 +237,9 @@ def scatter(
     ]  # fmt: skip
     return Scatter(
         title, x_label, y_label, width, height, left, top, plot_width, plot_height,
-        _nudge_labels(drawn),
         [Tick(t, left + (t - x_ticks[0]) * x_scale, tick_label(t)) for t in x_ticks],
         [Tick(t, top + plot_height - (t - y_ticks[0]) * y_scale, tick_label(t)) for t in y_ticks],
+        _nudge_labels(drawn),
     )  # fmt: skip
 
 

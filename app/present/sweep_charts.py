@@ -8,7 +8,7 @@ template. The template (templates/macros/sweeps.html) only copies these numbers 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from app.present.charts import Tick, colour_for, nice_ticks, tick_label
+from app.present.charts import Axes, Tick, colour_for, nice_ticks, tick_label
 
 Pair = tuple[float, float]
 
@@ -69,19 +69,8 @@ class Series:
 
 
 @dataclass(frozen=True)
-class SweepDrawing:
-    title: str
-    x_label: str
-    y_label: str
-    width: int
-    height: int
-    left: int
-    top: int
-    plot_width: int
-    plot_height: int
+class SweepDrawing(Axes):
     series: list[Series]
-    x_ticks: list[Tick]
-    y_ticks: list[Tick]
 
 
 def marker_path(shape: str, cx: float, cy: float, r: float = MARKER_SIZE) -> str:
@@ -134,9 +123,9 @@ def sweep_chart(
                             marker_path(shape, 14, 6)))  # fmt: skip
     return SweepDrawing(
         title, x_label, y_label, width, height, left, top, plot_width, plot_height,
-        _nudge(drawn),
         [Tick(t, place(t, 0)[0], tick_label(t)) for t in x_ticks],
         [Tick(t, place(0, t)[1], tick_label(t)) for t in y_ticks],
+        _nudge(drawn),
     )  # fmt: skip
 
 
