@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
+from sqlalchemy import Engine
 from sqlalchemy.exc import OperationalError
 from sqlmodel import Session
 
@@ -69,17 +70,13 @@ def migrate() -> None:
 
 
 def _prepare(settings: Settings, say: Callable[[str], object] = typer.echo) -> None:
-    engine = make_engine(settings.database_url, **settings.engine_options())
-    try:
-        done = prepare_database(engine, settings.seed_dir)
-    except SeedError as exc:
-        _refuse(str(exc))
-    except SchemaError as exc:
-        _refuse(str(exc), "Nothing was changed.")
-    except OperationalError as exc:
-        _locked(exc)
-    finally:
-        engine.dispose()
+    with _database(settings) as engine:
+        try:
+            done = prepare_database(engine, settings.seed_dir)
+        except SeedError as exc:
+            _refuse(str(exc))
+        except SchemaError as exc:
+            _refuse(str(exc), "Nothing was changed.")
     step = done.migration
     if step.rebuilt:
         say(
@@ -92,6 +89,19 @@ def _prepare(settings: Settings, say: Callable[[str], object] = typer.echo) -> N
         say(f"The database is at the newest schema ({step.after}).")
     if done.seeded:
         say(f"Seeded the empty database from {settings.seed_dir}.")
+
+
+@contextmanager
+def _database(settings: Settings) -> Iterator[Engine]:
+    """The configured database for one command, closed after it; a write that waited too
+    long for another writer ends the command with a word rather than a traceback."""
+    engine = make_engine(settings.database_url, **settings.engine_options())
+    try:
+        yield engine
+    except OperationalError as exc:
+        _locked(exc)
+    finally:
+        engine.dispose()
 
 
 def _locked(exc: OperationalError) -> NoReturn:
@@ -111,15 +121,11 @@ def seed(
 ) -> None:
     """Validate the seed files, then bring the published data up to them in one transaction."""
     settings = Settings()
-    engine = make_engine(settings.database_url, **settings.engine_options())
-    try:
-        data, report = migrate_and_seed(engine, seed_dir or settings.seed_dir)
-    except SeedError as exc:
-        _refuse(str(exc))
-    except OperationalError as exc:
-        _locked(exc)
-    finally:
-        engine.dispose()
+    with _database(settings) as engine:
+        try:
+            data, report = migrate_and_seed(engine, seed_dir or settings.seed_dir)
+        except SeedError as exc:
+            _refuse(str(exc))
     rows = sum(len(r) for r in data.benchmarks.values())
     claims = sum(len(c) for s in data.claims.values() for c in s.values())
     typer.echo(f"Loaded {len(data.systems)} systems, {claims} claims, {rows} benchmark results.")
@@ -178,17 +184,13 @@ def restore(
     configured seed folder if DIR has none), then the team's data, users and history, all in
     one transaction."""
     settings = Settings()
-    engine = make_engine(settings.database_url, **settings.engine_options())
-    try:
-        done = restore_backup(engine, directory, settings.seed_dir, replace=replace)
-    except (BackupError, SeedError, SchemaError) as exc:
-        _refuse(str(exc))
-    except NotEmptyError as exc:
-        _refuse(str(exc), "Nothing was imported.")
-    except OperationalError as exc:
-        _locked(exc)
-    finally:
-        engine.dispose()
+    with _database(settings) as engine:
+        try:
+            done = restore_backup(engine, directory, settings.seed_dir, replace=replace)
+        except (BackupError, SeedError, SchemaError) as exc:
+            _refuse(str(exc))
+        except NotEmptyError as exc:
+            _refuse(str(exc), "Nothing was imported.")
     step = done.migration
     if step.before != step.after:
         typer.echo(f"Migrated the database from {step.before or 'empty'} to {step.after}.")
@@ -205,23 +207,18 @@ def restore(
 @contextmanager
 def _accounts() -> Iterator[Session]:
     """One write transaction for a user or token command; a refusal writes nothing."""
-    settings = Settings()
-    engine = make_engine(settings.database_url, **settings.engine_options())
-    try:
-        # The account tables come with the schema (an empty database is seeded by `serve`).
-        with startup_lock(engine):
-            migrations.upgrade(engine)
-        # Not expiring on commit: the commands print what they wrote after it is committed.
-        with Session(writer(engine), expire_on_commit=False) as session, session.begin():
-            yield session
-    except accounts.AccountError as exc:
-        _refuse("\n".join(exc.problems.values()))
-    except SchemaError as exc:
-        _refuse(str(exc))
-    except OperationalError as exc:
-        _locked(exc)
-    finally:
-        engine.dispose()
+    with _database(Settings()) as engine:
+        try:
+            # The account tables come with the schema (an empty database is seeded by `serve`).
+            with startup_lock(engine):
+                migrations.upgrade(engine)
+            # Not expiring on commit: the commands print what they wrote after it is committed.
+            with Session(writer(engine), expire_on_commit=False) as session, session.begin():
+                yield session
+        except accounts.AccountError as exc:
+            _refuse("\n".join(exc.problems.values()))
+        except SchemaError as exc:
+            _refuse(str(exc))
 
 
 def _read_password(name: str, from_stdin: bool) -> str:
