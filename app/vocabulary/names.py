@@ -58,9 +58,9 @@ class Names:
         names sharing more of its words rank first (a word with a digit, a version or a size,
         counts twice: it tells models apart), and an entry is offered if its best name shares
         3 such points or is alike at 0.75. For Meta-Llama-3.1-8B, Llama 3.1 8B comes before
-        Llama 3.3 70B Instruct, which shares only "meta", "llama" and "instruct". Otherwise,
-        when nothing is alike, the entries with a name holding `text` as a word ("chat" finds
-        multi-turn-chat).
+        Llama 3.3 70B Instruct, which shares only "meta", "llama" and "instruct". Without
+        `by_words`, when nothing is alike enough: the entries with a name holding `text` as a
+        word ("chat" finds multi-turn-chat).
         """
         wanted = alias_key(text)
         # Best first; equal scores in descending name order, as difflib.get_close_matches.
