@@ -93,10 +93,6 @@ def not_found(request: Request, session: Session, message: str) -> Response:
     return form_page(request, session, "errors/404.html", {"error": body}, 404, {})
 
 
-# The old names, still imported by app/routes/imports.py (another change moves it over).
-done, page = redirect_with_flash, form_page
-
-
 # Forms drawn on other pages (for editors only: their pages are never cached) --------------------
 
 

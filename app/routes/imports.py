@@ -10,7 +10,7 @@ from starlette.concurrency import run_in_threadpool
 from app.accounts.users import SignedIn
 from app.accounts.web import EditorUser
 from app.db import SessionDep
-from app.forms.editing import done, not_found, page, posted
+from app.forms.editing import form_page, not_found, posted, redirect_with_flash
 from app.forms.imports import (
     PREVIEW_COLUMNS,
     ContextForm,
@@ -64,7 +64,7 @@ def _upload(
     except ResultFileError as exc:
         form.problems = {"file": str(exc)}
         return _imports_page(request, session, form, 422)
-    return done(request, f"/imports/{preview.key}", read_message(preview.document))
+    return redirect_with_flash(request, f"/imports/{preview.key}", read_message(preview.document))
 
 
 @router.get("/imports/{key}")
@@ -99,7 +99,7 @@ def _change_context(
     except TeamError as exc:
         form.general = list(exc.problems.values())
         return _preview_page(request, session, who, key, form, 422)
-    return done(request, f"/imports/{key}", read_message(preview.document))
+    return redirect_with_flash(request, f"/imports/{key}", read_message(preview.document))
 
 
 @router.post("/imports/{key}/confirm")
@@ -120,7 +120,7 @@ def _confirm(request: Request, session: Session, who: SignedIn, key: str) -> Res
         return _preview_page(request, session, who, key, form, 422)
     source = saved["saved"][0]["source"] if saved["saved"] else ""
     message = f"Saved {len(saved['saved'])} team results from {saved['file']}."
-    return done(request, f"/benchmarks?origin=team&source={source}", message)
+    return redirect_with_flash(request, f"/benchmarks?origin=team&source={source}", message)
 
 
 # Pages ---------------------------------------------------------------------------------------
@@ -133,7 +133,7 @@ def _imports_page(request: Request, session: Session, form: ContextForm, status:
         "formats": TOOLS,
         "limit_mb": MAX_UPLOAD_BYTES // (1024 * 1024),
     }
-    return page(request, session, "pages/imports.html", context, status, {})
+    return form_page(request, session, "pages/imports.html", context, status, {})
 
 
 def _preview_page(
@@ -154,4 +154,4 @@ def _preview_page(
     form.with_choices(session)
     names = {kind: dict(entries) for kind, entries in form.vocabulary.items()}
     context = {"preview": preview, "form": form, "columns": PREVIEW_COLUMNS, "entry_names": names}
-    return page(request, session, "pages/import_preview.html", context, status, {})
+    return form_page(request, session, "pages/import_preview.html", context, status, {})
