@@ -14,7 +14,7 @@ from sqlmodel import Session, select
 from app.backup import restore
 from app.backup.document import BackupError
 from app.backup.dump import export_backup
-from app.backup.restore import NotEmptyError, import_backup
+from app.backup.restore import NotEmptyError, restore_backup
 from app.db import make_engine
 from app.models import Source, System, SystemNote
 from app.queries.benchmarks import benchmark_views
@@ -124,7 +124,7 @@ def test_a_bad_team_file_is_refused_naming_the_item_and_nothing_is_written(
     backup = broken_copy(instance, tmp_path, lambda d: expected.append(change(d)))
     engine = engine_of(new_database_url(tmp_path, "target"))
     with pytest.raises(BackupError) as refused:
-        import_backup(engine, backup, SEED_DIR)
+        restore_backup(engine, backup, SEED_DIR)
     message = str(refused.value)
     assert f"in {backup / 'team.json'}:" in message
     assert expected[0] in message
@@ -156,7 +156,7 @@ def test_a_damaged_team_file_is_refused(
     path.write_text(damage(path.read_text()))
     engine = engine_of(new_database_url(tmp_path, "target"))
     with pytest.raises(BackupError, match=expected):
-        import_backup(engine, backup, SEED_DIR)
+        restore_backup(engine, backup, SEED_DIR)
     assert inspect(engine).get_table_names() == []
 
 
@@ -168,7 +168,7 @@ def test_bad_seed_files_in_the_backup_are_refused(
     (backup / "systems" / "vllm.yaml").write_text("name: [\n")
     engine = engine_of(new_database_url(tmp_path, "target"))
     with pytest.raises(SeedError, match=r"systems/vllm\.yaml"):
-        import_backup(engine, backup, SEED_DIR)
+        restore_backup(engine, backup, SEED_DIR)
     assert inspect(engine).get_table_names() == []
 
 
@@ -177,7 +177,7 @@ def test_a_database_with_team_data_is_refused_without_replace(
 ) -> None:
     engine = engine_of(instance.url)
     with pytest.raises(NotEmptyError) as refused:
-        import_backup(engine, instance.backup, SEED_DIR)
+        restore_backup(engine, instance.backup, SEED_DIR)
     assert refused.value.held["users"] == 3 and refused.value.held["team claims"] == 2
     assert "--replace" in str(refused.value) and "export it first" in str(refused.value)
     export_backup(engine, tmp_path / "after")
@@ -202,7 +202,7 @@ def test_replace_restores_the_backup_over_other_team_data(
     instance: Instance, other_instance: str, tmp_path: Path, engine_of: Callable[[str], Engine]
 ) -> None:
     engine = engine_of(other_instance)
-    done = import_backup(engine, instance.backup, SEED_DIR, replace=True)
+    done = restore_backup(engine, instance.backup, SEED_DIR, replace=True)
     assert done.replaced["users"] == 1 and done.replaced["team claims"] == 1
     export_backup(engine, tmp_path / "after")
     assert files(tmp_path / "after") == files(instance.backup)
@@ -226,7 +226,7 @@ def test_a_failure_half_way_through_leaves_the_database_as_it_was(
 
     monkeypatch.setattr(restore._Restorer, "insert", fail_after_the_users)
     with pytest.raises(RuntimeError, match="disk is full"):
-        import_backup(engine, instance.backup, SEED_DIR, replace=True)
+        restore_backup(engine, instance.backup, SEED_DIR, replace=True)
     export_backup(engine, tmp_path / "after")
     assert files(tmp_path / "after") == files(tmp_path / "before")
 
@@ -281,7 +281,7 @@ def test_a_format_1_backup_is_matched_to_the_vocabulary_as_the_migration_does(
 
     backup = broken_copy(instance, tmp_path, as_format_1)
     url = new_database_url(tmp_path, "target")
-    import_backup(engine_of(url), backup, SEED_DIR)
+    restore_backup(engine_of(url), backup, SEED_DIR)
     with Session(engine_of(url)) as session:
         [view] = [
             v for v in benchmark_views(session) if v.system == "vllm" and v.source.slug == "team"
