@@ -400,6 +400,7 @@ def import_results(
     none. Shows what each file holds first; asks only for context no file gives."""
     from app.importers import ParsedFile, ResultFileError, parse_result_file, read_limited
     from app.writes import imports
+    from app.writes.team import TeamError
 
     context = imports.ImportContext.model_validate(
         {"system": system, "hardware": hardware, "gpus": gpus, "precision": precision,
@@ -457,7 +458,7 @@ def import_results(
                 done = imports.confirm_import(session, who, preview.key, settings.atlas_team_name)
                 total += len(done["saved"])
         typer.echo(f"Saved {total} results from {len(previews)} files as {who.name}.")
-    except imports.TeamError as exc:
+    except TeamError as exc:
         for name, message in exc.problems.items():
             typer.echo(f"{name}: {message}", err=True)
         _refuse_import("")

@@ -14,11 +14,11 @@ from app.accounts.passwords import warm_up
 from app.accounts.responses import install_account_handlers
 from app.accounts.web import COOKIE, cookie_signer, identify
 from app.data_version.signal import change_signal
+from app.data_version.version import data_version
 from app.data_version.watcher import VersionWatcher
 from app.db import make_engine, reader
 from app.ops.metrics import Metrics
 from app.ops.observe import NoteRoute, RequestObserver
-from app.queries.catalogue import data_version
 from app.routes import (
     accounts,
     admin,
