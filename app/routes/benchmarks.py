@@ -27,12 +27,13 @@ CARDS = FragmentCache(max_bytes=8 * 1024 * 1024)
 def _cards(session: Session, page: BenchmarkPage) -> list[Markup]:
     """Each ranked context's chart card, rendered once per data version, day and set of figures."""
     version, today = data_version(session), dt.date.today()
-    cards_ui = templates.env.globals["charts_ui"]
+    cards_ui: Any = templates.env.globals["charts_ui"]  # a Jinja macro module
     out = []
     for position, c in enumerate(page.ranked, start=1):
         anchor = f"ctx-{position}"
         key = (version, today, c.key, tuple(r.result.id for r in c.results), anchor)
-        out.append(CARDS.get(key, lambda c=c, anchor=anchor: cards_ui.context_card(
+        # mypy cannot type a lambda's default arguments (here binding the loop's values).
+        out.append(CARDS.get(key, lambda c=c, anchor=anchor: cards_ui.context_card(  # type: ignore[misc]
             c, context_chart(c), anchor, describe_ratio)))  # fmt: skip
     return out
 

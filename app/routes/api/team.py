@@ -36,7 +36,9 @@ WRITE_ERRORS: dict[int | str, dict[str, Any]] = {
     409: {"description": "The row changed since the version the change is based on"},
     422: {"description": "A field that is not allowed; the reply names it"},
 }
-VERSIONED = {428: {"description": "The row exists: say which version the change is based on"}}
+VERSIONED: dict[int | str, dict[str, Any]] = {
+    428: {"description": "The row exists: say which version the change is based on"}
+}
 IfMatch = Annotated[
     str | None,
     Header(description="The version the change is based on (the ETag of the last reply)"),
@@ -74,7 +76,8 @@ def post_results(request: Request, who: EditorUser, session: SessionDep, body: A
         return problems_reply(
             {"body": f"{len(items)} results; allowed: at most {MAX_RESULTS_PER_POST} per request"}
         )
-    results, problems = [], {}
+    results: list[TeamResultIn] = []
+    problems: dict[str, str] = {}
     for index, item in enumerate(items):
         try:
             results.append(TeamResultIn.model_validate(item))
