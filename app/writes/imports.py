@@ -120,7 +120,7 @@ def preview_parsed(
     session.execute(
         delete(ImportBatch).where(
             ImportBatch.state == "pending",  # type: ignore[arg-type]
-            ImportBatch.created_at < now - PENDING_FOR,  # type: ignore[arg-type,operator]
+            ImportBatch.created_at < now - PENDING_FOR,  # type: ignore[arg-type]
         )
     )
     session.add(batch)

@@ -132,9 +132,9 @@ def add_results(
             **result.model_dump(exclude={"system", "metric", *VOCABULARY_TABLES}),
             **cast(dict[str, Any], ids),
             slug=_new_result_slug(),
-            system_id=checked.systems[result.system].id,
-            metric_id=checked.metrics[result.metric].id,
-            source_id=source.id,
+            system_id=checked.systems[result.system].id,  # type: ignore[arg-type]
+            metric_id=checked.metrics[result.metric].id,  # type: ignore[arg-type]
+            source_id=source.id,  # type: ignore[arg-type]
             run_by=who.name,
             position=position + offset,
             user_id=who.user_id,
@@ -258,7 +258,7 @@ def result_doc(
     """A team result as the API shows it and as its revisions record it (vocabulary entries
     by slug; `slugs` maps kind -> entry id -> slug)."""
     fields = {
-        name: slugs[name].get(getattr(row, f"{name}_id"))  # type: ignore[arg-type]
+        name: slugs[name].get(getattr(row, f"{name}_id"))
         if name in VOCABULARY_TABLES
         else getattr(row, name)
         for name in (*TeamResultFields.model_fields, "hardware_text", "model_text")
