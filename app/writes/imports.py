@@ -22,7 +22,7 @@ from typing import Any
 
 from pydantic import Field, ValidationError
 from sqlalchemy import delete
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from app.accounts.models import Role, UserAccount
 from app.accounts.users import SignedIn
@@ -119,8 +119,8 @@ def preview_parsed(
     # Old previews nobody confirmed go, so uploads cannot pile up.
     session.execute(
         delete(ImportBatch).where(
-            ImportBatch.state == "pending",  # type: ignore[arg-type]
-            ImportBatch.created_at < now - PENDING_FOR,  # type: ignore[arg-type]
+            col(ImportBatch.state) == "pending",
+            col(ImportBatch.created_at) < now - PENDING_FOR,
         )
     )
     session.add(batch)

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from sqlalchemy import func
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from app.accounts.models import UserAccount
 from app.accounts.users import SignedIn
@@ -295,9 +295,9 @@ class _Entries:
 def _team_result(session: Session, slug: str) -> tuple[BenchmarkResult, System, Metric, Source]:
     found = session.exec(
         select(BenchmarkResult, System, Metric, Source)
-        .join(System, System.id == BenchmarkResult.system_id)  # type: ignore[arg-type]
-        .join(Metric, Metric.id == BenchmarkResult.metric_id)  # type: ignore[arg-type]
-        .join(Source, Source.id == BenchmarkResult.source_id)  # type: ignore[arg-type]
+        .join(System, col(System.id) == BenchmarkResult.system_id)
+        .join(Metric, col(Metric.id) == BenchmarkResult.metric_id)
+        .join(Source, col(Source.id) == BenchmarkResult.source_id)
         .where(BenchmarkResult.slug == slug)
     ).first()
     if found is None:
