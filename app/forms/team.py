@@ -9,7 +9,7 @@ change is based on, and, after a clash, the row as someone else saved it.
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from pydantic import ValidationError
 
@@ -17,6 +17,7 @@ from app.present.formatting import level_label, number
 from app.schemas import MetricChoice, TeamClaimView
 from app.vocabulary.fixed import LEVELS
 from app.vocabulary.names import Names
+from app.writes.documents import ClaimDoc, ResultChanges, ResultDoc
 from app.writes.inputs import TeamClaimIn, TeamResultFields, TeamResultIn, TeamResultPatch
 from app.writes.team import TeamError
 
@@ -59,14 +60,14 @@ def result_in(system: str, values: dict[str, str]) -> TeamResultIn:
         raise TeamError(field_problems(exc)) from None
 
 
-def result_changes(values: dict[str, str]) -> dict[str, Any]:
+def result_changes(values: dict[str, str]) -> ResultChanges:
     """Every editable field from the edit form: an emptied field clears it."""
     data = {name: values.get(name) or None for name in EDITABLE}
     try:
         patch = TeamResultPatch.model_validate(data)
     except ValidationError as exc:
         raise TeamError(field_problems(exc)) from None
-    return patch.model_dump(exclude={"version"})
+    return cast(ResultChanges, patch.model_dump(exclude={"version"}))
 
 
 def claim_in(values: dict[str, str]) -> TeamClaimIn:
@@ -270,13 +271,13 @@ def claim_form(
     )
 
 
-def result_values(doc: dict[str, Any]) -> dict[str, str]:
+def result_values(doc: ResultDoc) -> dict[str, str]:
     """A saved result (as the API shows it) as the edit form's values."""
     return {name: as_text(doc.get(name)) for name in RESULT_FIELDS}
 
 
 def result_clash(
-    yours: dict[str, str], current: dict[str, Any], names: Mapping[str, Names] | None = None
+    yours: dict[str, str], current: ResultDoc, names: Mapping[str, Names] | None = None
 ) -> Clash:
     """Both versions field by field; `names` reads a typed hardware, model or workload name
     as its slug, so "H100 SXM" and nvidia-h100-sxm5-80gb are not shown as a difference."""
@@ -301,7 +302,7 @@ def result_clash(
     return Clash(version=int(current["version"]), by=current.get("by"), rows=rows)
 
 
-def claim_view(doc: dict[str, Any]) -> TeamClaimView:
+def claim_view(doc: ClaimDoc) -> TeamClaimView:
     """The team's claim as the service reports it (after a clash) as the form shows it."""
     return TeamClaimView(
         capability=doc["capability"],
@@ -312,7 +313,7 @@ def claim_view(doc: dict[str, Any]) -> TeamClaimView:
     )
 
 
-def figure_text(doc: dict[str, Any]) -> str:
+def figure_text(doc: ResultDoc) -> str:
     """A saved result's figure in a sentence: '2,450 tok/s', '10–12 ms'."""
     if doc.get("value") is not None:
         amount = number(float(doc["value"]))
@@ -321,7 +322,7 @@ def figure_text(doc: dict[str, Any]) -> str:
     return f"{amount} {doc['unit']}"
 
 
-def claim_clash(yours: dict[str, str], current: dict[str, Any], *, created: bool) -> Clash:
+def claim_clash(yours: dict[str, str], current: ClaimDoc, *, created: bool) -> Clash:
     rows = [
         (
             LABELS.get(name, name.capitalize()),

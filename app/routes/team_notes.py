@@ -6,7 +6,7 @@ The forms sit beside the items on the system page, in the matrix cell panel and 
 JavaScript it opens the form's own page), and each note an Edit link that does the same.
 """
 
-from typing import Any
+from collections.abc import Mapping
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
@@ -24,6 +24,7 @@ from app.queries.notes import ItemError, ItemRef, find_item
 from app.web.render import serve
 from app.writes import notes
 from app.writes import team as service
+from app.writes.documents import NoteReply
 from app.writes.transaction import write_transaction
 
 router = APIRouter(include_in_schema=False)
@@ -38,18 +39,18 @@ def _note_page(request: Request, session: Session, form: NoteForm, status: int) 
     return page(request, session, "pages/team_note.html", context, status, fragments)
 
 
-def _reading(values: dict[str, Any]) -> int | None:
+def _reading(values: Mapping[str, object]) -> int | None:
     text = str(values.get("reading") or "")
     return int(text) if text.isdigit() else None
 
 
-def _find(session: Session, values: dict[str, Any]) -> ItemRef:
+def _find(session: Session, values: Mapping[str, object]) -> ItemRef:
     """The item the form's hidden fields name (ItemError when they name none)."""
     keys = {k: v for k, v in note_forms.item_of(values).items() if k != "reading"}
     return find_item(session, **keys, reading=_reading(values))
 
 
-def _label(session: Session, values: dict[str, Any]) -> str:
+def _label(session: Session, values: Mapping[str, object]) -> str:
     """The item in words; empty when the values name no item (the problems say why)."""
     try:
         return _find(session, values).label
@@ -100,7 +101,7 @@ def _add(request: Request, session: Session, who: SignedIn, values: dict[str, st
     return done(request, back, f"Added a team note on {_label(session, _keys(doc))}.")
 
 
-def _keys(doc: dict[str, Any]) -> dict[str, str]:
+def _keys(doc: NoteReply) -> dict[str, str]:
     return note_forms.item_of(doc)
 
 
@@ -112,7 +113,7 @@ def _at(back: str, note_id: str) -> str:
 # Editing and deleting -----------------------------------------------------------------------
 
 
-def _saved(session: Session, note_id: str) -> dict[str, Any] | None:
+def _saved(session: Session, note_id: str) -> NoteReply | None:
     try:
         return notes.team_note(session, note_id)
     except service.UnknownItemError:
@@ -124,7 +125,7 @@ def _no_note(note_id: str) -> str:
 
 
 def _edit_form(
-    session: Session, doc: dict[str, Any], values: dict[str, str], next_path: str
+    session: Session, doc: NoteReply, values: dict[str, str], next_path: str
 ) -> NoteForm:
     item = _keys(doc)
     back = next_path or note_forms.item_page(doc)
@@ -187,7 +188,7 @@ def _save(
 
 
 def _delete_page(
-    request: Request, session: Session, doc: dict[str, Any], next_path: str, changed: bool,
+    request: Request, session: Session, doc: NoteReply, next_path: str, changed: bool,
     status: int,
 ) -> Response:  # fmt: skip
     item = _keys(doc)

@@ -1,7 +1,5 @@
 """Editor forms for the team's benchmark results: add, edit, delete (see team_forms.py)."""
 
-from typing import Any
-
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from sqlmodel import Session
@@ -26,6 +24,7 @@ from app.queries.matrix import system_name_map
 from app.queries.team import metric_choices
 from app.web.render import serve
 from app.writes import team as service
+from app.writes.documents import ResultDoc
 from app.writes.transaction import write_transaction
 
 router = APIRouter(include_in_schema=False)
@@ -88,7 +87,7 @@ def _add(
     return done(request, back, f"Added a team result for {_result_words(session, doc)}.")
 
 
-def _at(back: str, doc: dict[str, Any], *, row: bool) -> str:
+def _at(back: str, doc: ResultDoc, *, row: bool) -> str:
     """Land on the result's row (or, once it is gone, the system's benchmarks) when going back
     to a page that lists it; a `next` with an anchor of its own keeps it."""
     if "#" in back:
@@ -101,13 +100,13 @@ def _at(back: str, doc: dict[str, Any], *, row: bool) -> str:
     return back
 
 
-def _result_words(session: Session, doc: dict[str, Any]) -> str:
+def _result_words(session: Session, doc: ResultDoc) -> str:
     metric = next((m.name for m in metric_choices(session) if m.slug == doc["metric"]), "")
     system = system_name_map(session).get(doc["system"], doc["system"])
     return f"{system}: {metric} {forms.figure_text(doc)}"
 
 
-def _saved_result(request: Request, session: Session, result_id: str) -> dict[str, Any] | None:
+def _saved_result(request: Request, session: Session, result_id: str) -> ResultDoc | None:
     try:
         return service.team_result(session, result_id)
     except (service.UnknownItemError, service.TeamError):
@@ -115,7 +114,7 @@ def _saved_result(request: Request, session: Session, result_id: str) -> dict[st
 
 
 def _edit_form(
-    session: Session, doc: dict[str, Any], values: dict[str, str], next_path: str
+    session: Session, doc: ResultDoc, values: dict[str, str], next_path: str
 ) -> ResultForm:
     back = next_path or f"/systems/{doc['system']}"
     return ResultForm(
@@ -192,7 +191,7 @@ def _save(
 def _delete_page(
     request: Request,
     session: Session,
-    doc: dict[str, Any],
+    doc: ResultDoc,
     next_path: str,
     changed: bool,
     status: int,

@@ -7,7 +7,7 @@ that does not say which version it is based on.
 """
 
 from collections.abc import Callable
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, TypeVar, cast
 
 from fastapi import APIRouter, Body, Header, Request
 from fastapi.responses import JSONResponse, Response
@@ -19,6 +19,7 @@ from app.db import SessionDep
 from app.params.views import ParamProblem
 from app.web.errors import RefusedError, problem_details
 from app.writes import team as service
+from app.writes.documents import ResultChanges
 from app.writes.inputs import (
     MAX_RESULTS_PER_POST,
     TeamClaimIn,
@@ -109,7 +110,7 @@ def patch_result(
     except ValidationError as exc:
         return problems_reply(validation_problems(exc))
     version = version_of(patch.version, if_match)
-    changes = patch.model_dump(exclude_unset=True, exclude={"version"})
+    changes = cast(ResultChanges, patch.model_dump(exclude_unset=True, exclude={"version"}))
     saved = write_or_refuse(
         session, lambda: service.update_result(session, who, result_id, changes, version)
     )
