@@ -6,7 +6,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from sqlalchemy.exc import OperationalError
@@ -26,6 +26,9 @@ from app.seeding.errors import SeedError
 from app.seeding.load import load_seed
 from app.seeding.prepare import SchemaError, migrate_and_seed, prepare_database
 from app.settings import InsecureSecretError, Settings
+
+if TYPE_CHECKING:  # the import commands load the writes themselves, when they run
+    from app.writes.documents import ImportDoc
 
 cli = typer.Typer(help="Inference Atlas: choose an LLM inference server from sourced data.")
 users = typer.Typer(help="Who can sign in, and with which role (viewer, editor, admin).")
@@ -427,8 +430,8 @@ def import_results(
             who = _editor(session, user)
             missing: dict[str, str] = {}
             for _, parsed in read:
-                problems = imports.build_preview(session, parsed, context)["problems"]
-                missing |= {k: v for k, v in problems.items() if k in imports.CONTEXT_FIELDS}
+                found = imports.build_preview(session, parsed, context)["problems"]
+                missing |= {k: v for k, v in found.items() if k in imports.CONTEXT_FIELDS}
             if missing and sys.stdin.isatty():
                 answers = {
                     name: typer.prompt(f"{name} ({question})") for name, question in missing.items()
@@ -487,7 +490,7 @@ def _editor(session: Session, name: str | None) -> accounts.SignedIn:
     return accounts.SignedIn(found.id, found.name, Role(found.role), "command line", "")
 
 
-def _show_preview(document: dict[str, Any]) -> None:
+def _show_preview(document: "ImportDoc") -> None:
     typer.echo(f"{document['file']}: {document['format_title']}, {len(document['runs'])} runs")
     columns = ("RUN", "LOAD", "MODEL", "HARDWARE", "PRECISION", "OUT TOK/S", "TTFT MS",
                "TPOT MS", "TOK/S/USER")  # fmt: skip

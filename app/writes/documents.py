@@ -1,10 +1,12 @@
-"""The documents team writes return and record: a team result, a team claim, a note.
+"""The documents team writes return and record: a team result, a team claim, a note, and a
+result-file import's preview.
 
-Each is a plain dict, JSON as it is: the API replies with it, a revision stores it, a form
-reads it back. These TypedDicts give their shapes; a key left out is an empty field.
+Each is a plain dict, JSON as it is: the API replies with it, a revision or an import row
+stores it, a form or a page reads it back. These TypedDicts give their shapes; a key left
+out is an empty field.
 """
 
-from typing import Literal, Required, TypedDict
+from typing import Any, Literal, Required, TypedDict
 
 from app.schemas import TeamNoteItem
 from app.writes.inputs import TeamResultFields
@@ -112,6 +114,90 @@ class NoteChanges(TypedDict, total=False):
 
     text: str
     link: str | None
+
+
+class RunSetup(TypedDict, total=False):
+    """An imported run's context: the uploader's value, else the file's (empty ones left out).
+    Hardware, model and workload are vocabulary slugs; `*_in_file` is the name the file gave."""
+
+    system: str
+    gpus: int
+    precision: str
+    system_version: str
+    concurrency: int
+    request_rate: float
+    request_rate_unlimited: bool
+    setup: str
+    date: str
+    input_tokens: int
+    output_tokens: int
+    hardware: str
+    model: str
+    workload: str
+    hardware_in_file: str
+    model_in_file: str
+    workload_in_file: str
+
+
+class FigurePreview(TypedDict):
+    """One figure a run would give: an Atlas metric, its value and unit."""
+
+    metric: str
+    value: float
+    unit: str
+    derived: bool  # computed from the file's figures (1000 / mean TPOT), not read from it
+
+
+class RunPreview(TypedDict):
+    """One run of an import's preview (also what its ImportRun row keeps)."""
+
+    index: int
+    where: str
+    setup: RunSetup
+    figures: list[FigurePreview]
+    metrics: dict[str, float]  # normalised key -> value
+    raw: dict[str, Any]  # the file's own numbers, as it wrote them
+    notes: list[str]
+
+
+class ParsedCopy(TypedDict):
+    """The parsed file, kept with a pending preview so its context can change without it."""
+
+    name: str
+    notes: list[str]
+    runs: list[dict[str, Any]]  # app/writes/imports.py run_record: a ParsedRun as JSON
+
+
+class PreviewFields(TypedDict):
+    """The runs, the results they would give, and what is missing or wrong (by field)."""
+
+    format: str
+    format_title: str
+    notes: list[str]
+    runs: list[RunPreview]
+    results: list[dict[str, Any]]  # TeamResultIn as JSON, validated again when saved
+    result_runs: list[int]  # per result, the index of its run
+    problems: dict[str, str]
+    ready: bool
+
+
+class PreviewDoc(PreviewFields):
+    """What an ImportBatch row keeps as its preview (the parsed copy only until it is saved)."""
+
+    parsed: ParsedCopy
+
+
+class ImportDoc(PreviewFields, total=False):
+    """An import as the API and the pages show it; `saved` once it is confirmed."""
+
+    id: Required[str]
+    state: Required[str]
+    file: Required[str]
+    sha256: Required[str]
+    by: Required[str]
+    created_at: Required[str]
+    context: Required[dict[str, Any]]  # ImportContext as given (empty fields left out)
+    saved: list[ResultDoc]
 
 
 # The documents are written out by hand; these keep them in step with the models they mirror.

@@ -267,12 +267,10 @@ def result_doc(
         else getattr(row, name)
         for name in (*TeamResultFields.model_fields, "hardware_text", "model_text")
     }
-    # The fields are read by name, so mypy cannot see that they make a ResultDoc.
-    return cast(
-        ResultDoc,
-        {"id": row.slug, "system": system, "metric": metric, "source": source}
-        | {k: v for k, v in fields.items() if v is not None},
-    )
+    doc = {"id": row.slug, "system": system, "metric": metric, "source": source} | {
+        k: v for k, v in fields.items() if v is not None
+    }
+    return cast(ResultDoc, doc)  # the fields are read by name: mypy cannot see a ResultDoc
 
 
 class _Entries:
