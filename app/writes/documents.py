@@ -196,7 +196,7 @@ class ImportDoc(PreviewFields, total=False):
     sha256: Required[str]
     by: Required[str]
     created_at: Required[str]
-    context: Required[dict[str, Any]]  # ImportContext as given (empty fields left out)
+    context: Required[dict[str, str | int]]  # ImportContext as given (empty fields left out)
     saved: list[ResultDoc]
 
 
