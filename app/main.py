@@ -7,6 +7,7 @@ from contextlib import asynccontextmanager
 
 from anyio import to_thread
 from fastapi import Depends, FastAPI
+from sqlalchemy import Engine
 from sqlmodel import Session
 
 from app.accounts.csrf import CrossOriginGuard
@@ -134,6 +135,6 @@ def _started(app: FastAPI) -> object | None:
     return app.state if hasattr(app.state, "render_cache") else None
 
 
-def _read_version(engine: object) -> str:
-    with Session(reader(engine)) as session:  # type: ignore[arg-type]
+def _read_version(engine: Engine) -> str:
+    with Session(reader(engine)) as session:
         return data_version(session)
