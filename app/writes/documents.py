@@ -9,7 +9,8 @@ out is an empty field.
 from typing import Any, Literal, Required, TypedDict
 
 from app.schemas import TeamNoteItem
-from app.writes.inputs import TeamResultFields
+from app.seeding.schema import Unit
+from app.writes.inputs import Qualifier, TeamResultFields
 
 
 class Versioned(TypedDict, total=False):
@@ -31,8 +32,8 @@ class ResultDoc(Versioned, total=False):
     value: float
     low: float
     high: float
-    qualifier: str
-    unit: str
+    qualifier: Qualifier
+    unit: Unit
     hardware: str
     gpus: int
     model: str
@@ -95,8 +96,8 @@ class ResultChanges(TypedDict, total=False):
     value: float | None
     low: float | None
     high: float | None
-    qualifier: str | None
-    unit: str | None
+    qualifier: Qualifier | None
+    unit: Unit | None
     hardware: str | None
     gpus: int | None
     model: str | None
@@ -144,7 +145,7 @@ class FigurePreview(TypedDict):
 
     metric: str
     value: float
-    unit: str
+    unit: Unit
     derived: bool  # computed from the file's figures (1000 / mean TPOT), not read from it
 
 
