@@ -1,6 +1,7 @@
 """/benchmarks (HTML and CSV); /api/v1/benchmarks is in app/routes/api/catalogue.py."""
 
 import datetime as dt
+from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response

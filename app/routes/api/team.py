@@ -6,7 +6,7 @@ reply holds the current row), 422 naming each bad field, 428 a change to an exis
 that does not say which version it is based on.
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Annotated, Any, TypeVar, cast
 
 from fastapi import APIRouter, Body, Header, Request
@@ -219,7 +219,7 @@ def version_of(given: int | None, if_match: str | None) -> int | None:
     return int(text)
 
 
-def rows_reply(row: dict[str, Any], status: int) -> JSONResponse:
+def rows_reply(row: Mapping[str, Any], status: int) -> JSONResponse:
     """A saved row, its version also sent as the ETag."""
     return JSONResponse(row, status_code=status, headers=etag(row["version"]))
 
