@@ -6,7 +6,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 from sqlalchemy import Engine
@@ -27,6 +27,9 @@ from app.seeding.errors import SeedError
 from app.seeding.load import load_seed
 from app.seeding.prepare import SchemaError, migrate_and_seed, prepare_database
 from app.settings import InsecureSecretError, Settings
+
+if TYPE_CHECKING:  # the import commands load the writes themselves, when they run
+    from app.writes.documents import ImportDoc
 
 cli = typer.Typer(help="Inference Atlas: choose an LLM inference server from sourced data.")
 users = typer.Typer(help="Who can sign in, and with which role (viewer, editor, admin).")
@@ -388,6 +391,7 @@ def import_results(
     none. Shows what each file holds first; asks only for context no file gives."""
     from app.importers import ParsedFile, ResultFileError, parse_result_file, read_limited
     from app.writes import imports
+    from app.writes.team import TeamError
 
     context = imports.ImportContext.model_validate(
         {"system": system, "hardware": hardware, "gpus": gpus, "precision": precision,
@@ -414,8 +418,8 @@ def import_results(
             who = _editor(session, user)
             missing: dict[str, str] = {}
             for _, parsed in read:
-                problems = imports.build_preview(session, parsed, context)["problems"]
-                missing |= {k: v for k, v in problems.items() if k in imports.CONTEXT_FIELDS}
+                found = imports.build_preview(session, parsed, context)["problems"]
+                missing |= {k: v for k, v in found.items() if k in imports.CONTEXT_FIELDS}
             if missing and sys.stdin.isatty():
                 answers = {
                     name: typer.prompt(f"{name} ({question})") for name, question in missing.items()
@@ -445,7 +449,7 @@ def import_results(
                 done = imports.confirm_import(session, who, preview.key, settings.atlas_team_name)
                 total += len(done["saved"])
         typer.echo(f"Saved {total} results from {len(previews)} files as {who.name}.")
-    except imports.TeamError as exc:
+    except TeamError as exc:
         for name, message in exc.problems.items():
             typer.echo(f"{name}: {message}", err=True)
         _refuse_import("")
@@ -471,7 +475,7 @@ def _editor(session: Session, name: str | None) -> accounts.SignedIn:
     return accounts.SignedIn(found.id, found.name, Role(found.role), "command line", "")
 
 
-def _show_preview(document: dict[str, Any]) -> None:
+def _show_preview(document: "ImportDoc") -> None:
     typer.echo(f"{document['file']}: {document['format_title']}, {len(document['runs'])} runs")
     columns = ("RUN", "LOAD", "MODEL", "HARDWARE", "PRECISION", "OUT TOK/S", "TTFT MS",
                "TPOT MS", "TOK/S/USER")  # fmt: skip

@@ -7,6 +7,7 @@ from contextlib import asynccontextmanager
 
 from anyio import to_thread
 from fastapi import Depends, FastAPI
+from sqlalchemy import Engine
 from sqlmodel import Session
 
 from app.accounts.csrf import CrossOriginGuard
@@ -14,11 +15,11 @@ from app.accounts.passwords import warm_up
 from app.accounts.responses import install_account_handlers
 from app.accounts.web import COOKIE, cookie_signer, identify
 from app.data_version.signal import change_signal
+from app.data_version.version import data_version
 from app.data_version.watcher import VersionWatcher
 from app.db import make_engine, reader
 from app.ops.metrics import Metrics
 from app.ops.observe import NoteRoute, RequestObserver
-from app.queries.catalogue import data_version
 from app.routes import (
     accounts,
     admin,
@@ -134,6 +135,6 @@ def _started(app: FastAPI) -> object | None:
     return app.state if hasattr(app.state, "render_cache") else None
 
 
-def _read_version(engine: object) -> str:
-    with Session(reader(engine)) as session:  # type: ignore[arg-type]
+def _read_version(engine: Engine) -> str:
+    with Session(reader(engine)) as session:
         return data_version(session)

@@ -27,7 +27,8 @@ from app.migrations.migrate import head_revision  # noqa: E402
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+        port: int = s.getsockname()[1]  # (host, port) for AF_INET; typeshed says Any
+        return port
 
 
 class DryRun:

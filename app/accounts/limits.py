@@ -52,7 +52,7 @@ def blocked(session: Session, name: str, address: str, now: datetime) -> Blocked
         lifts_with = session.exec(
             select(SignInFailure.at)
             .where(column == value, SignInFailure.at > since)
-            .order_by(SignInFailure.at)  # type: ignore[arg-type]
+            .order_by(col(SignInFailure.at))
             .offset(count - limit)
             .limit(1)
         ).one()

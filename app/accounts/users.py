@@ -198,14 +198,14 @@ def list_users(session: Session, now: datetime | None = None) -> list[UserRow]:
             func.max(LoginSession.last_seen_at).label("seen"),
         )
         .where(LoginSession.expires_at > now)
-        .group_by(LoginSession.user_id)  # type: ignore[arg-type]
+        .group_by(col(LoginSession.user_id))
         .subquery()
     )
     live_tokens = (
         select(ApiToken.user_id, func.count().label("n"))
         .where(col(ApiToken.revoked_at).is_(None))
         .where(col(ApiToken.expires_at).is_(None) | (col(ApiToken.expires_at) > now))
-        .group_by(ApiToken.user_id)  # type: ignore[arg-type]
+        .group_by(col(ApiToken.user_id))
         .subquery()
     )
     rows = session.exec(
@@ -398,7 +398,7 @@ def list_tokens(session: Session, user_name: str | None = None) -> list[TokenRow
     )
     if user_name is not None:
         query = query.where(UserAccount.name == normalise_name(user_name))
-    rows = session.exec(query.order_by(ApiToken.id)).all()  # type: ignore[arg-type]
+    rows = session.exec(query.order_by(col(ApiToken.id))).all()
     return [
         TokenRow(t.id or 0, name, t.label, t.prefix, t.created_at, t.expires_at, t.revoked_at)
         for t, name in rows

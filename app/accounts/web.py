@@ -11,6 +11,7 @@ a signed-in user whose role is too low gets 403.
 """
 
 import logging
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import Annotated
 from urllib.parse import urlencode, urlsplit
@@ -161,7 +162,7 @@ bearer_scheme = HTTPBearer(
 BearerDoc = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer_scheme)]
 
 
-def _require(role: Role):  # noqa: ANN202  (a dependency factory; FastAPI reads the signature)
+def _require(role: Role) -> Callable[..., Awaitable[SignedIn]]:  # a dependency factory
     async def dependency(who: CurrentUser, _documented: BearerDoc) -> SignedIn:
         if who is None:
             raise SignInRequiredError()

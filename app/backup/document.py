@@ -7,6 +7,7 @@ it, and links and feeds name it), so a restore keeps it.
 What the document holds, and why each part is there, is in docs/database.md ("Backups").
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -14,7 +15,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StringConstraints
 
 from app.accounts.models import Role
-from app.seeding.schema import INT_MAX, TEXT_MAX, UNITS, Level, Number, Slug
+from app.seeding.schema import INT_MAX, TEXT_MAX, Level, Number, Slug, Unit
 from app.writes.inputs import NoteLink
 from app.writes.revisions import Action
 
@@ -164,7 +165,7 @@ class CapabilityItem(Item):
 class MetricItem(Item):
     slug: Slug
     name: str
-    units: list[Literal[UNITS]] = Field(min_length=1)  # type: ignore[valid-type]
+    units: list[Unit] = Field(min_length=1)
     better: Max10
     kind: Max20
     position: Count = 0
@@ -231,7 +232,7 @@ class ResultItem(TeamRow):
     low: Number = None
     high: Number = None
     qualifier: Literal["exact", "approx", "up-to", "at-least", "less-than", "average", "max"]
-    unit: Literal[UNITS]  # type: ignore[valid-type]
+    unit: Unit
     # Vocabulary slugs (format 1: free text, matched to the vocabulary on restore).
     hardware: str | None = None
     gpus: Annotated[int, Field(ge=1, le=INT_MAX)] | None = None
@@ -340,7 +341,7 @@ def item_label(section: str, item: Any) -> str:
     if not isinstance(item, dict):
         return ""
     get = item.get
-    keys = {
+    keys: dict[str, Callable[[], object]] = {
         "users": lambda: get("name"),
         "tokens": lambda: f"{get('user')}'s token {get('prefix')}…",
         "claims": lambda: f"{get('system')}/{get('capability')}/{get('source')}",

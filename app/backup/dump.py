@@ -232,7 +232,7 @@ class _Rows:
             on = {"capability": self.names["capability"][claim.capability_id],
                   "source": self.names["source"][claim.source_id],
                   "note": claim.note} if claim else None  # fmt: skip
-            item = {"claim": on, "result": results.get(note.result_id)}  # type: ignore[arg-type]
+            item = {"claim": on, "result": results.get(note.result_id)}
             docs.append({"id": note.slug, "system": doc.pop("system")} | item | doc)
         return sorted(docs, key=lambda d: (d["created_at"], d["id"]))
 
@@ -248,7 +248,7 @@ def _check_everything_carried(session: Session, rows: _Rows) -> None:
     withdrawn = set(session.exec(select(System.id).where(col(System.withdrawn))))
     problems = []
     for model in (SystemNote, SystemFact):
-        for row in _all(session, model, model.id):  # type: ignore[attr-defined]
+        for row in _all(session, model, model.id):
             if row.source_id not in rows.seeded or row.system_id in withdrawn:
                 system = rows.names["system"][row.system_id]
                 source = rows.names["source"][row.source_id]

@@ -62,7 +62,7 @@ def per_version(
         lock = Lock()
 
         @wraps(f)
-        def cached(session: Session, *args: P.args, **kwargs: P.kwargs) -> R:
+        def cached(session: Session, /, *args: P.args, **kwargs: P.kwargs) -> R:
             key = (data_version(session), args, tuple(sorted(kwargs.items())))
             with lock:
                 if key in entries:

@@ -11,7 +11,7 @@ one (409). With HTMX only the form is swapped; without, the form comes back on a
 own. Anonymous people are sent to sign in, viewers get 403 (EditorUser).
 """
 
-from typing import Any
+from typing import Any, TypedDict
 
 from fastapi import Request
 from fastapi.responses import Response
@@ -96,6 +96,16 @@ def not_found(request: Request, session: Session, message: str) -> Response:
 # Forms drawn on other pages (for editors only: their pages are never cached) --------------------
 
 
+class Editing(TypedDict, total=False):
+    """What an editor gets on a page that lists team items; other readers get nothing."""
+
+    result_form: ResultForm
+    results: dict[str, int]  # result id -> version, for each result the team may change
+    results_next: str
+    claims: dict[str, ClaimForm]  # capability slug -> the team's claim form for that cell
+    other_capabilities: list[tuple[str, str]]  # (slug, "Category: Name") not on the page
+
+
 def new_result_form(
     session: Session, action: str, next_path: str, system: tuple[str, str] | None = None
 ) -> ResultForm:
@@ -114,7 +124,7 @@ def new_result_form(
     return form
 
 
-def system_editing(request: Request, session: Session, detail: SystemDetail) -> dict[str, Any]:
+def system_editing(request: Request, session: Session, detail: SystemDetail) -> Editing:
     """What an editor gets on a system page: the add form, and controls per team item."""
     if not is_editor(request):
         return {}
@@ -145,7 +155,7 @@ def system_editing(request: Request, session: Session, detail: SystemDetail) -> 
     }
 
 
-def benchmarks_editing(request: Request, session: Session, here: str) -> dict[str, Any]:
+def benchmarks_editing(request: Request, session: Session, here: str) -> Editing:
     """What an editor gets on /benchmarks: the add form, and controls per team result."""
     if not is_editor(request):
         return {}

@@ -3,14 +3,15 @@
 The routes are in app/routes/imports.py; previews and confirmations are app/writes/imports.py.
 """
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
 from pydantic import ValidationError
 from sqlmodel import Session
 
 from app.queries.entries import vocabulary_choices
 from app.queries.matrix import system_name_map
+from app.writes.documents import ImportDoc
 from app.writes.imports import CONTEXT_FIELDS
 
 # (heading, metric key, digits) of the preview table's figures.
@@ -44,15 +45,15 @@ class ContextForm:
         return self
 
 
-def context_values(preview: dict[str, Any]) -> dict[str, str]:
+def context_values(preview: ImportDoc) -> dict[str, str]:
     """The context form starts from what was given, else from what the first run says."""
     given = {k: str(v) for k, v in preview["context"].items()}
-    first = preview["runs"][0]["setup"] if preview["runs"] else {}
+    first: Mapping[str, object] = preview["runs"][0]["setup"] if preview["runs"] else {}
     found = {k: str(first[k]) for k in CONTEXT_FIELDS if k in first}
     return found | given
 
 
-def read_message(document: dict[str, Any]) -> str:
+def read_message(document: ImportDoc) -> str:
     """What a preview says once it is read: how many runs, and whether it is ready to save."""
     runs = len(document["runs"])
     said = f"Read {runs} run{'s' if runs != 1 else ''} from {document['file']}"

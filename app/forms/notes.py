@@ -5,11 +5,13 @@ A note form carries its item as hidden fields, by the same keys the API takes (`
 `capability`, `source`, `reading`, `result`), so a form meets exactly the API's rules.
 """
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlencode
 
 from app.forms.base import Clash, EditorForm, as_text, side_by_side, validated
+from app.writes.documents import NoteChanges, NoteReply
 from app.writes.inputs import TeamNoteIn, TeamNotePatch
 from app.writes.team import TeamError
 
@@ -18,7 +20,7 @@ NOTE_FIELDS = ("text", "link")
 LABELS = {"text": "Note", "link": "Link"}
 
 
-def item_of(values: dict[str, Any]) -> dict[str, str]:
+def item_of(values: Mapping[str, object]) -> dict[str, str]:
     """The item's keys among `values`, as text, leaving out the empty ones. A figure is named
     by its id alone (a saved note also names the figure's system, which is left out here)."""
     if values.get("result"):
@@ -36,18 +38,18 @@ def item_key(item: dict[str, str]) -> str:
     return f"s-{item.get('system', '')}"
 
 
-def new_url(next_path: str, **item: Any) -> str:
+def new_url(next_path: str, **item: object) -> str:
     """The add form's own page for an item (where its link leads without JavaScript)."""
     query = item_of(item) | ({"next": next_path} if next_path else {})
     return f"/notes/new?{urlencode(query)}"
 
 
-def new_target(**item: Any) -> str:
+def new_target(**item: object) -> str:
     """The id of the element an item's add form fills (the link that asks for it)."""
     return f"note-new-{item_key(item_of(item))}"
 
 
-def item_page(item: dict[str, Any]) -> str:
+def item_page(item: Mapping[str, object]) -> str:
     """Where the item is shown, for a form that came without `next` (a saved note's document
     names a figure's system too; the form's own fields name a figure by its id alone)."""
     system = item.get("system", "")
@@ -65,20 +67,20 @@ def note_in(values: dict[str, str]) -> TeamNoteIn:
     return validated(TeamNoteIn, data)
 
 
-def note_changes(values: dict[str, str]) -> dict[str, Any]:
+def note_changes(values: dict[str, str]) -> NoteChanges:
     """The text and link from the edit form (an emptied link removes it)."""
     patch = validated(TeamNotePatch, {n: values.get(n) or None for n in NOTE_FIELDS})
     if patch.text is None:
         raise TeamError({"text": "Required."})
-    return patch.model_dump(include={"text", "link"})
+    return cast(NoteChanges, patch.model_dump(include={"text", "link"}))
 
 
-def note_values(doc: dict[str, Any]) -> dict[str, str]:
+def note_values(doc: NoteReply) -> dict[str, str]:
     """A saved note (as the API shows it) as the edit form's values."""
     return {name: as_text(doc.get(name)) for name in NOTE_FIELDS}
 
 
-def note_clash(yours: dict[str, str], current: dict[str, Any]) -> Clash:
+def note_clash(yours: dict[str, str], current: NoteReply) -> Clash:
     """What the editor sent beside the note as someone else saved it."""
     return side_by_side(LABELS, yours, note_values(current), current)
 

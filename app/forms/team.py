@@ -9,13 +9,14 @@ change is based on, and, after a clash, the row as someone else saved it.
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from app.forms.base import Clash, EditorForm, as_text, side_by_side, validated
 from app.present.formatting import level_label, number
 from app.schemas import MetricChoice, TeamClaimView
 from app.vocabulary.fixed import LEVELS
 from app.vocabulary.names import Names
+from app.writes.documents import ClaimDoc, ResultChanges, ResultDoc
 from app.writes.inputs import TeamClaimIn, TeamResultFields, TeamResultIn, TeamResultPatch
 
 EDITABLE = tuple(TeamResultFields.model_fields)  # value, low, high, qualifier, unit, …
@@ -49,10 +50,10 @@ def result_in(system: str, values: dict[str, str]) -> TeamResultIn:
     return validated(TeamResultIn, data)
 
 
-def result_changes(values: dict[str, str]) -> dict[str, Any]:
+def result_changes(values: dict[str, str]) -> ResultChanges:
     """Every editable field from the edit form: an emptied field clears it."""
     data = {name: values.get(name) or None for name in EDITABLE}
-    return validated(TeamResultPatch, data).model_dump(exclude={"version"})
+    return cast(ResultChanges, validated(TeamResultPatch, data).model_dump(exclude={"version"}))
 
 
 def claim_in(values: dict[str, str]) -> TeamClaimIn:
@@ -155,13 +156,13 @@ def claim_form(
     )
 
 
-def result_values(doc: dict[str, Any]) -> dict[str, str]:
+def result_values(doc: ResultDoc) -> dict[str, str]:
     """A saved result (as the API shows it) as the edit form's values."""
     return {name: as_text(doc.get(name)) for name in RESULT_FIELDS}
 
 
 def result_clash(
-    yours: dict[str, str], current: dict[str, Any], names: Mapping[str, Names] | None = None
+    yours: dict[str, str], current: ResultDoc, names: Mapping[str, Names] | None = None
 ) -> Clash:
     """Both versions field by field; `names` reads a typed hardware, model or workload name
     as its slug, so "H100 SXM" and nvidia-h100-sxm5-80gb are not shown as a difference."""
@@ -176,7 +177,7 @@ def result_clash(
     return side_by_side(labels, yours, result_values(current), current, meant=meant)
 
 
-def claim_view(doc: dict[str, Any]) -> TeamClaimView:
+def claim_view(doc: ClaimDoc) -> TeamClaimView:
     """The team's claim as the service reports it (after a clash) as the form shows it."""
     return TeamClaimView(
         capability=doc["capability"],
@@ -187,7 +188,7 @@ def claim_view(doc: dict[str, Any]) -> TeamClaimView:
     )
 
 
-def figure_text(doc: dict[str, Any]) -> str:
+def figure_text(doc: ResultDoc) -> str:
     """A saved result's figure in a sentence: '2,450 tok/s', '10–12 ms'."""
     if doc.get("value") is not None:
         amount = number(float(doc["value"]))

@@ -14,11 +14,13 @@ Definitions follow vLLM's serving benchmark, the format most other tools fork:
 
 from __future__ import annotations
 
+from app.seeding.schema import Unit
+
 LATENCIES = ("ttft", "tpot", "itl", "e2e_latency")
 LATENCY_STATS = ("mean", "median", "p90", "p95", "p99")
 
 # Normalised key -> the unit every parser converts to.
-METRIC_UNITS: dict[str, str] = {
+METRIC_UNITS: dict[str, Unit] = {
     "output_throughput": "tok/s",
     "total_token_throughput": "tok/s",
     "input_throughput": "tok/s",

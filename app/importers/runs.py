@@ -13,6 +13,7 @@ from datetime import datetime
 from types import MappingProxyType
 
 from app.importers.metrics import ATLAS_METRIC_SLUGS, METRIC_UNITS
+from app.seeding.schema import Unit
 
 TOOLS: dict[str, str] = {
     "vllm-bench": "vLLM bench serve (--save-result JSON)",
@@ -105,7 +106,7 @@ class AtlasFigure:
 
     metric: str  # slug in seed/metrics.yaml
     value: float
-    unit: str
+    unit: Unit
     key: str  # the normalised key it came from
     derived: bool
 

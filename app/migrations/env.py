@@ -4,9 +4,10 @@ The schema is SQLModel.metadata; batch mode makes the same scripts work on SQLit
 barely ALTER a table) and on PostgreSQL.
 """
 
-from typing import Any
+from typing import Any, Literal
 
 from alembic import context
+from alembic.autogenerate.api import AutogenContext
 from sqlalchemy import Connection, TypeDecorator
 from sqlmodel import SQLModel
 from sqlmodel.sql.sqltypes import AutoString
@@ -17,7 +18,7 @@ from app.db import make_engine
 target_metadata = SQLModel.metadata
 
 
-def render_item(type_: str, obj: Any, _context: Any) -> str | bool:
+def render_item(type_: str, obj: Any, _context: AutogenContext) -> str | Literal[False]:
     """Write our types as plain SQLAlchemy ones, so a script never imports app code."""
     if type_ != "type":
         return False

@@ -10,12 +10,12 @@ marker and are checked against the current data in the same pass.
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Annotated, Any, Generic, Literal, TypeVar, get_args, get_origin
+from typing import Annotated, Any, Generic, Literal, Self, TypeVar, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model
 from starlette.datastructures import QueryParams
 
-from app.decision.questions import QUESTIONS
+from app.decision.questions import QUESTIONS, Question
 from app.vocabulary.fixed import LICENCE_FAMILIES, STATUSES, SYSTEM_KINDS
 
 MAX_VALUES = 50
@@ -245,7 +245,7 @@ class QueryModel(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="ignore")
 
-    def replace(self, **changes: Any) -> Any:
+    def replace(self, **changes: Any) -> Self:
         return self.model_copy(update=changes)
 
 
@@ -410,11 +410,9 @@ BenchmarkSort = Literal[
 Concurrency = Annotated[int, Field(ge=0, le=1_000_000)]
 
 
-def _data_list(name: str, description: str) -> Any:
-    # Hardware and model names may contain commas, so these lists are never split.
-    return Annotated[
-        tuple[str, ...], Field(description=description, max_length=MAX_VALUES), Vocabulary(name)
-    ]
+# A list of names from the data; each field adds its description and its Vocabulary marker.
+# Hardware and model names may contain commas, so these lists are never split.
+DataList = Annotated[tuple[str, ...], Field(max_length=MAX_VALUES)]
 
 
 BENCHMARK_FILTERS = ("system", "metric", "hardware", "model", "precision", "workload", "source")
@@ -427,13 +425,27 @@ RESULTS_PAGE_SIZE = 200
 class BenchmarkParams(QueryModel):
     """Everything /benchmarks and /api/v1/benchmarks accept."""
 
-    system: _data_list("system", "systems (slugs)") = ()
-    metric: _data_list("metric", "metrics (slugs)") = ()
-    hardware: _data_list("hardware", "hardware (slugs; an alias is read as its slug)") = ()
-    model: _data_list("model", "models (slugs; an alias is read as its slug)") = ()
-    precision: _data_list("precision", "weight precisions") = ()
-    workload: _data_list("workload", "workloads (slugs; an alias is read as its slug)") = ()
-    source: _data_list("source", "sources (slugs)") = ()
+    system: Annotated[DataList, Field(description="systems (slugs)"), Vocabulary("system")] = ()
+    metric: Annotated[DataList, Field(description="metrics (slugs)"), Vocabulary("metric")] = ()
+    hardware: Annotated[
+        DataList,
+        Field(description="hardware (slugs; an alias is read as its slug)"),
+        Vocabulary("hardware"),
+    ] = ()
+    model: Annotated[
+        DataList,
+        Field(description="models (slugs; an alias is read as its slug)"),
+        Vocabulary("model"),
+    ] = ()
+    precision: Annotated[
+        DataList, Field(description="weight precisions"), Vocabulary("precision")
+    ] = ()
+    workload: Annotated[
+        DataList,
+        Field(description="workloads (slugs; an alias is read as its slug)"),
+        Vocabulary("workload"),
+    ] = ()
+    source: Annotated[DataList, Field(description="sources (slugs)"), Vocabulary("source")] = ()
     origin: Annotated[
         Literal["", "published", "team"], Field(description="published or team figures")
     ] = ""
@@ -469,11 +481,21 @@ class BenchmarkParams(QueryModel):
 class SweepParams(QueryModel):
     """What /api/v1/sweeps accepts: the /benchmarks filters that narrow a team's sweeps."""
 
-    system: _data_list("system", "systems (slugs)") = ()
-    hardware: _data_list("hardware", "hardware, as the figures name it") = ()
-    model: _data_list("model", "models, as the figures name them") = ()
-    precision: _data_list("precision", "weight precisions") = ()
-    source: _data_list("source", "sources (slugs): an import's source keeps its runs") = ()
+    system: Annotated[DataList, Field(description="systems (slugs)"), Vocabulary("system")] = ()
+    hardware: Annotated[
+        DataList, Field(description="hardware, as the figures name it"), Vocabulary("hardware")
+    ] = ()
+    model: Annotated[
+        DataList, Field(description="models, as the figures name them"), Vocabulary("model")
+    ] = ()
+    precision: Annotated[
+        DataList, Field(description="weight precisions"), Vocabulary("precision")
+    ] = ()
+    source: Annotated[
+        DataList,
+        Field(description="sources (slugs): an import's source keeps its runs"),
+        Vocabulary("source"),
+    ] = ()
     cmin: Annotated[Concurrency | None, Field(description="lowest concurrency of a run")] = None
     cmax: Annotated[Concurrency | None, Field(description="highest concurrency of a run")] = None
 
@@ -534,8 +556,9 @@ def compare_problems(query: QueryParams) -> list[ParamProblem]:
 # --- /decide, /api/v1/recommend ----------------------------------------------------------
 
 
-def _answer_field(question: Any) -> tuple[Any, Any]:
-    options = Literal[question.option_ids()]  # type: ignore[valid-type]
+def _answer_field(question: Question) -> tuple[Any, Any]:
+    # Each question's options are known only from QUESTIONS: a runtime Literal, typed Any.
+    options: Any = Literal[question.option_ids()]
     described = ", ".join(f"`{o.id}` ({o.label})" for o in question.options)
     if question.multiple:
         field = Field(description=f"{question.prompt} Several allowed: {described}",
@@ -546,21 +569,17 @@ def _answer_field(question: Any) -> tuple[Any, Any]:
     ], None
 
 
-AnswerParams: type[QueryModel] = create_model(  # type: ignore[call-overload]
-    "AnswerParams", __base__=QueryModel, **{q.id: _answer_field(q) for q in QUESTIONS}
+_answers: dict[str, Any] = {q.id: _answer_field(q) for q in QUESTIONS}
+AnswerParams: type[QueryModel] = create_model("AnswerParams", __base__=QueryModel, **_answers)
+QuestionId: Any = Literal[tuple(q.id for q in QUESTIONS)]  # known at runtime only, like options
+Skipped: Any = Annotated[tuple[QuestionId, ...], Field(description="questions skipped"), SPLIT]
+Step: Any = Annotated[QuestionId | None, Field(description="the question being changed")]
+Why = Annotated[
+    str | None, Field(description="a system to explain: why it is not first"), Vocabulary("system")
+]
+FlowParams: type[QueryModel] = create_model(
+    "FlowParams", __base__=AnswerParams, skip=(Skipped, ()), step=(Step, None), why=(Why, None)
 )
-QuestionId = Literal[tuple(q.id for q in QUESTIONS)]  # type: ignore[valid-type]
-FlowParams: type[QueryModel] = create_model(  # type: ignore[call-overload]
-    "FlowParams",
-    __base__=AnswerParams,
-    skip=(Annotated[tuple[QuestionId, ...], Field(description="questions skipped"), SPLIT], ()),
-    step=(Annotated[QuestionId | None, Field(description="the question being changed")], None),
-    why=(
-        Annotated[str | None, Field(description="a system to explain: why it is not first"),
-                  Vocabulary("system")],
-        None,
-    ),
-)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -591,8 +610,8 @@ class DecideParams:
         from urllib.parse import urlencode
 
         values = {**self.__dict__, **changes}
-        pairs = [(q, o) for q, options in values["answers"] for o in options]  # type: ignore[attr-defined]
-        pairs += [("skip", s) for s in values["skip"]]  # type: ignore[attr-defined]
+        pairs = [(q, o) for q, options in values["answers"] for o in options]
+        pairs += [("skip", s) for s in values["skip"]]
         if values["step"]:
             pairs.append(("step", str(values["step"])))
         return urlencode(pairs)

@@ -66,7 +66,9 @@ def change_feed(
     for revision in revisions:
         feed.append(_entry(revision))
     ET.indent(feed)
-    return ET.tostring(feed, encoding="utf-8", xml_declaration=True)
+    # typeshed types only encoding=None (bytes) and "unicode" (str); "utf-8" gives bytes too.
+    document: bytes = ET.tostring(feed, encoding="utf-8", xml_declaration=True)
+    return document
 
 
 def entry_id(revision: RevisionView) -> str:

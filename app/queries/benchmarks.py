@@ -55,7 +55,7 @@ def _vocabulary(
     """The figure's hardware, model and workload: slug, name, vague flag (None when unstated)."""
     out: dict[str, Any] = {}
     for kind, by_id in entries.items():
-        entry = by_id.get(getattr(row, f"{kind}_id"))  # type: ignore[arg-type]
+        entry = by_id.get(getattr(row, f"{kind}_id"))
         out[kind] = entry.slug if entry else None
         out[f"{kind}_name"] = entry.name if entry else None
         out[f"{kind}_vague"] = bool(entry and entry.vague)

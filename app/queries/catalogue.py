@@ -32,16 +32,16 @@ def list_sources(session: Session) -> list[SourceDetail]:
     facts = Counter(session.exec(select(SystemFact.source_id)).all())
     systems: dict[int, set[str]] = defaultdict(set)
     for model in (Claim, BenchmarkResult, SystemFact, SystemNote):
-        for source_id, system_id in session.exec(select(model.source_id, model.system_id)):  # type: ignore[attr-defined]
+        for source_id, system_id in session.exec(select(model.source_id, model.system_id)):
             systems[source_id].add(names[system_id][0])
     rows = session.exec(select(Source).order_by(col(Source.date).desc(), col(Source.slug)))
     return [
         SourceDetail(
             **s.model_dump(exclude={"id", "position"}),
             caveats=caveats.get(s.id, []),  # type: ignore[arg-type]
-            claim_count=claims[s.id],
-            benchmark_count=benchmarks[s.id],
-            fact_count=facts[s.id],
+            claim_count=claims[s.id],  # type: ignore[index]
+            benchmark_count=benchmarks[s.id],  # type: ignore[index]
+            fact_count=facts[s.id],  # type: ignore[index]
             systems=sorted(systems[s.id]),  # type: ignore[index]
         )
         for s in rows

@@ -27,7 +27,8 @@ def source_refs(session: Session) -> dict[int, SourceRef]:
     return {
         sid: SourceRef(slug=slug, short=short, title=title, date=date, kind=kind,
                        caveats=caveats.get(sid, []))
-        for sid, slug, short, title, date, kind in session.exec(select(*columns))
+        # SQLModel's select() is typed for at most four columns (app/queries/matrix.py).
+        for sid, slug, short, title, date, kind in session.exec(select(*columns))  # type: ignore[call-overload]
     }  # fmt: skip
 
 
@@ -61,7 +62,7 @@ def notes_and_facts(
 def system_names(session: Session) -> dict[int, tuple[str, str]]:
     """id -> (slug, name) for every system."""
     rows = session.exec(select(System.id, System.slug, System.name))
-    return {sid: (slug, name) for sid, slug, name in rows}
+    return {sid: (slug, name) for sid, slug, name in rows}  # type: ignore[misc]
 
 
 @per_version(max_entries=2)

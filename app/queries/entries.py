@@ -35,14 +35,14 @@ def vocabulary_entries(session: Session) -> dict[str, list[VocabularyEntry]]:
     for kind, (model, alias_model, parent) in VOCABULARY_TABLES.items():
         aliases: dict[int, list[str]] = defaultdict(list)
         for entry_id, alias in session.exec(
-            select(getattr(alias_model, parent), alias_model.alias).order_by(  # type: ignore[attr-defined]
-                col(alias_model.position)  # type: ignore[attr-defined]
+            select(getattr(alias_model, parent), alias_model.alias).order_by(
+                col(alias_model.position)
             )
         ):
             aliases[entry_id].append(alias)
         column = getattr(BenchmarkResult, f"{kind}_id")
         counts = dict(session.exec(select(column, func.count()).group_by(column)).all())
-        rows = session.exec(select(model).order_by(col(model.position)))  # type: ignore[attr-defined]
+        rows = session.exec(select(model).order_by(col(model.position)))
         out[kind] = [_entry(kind, row, aliases[row.id], counts.get(row.id, 0)) for row in rows]
     return out
 
@@ -56,7 +56,7 @@ def _entry(kind: str, row: Any, aliases: list[str], figures: int) -> VocabularyE
 def entry_ids(session: Session) -> dict[str, dict[str, int]]:
     """kind -> slug -> database id, for writes that point a result at an entry."""
     return {
-        kind: dict(session.exec(select(model.slug, model.id)).all())  # type: ignore[attr-defined]
+        kind: dict(session.exec(select(model.slug, model.id)).all())
         for kind, (model, *_) in VOCABULARY_TABLES.items()
     }
 

@@ -1,6 +1,7 @@
 """The feature and hardware matrices: every system x capability cell, filtered and sorted."""
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from threading import Lock
 
@@ -8,9 +9,9 @@ from pydantic import BaseModel
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
+from app.data_version.version import data_version
 from app.models import Claim, System
 from app.params.views import MATRIX_PAGE_SIZE, MatrixParams, Need
-from app.queries.catalogue import data_version
 from app.queries.cells import (
     NO_CLAIM,
     cell_level,
@@ -180,7 +181,7 @@ def _load_base(session: Session) -> MatrixBase:
 
 
 def _load_cells(
-    session: Session, systems: list[System], cap_slugs: dict[int, str]
+    session: Session, systems: Sequence[System], cap_slugs: dict[int, str]
 ) -> dict[tuple[str, str], CellClaims]:
     refs = source_refs(session)
     notes = note_index(session).claims

@@ -141,7 +141,7 @@ def _claim_item(
 def _check_slugs(session: Session, system: str, capability: str, source: str) -> None:
     for model, name, value in ((System, "system", system), (Capability, "capability", capability),
                                (Source, "source", source)):  # fmt: skip
-        if session.exec(select(model.id).where(model.slug == value)).first() is None:  # type: ignore[attr-defined]
+        if session.exec(select(model.id).where(model.slug == value)).first() is None:
             raise ItemError(name, f"no {name} has the slug {value!r}", missing=True)
 
 

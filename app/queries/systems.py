@@ -1,6 +1,7 @@
 """Systems: the list and one system in full."""
 
 from collections import defaultdict
+from collections.abc import Sequence
 
 from sqlalchemy import func
 from sqlmodel import Session, col, select
@@ -121,9 +122,9 @@ def _category_cells(
 
 def _sources_used(
     groups: list[CategoryCells],
-    facts: list[SystemFact],
-    notes: list[SystemNote],
-    benchmarks: list,
+    facts: Sequence[SystemFact],
+    notes: Sequence[SystemNote],
+    benchmarks: list[BenchmarkView],
     refs: dict[int, SourceRef],
 ) -> list[SourceRef]:
     slugs = {c.source.slug for g in groups for cell in g.cells for c in cell.claims}

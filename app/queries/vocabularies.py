@@ -9,11 +9,12 @@ from collections.abc import Callable
 
 from sqlmodel import Session, col, select
 
+from app.data_version.version import data_version
 from app.models import System
 from app.params.views import need_vocabulary
 from app.present.formatting import entity_label
 from app.queries.benchmark_page import all_results, vocabulary
-from app.queries.catalogue import data_version, list_sources
+from app.queries.catalogue import list_sources
 from app.queries.matrix import matrix_base, system_name_map
 from app.queries.revisions import revision_facets
 

@@ -1,6 +1,7 @@
 """/benchmarks (HTML and CSV); /api/v1/benchmarks is in app/routes/api/catalogue.py."""
 
 import datetime as dt
+from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
@@ -27,12 +28,13 @@ CARDS = FragmentCache(max_bytes=8 * 1024 * 1024)
 def _cards(session: Session, page: BenchmarkPage) -> list[Markup]:
     """Each ranked context's chart card, rendered once per data version, day and set of figures."""
     version, today = data_version(session), dt.date.today()
-    cards_ui = templates.env.globals["charts_ui"]
+    cards_ui: Any = templates.env.globals["charts_ui"]  # a Jinja macro module
     out = []
     for position, c in enumerate(page.ranked, start=1):
         anchor = f"ctx-{position}"
         key = (version, today, c.key, tuple(r.result.id for r in c.results), anchor)
-        out.append(CARDS.get(key, lambda c=c, anchor=anchor: cards_ui.context_card(
+        # mypy cannot type a lambda's default arguments (here binding the loop's values).
+        out.append(CARDS.get(key, lambda c=c, anchor=anchor: cards_ui.context_card(  # type: ignore[misc]
             c, context_chart(c), anchor, describe_ratio)))  # fmt: skip
     return out
 

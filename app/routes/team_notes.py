@@ -26,6 +26,7 @@ from app.queries.notes import ItemError, ItemRef, find_item
 from app.web.render import serve
 from app.writes import notes
 from app.writes import team as service
+from app.writes.documents import NoteReply
 from app.writes.transaction import write_transaction
 
 router = APIRouter(include_in_schema=False)
@@ -102,18 +103,18 @@ def _add(request: Request, session: Session, who: SignedIn, values: dict[str, st
     return redirect_with_flash(request, back, f"Added a team note {_words(session, doc)}.")
 
 
-def _keys(doc: dict[str, Any]) -> dict[str, str]:
+def _keys(doc: NoteReply) -> dict[str, str]:
     return note_forms.item_of(doc)
 
 
-def _back(request: Request, values: dict[str, str], doc: dict[str, Any], kept: bool) -> str:
+def _back(request: Request, values: dict[str, str], doc: NoteReply, kept: bool) -> str:
     """Back to the page, at the note (replacing the anchor the form came from) unless it has
     been deleted."""
     back = back_to(request, values, note_forms.item_page(doc))
     return f"{back.partition('#')[0]}#note-{doc['id']}" if kept else back
 
 
-def _words(session: Session, doc: dict[str, Any]) -> str:
+def _words(session: Session, doc: NoteReply) -> str:
     return f"on {_label(session, _keys(doc))}"
 
 
@@ -121,7 +122,7 @@ def _words(session: Session, doc: dict[str, Any]) -> str:
 
 
 def _edit_form(
-    session: Session, doc: dict[str, Any], values: dict[str, str], next_path: str
+    session: Session, doc: NoteReply, values: dict[str, str], next_path: str
 ) -> NoteForm:
     item = _keys(doc)
     back = next_path or note_forms.item_page(doc)
@@ -130,7 +131,7 @@ def _edit_form(
 
 
 def _confirm_page(
-    request: Request, session: Session, doc: dict[str, Any], next_path: str, changed: bool,
+    request: Request, session: Session, doc: NoteReply, next_path: str, changed: bool,
     status: int,
 ) -> Response:  # fmt: skip
     item = _keys(doc)
@@ -139,11 +140,11 @@ def _confirm_page(
     return form_page(request, session, "pages/team_note_delete.html", context, status, {})
 
 
-def _clash(session: Session, values: dict[str, str], current: dict[str, Any]) -> Clash:
+def _clash(session: Session, values: dict[str, str], current: NoteReply) -> Clash:
     return note_forms.note_clash(values, current)
 
 
-NOTES: TeamRows[dict[str, Any], NoteForm] = TeamRows(
+NOTES: TeamRows[NoteReply, NoteForm] = TeamRows(
     noun="team note",
     fields=NOTE_POST,
     read=notes.team_note,

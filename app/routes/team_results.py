@@ -1,8 +1,6 @@
 """Editor forms for the team's benchmark results: add, edit, delete (app/forms/editing.py
 says what the editor forms share; the edit and delete flows are app/forms/saved_rows.py)."""
 
-from typing import Any
-
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from sqlmodel import Session
@@ -28,6 +26,7 @@ from app.queries.matrix import system_name_map
 from app.queries.team import metric_choices
 from app.web.render import serve
 from app.writes import team as service
+from app.writes.documents import ResultDoc
 from app.writes.transaction import write_transaction
 
 router = APIRouter(include_in_schema=False)
@@ -90,7 +89,7 @@ def _add(
     return redirect_with_flash(request, back, f"Added a team result {_words(session, doc)}.")
 
 
-def _back(request: Request, values: dict[str, str], doc: dict[str, Any], kept: bool) -> str:
+def _back(request: Request, values: dict[str, str], doc: ResultDoc, kept: bool) -> str:
     """Where a result's form goes back to: on a page that lists the result, its row (or, once
     it is deleted, the system's benchmarks); a `next` with an anchor of its own keeps it."""
     back = back_to(request, values, f"/systems/{doc['system']}")
@@ -104,18 +103,18 @@ def _back(request: Request, values: dict[str, str], doc: dict[str, Any], kept: b
     return back
 
 
-def _result_words(session: Session, doc: dict[str, Any]) -> str:
+def _result_words(session: Session, doc: ResultDoc) -> str:
     metric = next((m.name for m in metric_choices(session) if m.slug == doc["metric"]), "")
     system = system_name_map(session).get(doc["system"], doc["system"])
     return f"{system}: {metric} {forms.figure_text(doc)}"
 
 
-def _words(session: Session, doc: dict[str, Any]) -> str:
+def _words(session: Session, doc: ResultDoc) -> str:
     return f"for {_result_words(session, doc)}"
 
 
 def _edit_form(
-    session: Session, doc: dict[str, Any], values: dict[str, str], next_path: str
+    session: Session, doc: ResultDoc, values: dict[str, str], next_path: str
 ) -> ResultForm:
     back = next_path or f"/systems/{doc['system']}"
     return ResultForm(
@@ -133,7 +132,7 @@ def _edit_form(
 def _confirm_page(
     request: Request,
     session: Session,
-    doc: dict[str, Any],
+    doc: ResultDoc,
     next_path: str,
     changed: bool,
     status: int,
@@ -150,11 +149,11 @@ def _confirm_page(
     return form_page(request, session, "pages/team_result_delete.html", context, status, {})
 
 
-def _clash(session: Session, values: dict[str, str], current: dict[str, Any]) -> Clash:
+def _clash(session: Session, values: dict[str, str], current: ResultDoc) -> Clash:
     return forms.result_clash(values, current, vocabulary_names(session))
 
 
-RESULTS: TeamRows[dict[str, Any], ResultForm] = TeamRows(
+RESULTS: TeamRows[ResultDoc, ResultForm] = TeamRows(
     noun="team result",
     fields=RESULT_POST,
     read=service.team_result,

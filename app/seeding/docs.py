@@ -103,7 +103,7 @@ class _Reader:
         return model.__table__  # type: ignore[no-any-return]
 
     def sources(self) -> list[Doc]:
-        caveats: dict[int, list[dict[str, Any]]] = defaultdict(list)
+        caveats: dict[int, list[dict[str, str]]] = defaultdict(list)
         for c in self._rows(self._table(SourceCaveat), col(SourceCaveat.position)):
             caveats[c.source_id].append({"kind": c.kind, "text": c.text})
         return [

@@ -3,7 +3,13 @@
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from app.seeding.schema import BenchmarkRow, HardwareEntry, ModelEntry, WorkloadEntry
+from app.seeding.schema import (
+    BenchmarkRow,
+    HardwareEntry,
+    ModelEntry,
+    VocabularyEntry,
+    WorkloadEntry,
+)
 from app.seeding.yamlio import line_of
 from app.vocabulary.names import Names, alias_key, canonical_precision
 
@@ -11,7 +17,7 @@ if TYPE_CHECKING:
     from app.seeding.load import _Reader
 
 # kind -> (file, entry model, the SeedData attribute holding its entries)
-VOCABULARY_FILES: dict[str, tuple[str, type[Any], str]] = {
+VOCABULARY_FILES: dict[str, tuple[str, type[VocabularyEntry], str]] = {
     "hardware": ("hardware.yaml", HardwareEntry, "hardware"),
     "model": ("models.yaml", ModelEntry, "models"),
     "workload": ("workloads.yaml", WorkloadEntry, "workloads"),
@@ -31,7 +37,9 @@ def read_vocabularies(reader: "_Reader") -> None:
         reader.data.names[kind] = _names(reader, kind, path, raw, entries)
 
 
-def _names(reader: "_Reader", kind: str, path: Path, raw: Any, entries: dict[str, Any]) -> Names:
+def _names(
+    reader: "_Reader", kind: str, path: Path, raw: Any, entries: dict[str, VocabularyEntry]
+) -> Names:
     """The entries' names; a name that two entries claim is reported (it would be a guess)."""
     owner: dict[str, str] = {}
     for slug, entry in entries.items():

@@ -98,7 +98,7 @@ class _Slugs:
         self.metric = {m.id: m.slug for m in session.exec(_current(Metric))}
         self.category = {c.id: c.slug for c in session.exec(select(CapabilityCategory))}
         self.vocabulary = {
-            kind: {r.id: r.slug for r in session.exec(select(model))}  # type: ignore[attr-defined]
+            kind: {r.id: r.slug for r in session.exec(select(model))}
             for kind, (model, *_) in VOCABULARY_TABLES.items()
         }
 

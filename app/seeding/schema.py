@@ -3,7 +3,7 @@
 import datetime as dt
 import re
 import unicodedata
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 from urllib.parse import urlsplit
 
 from pydantic import (
@@ -27,7 +27,7 @@ SHORT_MAX = 60  # sources.short, the database column: it labels citations inline
 FIGURE_MAX = 1e15  # beyond any real figure in these units, far below float overflow in charts
 INT_MAX = 2**31 - 1  # the largest integer every SQL database stores in an integer column
 DATE_PATTERN = r"^\d{4}(?:-\d{2}(?:-\d{2})?)?$"
-UNITS = (
+Unit = Literal[
     "tok/s",
     "tok/s/user",  # per-user (interactive) throughput: what one stream of a busy server sees
     "ms",
@@ -40,8 +40,9 @@ UNITS = (
     "MB",
     "requests",
     "score",
-)
-LICENCES = (
+]
+UNITS: tuple[str, ...] = get_args(Unit)
+Licence = Literal[
     "Apache-2.0",
     "MIT",
     "BSD-3-Clause",
@@ -50,18 +51,18 @@ LICENCES = (
     "HFOIL-1.0",
     "Proprietary",
     "unknown",
-)
-TAGS = (
+]
+Tag = Literal[
     "local-dev", "desktop", "apple-silicon", "cpu", "edge", "mobile", "browser",
     "production", "high-throughput", "prefix-heavy", "structured-output", "agents",
     "coding-agents", "quantized", "exotic-quantization", "creative-writing", "nvidia-only",
     "non-nvidia", "multi-model", "orchestration", "proxy", "research", "embedded",
     "huggingface", "enterprise", "large-models", "translation", "moe",
-)  # fmt: skip
-FACT_ATTRIBUTES = (
+]  # fmt: skip
+FactAttribute = Literal[
     "licence", "status", "language", "repository", "version", "developer", "github-stars",
     "contributors", "paper", "model-support", "platform", "based-on",
-)  # fmt: skip
+]  # fmt: skip
 
 
 def _date_to_text(value: Any) -> Any:
@@ -125,6 +126,8 @@ ShortText = Annotated[
 ]
 Url = Annotated[Text, AfterValidator(_http_url)]
 Level = Literal["yes", "partial", "experimental", "via", "no", "unknown"]
+CaveatKind = Literal["machine-written", "vendor-interest", "estimates", "vague-date"]
+assert get_args(CaveatKind) == CAVEAT_KINDS
 
 
 class Strict(BaseModel):
@@ -133,7 +136,7 @@ class Strict(BaseModel):
 
 
 class CaveatEntry(Strict):
-    kind: Literal[CAVEAT_KINDS]  # type: ignore[valid-type]
+    kind: CaveatKind
     text: Text
 
 
@@ -168,7 +171,7 @@ class CapabilitiesFile(Strict):
 
 class MetricEntry(Strict):
     name: Text
-    units: list[Literal[UNITS]] = Field(min_length=1)  # type: ignore[valid-type]
+    units: list[Unit] = Field(min_length=1)
     better: Literal["higher", "lower"]
     kind: Literal["absolute", "relative", "rating"]
 
@@ -179,7 +182,7 @@ class SourcedLine(Strict):
 
 
 class FactEntry(Strict):
-    attribute: Literal[FACT_ATTRIBUTES]  # type: ignore[valid-type]
+    attribute: FactAttribute
     value: Text
     date: DateText | None = None
     source: Slug
@@ -199,7 +202,7 @@ class FactEntry(Strict):
 class SystemFile(Strict):
     name: Text
     kind: Literal["engine", "wrapper", "desktop-app", "orchestration", "proxy", "library"]
-    licence: Literal[LICENCES]  # type: ignore[valid-type]
+    licence: Licence
     status: Literal["active", "maintenance", "archived", "unknown"]
     status_since: DateText | None = None
     language: Text | None = None
@@ -208,7 +211,7 @@ class SystemFile(Strict):
     summary_sources: list[Slug] = Field(min_length=1)
     best_for: list[SourcedLine] = Field(default_factory=list)
     weaknesses: list[SourcedLine] = Field(default_factory=list)
-    tags: list[Literal[TAGS]] = Field(default_factory=list)  # type: ignore[valid-type]
+    tags: list[Tag] = Field(default_factory=list)
     facts: list[FactEntry] = Field(default_factory=list)
 
 
@@ -233,8 +236,8 @@ Number = Annotated[Figure | None, BeforeValidator(_number)]
 OptionalText = Annotated[Text | None, BeforeValidator(lambda v: v or None)]
 
 
-FORM_FACTORS = ("sxm", "pcie", "consumer-card", "soc", "cpu")
-ARCHITECTURES = ("dense", "moe")
+FormFactor = Literal["sxm", "pcie", "consumer-card", "soc", "cpu"]
+Architecture = Literal["dense", "moe"]
 TOKENS_MAX = 10_000_000  # far beyond any context window; a typo, not a workload
 
 
@@ -248,7 +251,7 @@ Sources = Annotated[list[Slug], Field(default_factory=list)]
 class HardwareEntry(Strict):
     name: Text
     vendor: Text | None = None
-    form_factor: Literal[FORM_FACTORS] | None = None  # type: ignore[valid-type]
+    form_factor: FormFactor | None = None
     memory_gb: Annotated[float, Field(gt=0, le=FIGURE_MAX)] | None = None  # one value only
     vague: bool = False
     aliases: Aliases
@@ -260,7 +263,7 @@ class ModelEntry(Strict):
     name: Text
     family: Text | None = None
     parameters_b: Annotated[float, Field(gt=0, le=FIGURE_MAX)] | None = None  # billions
-    architecture: Literal[ARCHITECTURES] | None = None  # type: ignore[valid-type]
+    architecture: Architecture | None = None
     vague: bool = False
     aliases: Aliases
     sources: Sources
@@ -290,7 +293,7 @@ class BenchmarkRow(Strict):
     qualifier: Literal["exact", "approx", "up-to", "at-least", "less-than", "average", "max"] = (
         "exact"
     )
-    unit: Literal[UNITS]  # type: ignore[valid-type]
+    unit: Unit
     # hardware, model and workload: a slug or an alias of an entry in hardware.yaml,
     # models.yaml or workloads.yaml; the loader resolves it to the slug.
     hardware: OptionalText = None

@@ -19,11 +19,12 @@ from starlette.concurrency import run_in_threadpool
 
 from app.accounts.users import SignedIn
 from app.accounts.web import here, login_url, safe_next
+from app.data_version.version import data_version
 from app.data_version.watcher import VersionWatcher
 from app.forms import notes as note_forms
 from app.params.views import group_problems, is_untidy
 from app.present import formatting
-from app.queries.catalogue import data_version, site_facts
+from app.queries.catalogue import site_facts
 from app.settings import PROJECT_ROOT
 from app.web.cache import VARY, CachedPage, RenderCache
 

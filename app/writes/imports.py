@@ -16,21 +16,22 @@ import hashlib
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from typing import Any
+from typing import Any, Final, cast
 
 from pydantic import Field, ValidationError
 from sqlalchemy import delete
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from app.accounts.models import Role, UserAccount
 from app.accounts.users import SignedIn
 from app.db import lock_writes
-from app.importers import ParsedFile, ParsedRun, atlas_figures, parse_result_file
+from app.importers import AtlasFigure, ParsedFile, ParsedRun, atlas_figures, parse_result_file
 from app.importers.runs import TOOLS
 from app.models import ImportBatch, ImportRun, Source
 from app.queries.entries import vocabulary_names
 from app.seeding.schema import OptionalText, Slug, Strict
 from app.vocabulary.names import Names, api_listing, canonical_precision
+from app.writes.documents import ImportDoc, PreviewDoc, RunPreview, RunSetup
 from app.writes.inputs import Concurrency, TeamResultIn
 from app.writes.team import TEAM_KIND, TeamError, add_results, result_problems
 
@@ -40,7 +41,7 @@ PENDING_FOR = dt.timedelta(days=1)
 # The system a file establishes by itself: llama-bench measures llama.cpp and nothing else.
 ENGINE_SYSTEMS = {"llama-bench": "llama-cpp"}
 RUN_ENGINES = {"sglang": "sglang", "vllm": "vllm", "llama.cpp": "llama-cpp"}
-PARSED = "parsed"  # the preview's key for the parsed runs, kept so the context can change
+PARSED: Final = "parsed"  # the preview's key for the parsed runs, kept so the context can change
 
 
 class ImportContext(Strict):
@@ -72,7 +73,7 @@ class UnknownImportError(Exception):
 class Preview:
     """A pending import as the API and the pages show it."""
 
-    document: dict[str, Any]
+    document: ImportDoc
 
     @property
     def key(self) -> str:
@@ -112,13 +113,13 @@ def preview_parsed(
         file_sha256=hashlib.sha256(data).hexdigest(),
         format=parsed.format,
         context=context.model_dump(exclude_none=True),
-        preview=document,
+        preview=dict(document),
     )
     # Old previews nobody confirmed go, so uploads cannot pile up.
     session.execute(
         delete(ImportBatch).where(
-            ImportBatch.state == "pending",  # type: ignore[arg-type]
-            ImportBatch.created_at < now - PENDING_FOR,  # type: ignore[arg-type,operator]
+            col(ImportBatch.state) == "pending",
+            col(ImportBatch.created_at) < now - PENDING_FOR,
         )
     )
     session.add(batch)
@@ -126,7 +127,7 @@ def preview_parsed(
     return Preview(_describe(batch, who.name))
 
 
-def build_preview(session: Session, parsed: ParsedFile, context: ImportContext) -> dict[str, Any]:
+def build_preview(session: Session, parsed: ParsedFile, context: ImportContext) -> PreviewDoc:
     """The runs, the results they would give, and what is missing or wrong (by field)."""
     problems: dict[str, str] = {}
     if len(parsed.runs) > MAX_IMPORT_RUNS:
@@ -209,7 +210,7 @@ def update_context(session: Session, who: SignedIn, key: str, context: ImportCon
     stored = batch.preview[PARSED]
     runs = tuple(run_from_record(r) for r in stored["runs"])
     parsed = ParsedFile(stored["name"], batch.format, runs, tuple(stored["notes"]))
-    batch.preview = build_preview(session, parsed, context)
+    batch.preview = dict(build_preview(session, parsed, context))
     batch.context = context.model_dump(exclude_none=True)
     session.add(batch)
     session.flush()
@@ -241,7 +242,7 @@ def run_from_record(record: dict[str, Any]) -> ParsedRun:
     return ParsedRun(**values)
 
 
-def confirm_import(session: Session, who: SignedIn, key: str, team_name: str) -> dict[str, Any]:
+def confirm_import(session: Session, who: SignedIn, key: str, team_name: str) -> ImportDoc:
     """Save every result of the pending import `key`, or none. Returns the saved import."""
     lock_writes(session)
     batch = _batch(session, who, key)
@@ -314,7 +315,7 @@ def _import_source(session: Session, batch: ImportBatch, who: SignedIn) -> Sourc
 
 def _setup(
     parsed: ParsedFile, run: ParsedRun, context: ImportContext, names: dict[str, Names]
-) -> tuple[dict[str, Any], dict[str, str]]:
+) -> tuple[RunSetup, dict[str, str]]:
     """The run's context: the uploader's value, else the file's; and what is still missing
     or wrong. Hardware, model and workload are vocabulary slugs: a name the file gives is
     looked up among the entries' names and, when it is none of them, asked for, never guessed.
@@ -352,7 +353,8 @@ def _setup(
     for name, question in asks.items():
         if not setup[name] and name not in problems:
             problems[name] = question
-    return {k: v for k, v in setup.items() if v not in (None, False)}, problems
+    # Keys named in a loop (`hardware_in_file`): mypy cannot see that they make a RunSetup.
+    return cast(RunSetup, {k: v for k, v in setup.items() if v not in (None, False)}), problems
 
 
 def _entry(names: Names, given: str | None, from_file: str | None) -> tuple[str | None, str | None]:
@@ -410,7 +412,7 @@ def _rounded(value: float | None) -> int | None:
     return round(value) if value else None
 
 
-def _run_preview(run: ParsedRun, setup: dict[str, Any], figures: list[Any]) -> dict[str, Any]:
+def _run_preview(run: ParsedRun, setup: RunSetup, figures: list[AtlasFigure]) -> RunPreview:
     return {
         "index": run.index,
         "where": run.source,
@@ -425,8 +427,8 @@ def _run_preview(run: ParsedRun, setup: dict[str, Any], figures: list[Any]) -> d
     }
 
 
-def _describe(batch: ImportBatch, by: str) -> dict[str, Any]:
-    return {
+def _describe(batch: ImportBatch, by: str) -> ImportDoc:
+    document = {
         "id": batch.key,
         "state": batch.state,
         "file": batch.file_name,
@@ -435,6 +437,8 @@ def _describe(batch: ImportBatch, by: str) -> dict[str, Any]:
         "created_at": batch.created_at.isoformat(timespec="seconds"),
         "context": batch.context,
     } | {k: v for k, v in batch.preview.items() if k != PARSED}
+    # The preview is read back from its JSON column: a PreviewDoc, which mypy cannot know.
+    return cast(ImportDoc, document)
 
 
 def _now() -> dt.datetime:

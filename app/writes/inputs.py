@@ -11,7 +11,6 @@ from pydantic import AfterValidator, BeforeValidator, Field, StringConstraints
 
 from app.seeding.schema import (
     INT_MAX,
-    UNITS,
     DateText,
     Level,
     Number,
@@ -19,6 +18,7 @@ from app.seeding.schema import (
     Slug,
     Strict,
     Text,
+    Unit,
     _http_url,
     _number,
     _printable,
@@ -43,7 +43,7 @@ class TeamResultFields(Strict):
     low: Number = None
     high: Number = None
     qualifier: Qualifier | None = None
-    unit: Literal[UNITS] | None = None  # type: ignore[valid-type]
+    unit: Unit | None = None
     hardware: OptionalText = Field(
         default=None, description="A hardware slug or alias (GET /api/v1/hardware)"
     )
@@ -67,7 +67,7 @@ class TeamResultIn(TeamResultFields):
 
     system: Slug
     metric: Slug
-    unit: Literal[UNITS]  # type: ignore[valid-type]
+    unit: Unit
     qualifier: Qualifier = "exact"
 
 

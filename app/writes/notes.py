@@ -10,7 +10,7 @@ Call these inside `app.writes.transaction.write_transaction`, like app/writes/te
 """
 
 import secrets
-from typing import Any
+from typing import cast
 
 from sqlmodel import Session, select
 
@@ -27,6 +27,7 @@ from app.queries.notes import (
     notes_on,
 )
 from app.queries.notes import note_item as read_note
+from app.writes.documents import NoteChanges, NoteDoc, NoteReply
 from app.writes.inputs import TeamNoteIn
 from app.writes.team import (
     Filed,
@@ -44,7 +45,7 @@ ENTITY = "note"
 """The kind of item in the history (/changes?kind=note)."""
 
 
-def add_note(session: Session, who: SignedIn, note: TeamNoteIn) -> Saved:
+def add_note(session: Session, who: SignedIn, note: TeamNoteIn) -> Saved[NoteReply]:
     """Put a new note on the item `note` names (its text and link)."""
     lock_writes(session)
     item = _published_item(session, note)
@@ -74,8 +75,8 @@ def add_note(session: Session, who: SignedIn, note: TeamNoteIn) -> Saved:
 
 
 def update_note(
-    session: Session, who: SignedIn, slug: str, changes: dict[str, Any], version: int | None
-) -> Saved:
+    session: Session, who: SignedIn, slug: str, changes: NoteChanges, version: int | None
+) -> Saved[NoteReply]:
     """Change the fields named in `changes` (text, link; a None link removes it)."""
     lock_writes(session)
     row, item = _note(session, slug)
@@ -99,15 +100,16 @@ def delete_note(session: Session, who: SignedIn, slug: str, version: int | None)
     record_change(session, who, row, _filed(item, slug), before, None)
 
 
-def team_note(session: Session, slug: str) -> dict[str, Any]:
+def team_note(session: Session, slug: str) -> NoteReply:
     """A note as the API shows it, with its item, version and author."""
     _note(session, slug)
     return _reply(session, slug)
 
 
-def note_doc(row: TeamNote, item: ItemRef) -> dict[str, Any]:
+def note_doc(row: TeamNote, item: ItemRef) -> NoteDoc:
     """A note as its revisions record it: its id, its item's keys, its text and link."""
-    doc = {"id": row.slug} | item.fields() | {"text": row.text}
+    # item.fields() names the item's keys by name; mypy cannot see they make a NoteDoc.
+    doc = cast(NoteDoc, {"id": row.slug} | item.fields() | {"text": row.text})
     return doc | ({"link": row.link} if row.link else {})
 
 
@@ -145,7 +147,7 @@ def _note(session: Session, slug: str) -> tuple[TeamNote, ItemRef]:
     return row, item_of(session, row)
 
 
-def _reply(session: Session, slug: str) -> dict[str, Any]:
+def _reply(session: Session, slug: str) -> NoteReply:
     found = read_note(session, slug)
     assert found is not None  # read in the same transaction that wrote it
-    return found.model_dump(mode="json")
+    return cast(NoteReply, found.model_dump(mode="json"))  # TeamNoteItem's own fields

@@ -3,7 +3,8 @@ that makes the change, so a change and its revision are committed (or rolled bac
 """
 
 import datetime as dt
-from typing import Any, Literal, get_args
+from collections.abc import Mapping
+from typing import Literal, get_args
 
 from sqlmodel import Session
 
@@ -28,8 +29,8 @@ def record(
     entity: str,
     key: str,
     action: Action,
-    before: dict[str, Any] | None = None,
-    after: dict[str, Any] | None = None,
+    before: Mapping[str, object] | None = None,
+    after: Mapping[str, object] | None = None,
     system_slug: str | None = None,
     user_id: int | None = None,
     message: str | None = None,
@@ -56,8 +57,8 @@ def record(
         key=key,
         system_slug=system_slug,
         action=action,
-        before=before,
-        after=after,
+        before=None if before is None else dict(before),
+        after=None if after is None else dict(after),
         message=message,
     )
     session.add(revision)

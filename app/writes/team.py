@@ -12,11 +12,12 @@ transaction.
 
 import datetime as dt
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, Generic, Literal, TypeVar, cast
 
 from sqlalchemy import func
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from app.accounts.models import UserAccount
 from app.accounts.users import SignedIn
@@ -34,17 +35,20 @@ from app.models import (
 )
 from app.queries.entries import entry_ids, vocabulary_names
 from app.vocabulary.names import api_listing
+from app.writes.documents import ClaimDoc, ResultChanges, ResultDoc, Versioned
 from app.writes.inputs import (
     TeamClaimIn,
     TeamResultFields,
     TeamResultIn,
     check_value_or_range,
 )
-from app.writes.revisions import record
+from app.writes.revisions import Action, record
 
 TEAM_SOURCE = "team"
 TEAM_KIND = "team-measurement"
 RESULT_PREFIX = "team-"
+Doc = TypeVar("Doc", bound=Versioned)
+"""A saved row's document: a team result's, claim's or note's."""
 
 
 class TeamError(Exception):
@@ -61,10 +65,10 @@ class UnknownItemError(Exception):
     """No such system, capability, or team result."""
 
 
-class StaleVersionError(Exception):
+class StaleVersionError(Exception, Generic[Doc]):
     """The change was based on `given`, but the row is at `current` (someone saved since)."""
 
-    def __init__(self, what: str, given: int, current: int, row: dict[str, Any]) -> None:
+    def __init__(self, what: str, given: int, current: int, row: Doc) -> None:
         super().__init__(
             f"{what} is at version {current}, not {given}: someone saved it since; "
             "reload it and make the change again"
@@ -72,10 +76,10 @@ class StaleVersionError(Exception):
         self.given, self.current, self.row = given, current, row
 
 
-class VersionRequiredError(Exception):
+class VersionRequiredError(Exception, Generic[Doc]):
     """A change to an existing row must say which version it is based on."""
 
-    def __init__(self, what: str, current: int, row: dict[str, Any]) -> None:
+    def __init__(self, what: str, current: int, row: Doc) -> None:
         super().__init__(
             f"{what} already exists (version {current}); send the version your change is "
             "based on (If-Match or a 'version' field)"
@@ -84,10 +88,10 @@ class VersionRequiredError(Exception):
 
 
 @dataclass
-class Saved:
+class Saved(Generic[Doc]):
     """What a write did: the rows' documents as the API returns them."""
 
-    items: list[dict[str, Any]] = field(default_factory=list)
+    items: list[Doc] = field(default_factory=list)
     created: bool = False
 
 
@@ -122,7 +126,7 @@ def add_results(
     *,
     source: Source | None = None,
     import_runs: list[int] | None = None,
-) -> Saved:
+) -> Saved[ResultDoc]:
     """Save every result or none: the first problem anywhere refuses the whole list.
 
     An import passes the source describing its file and, per result, the run it came from.
@@ -135,15 +139,15 @@ def add_results(
     source = source or team_source(session, team_name)
     position = _next_position(session, BenchmarkResult)
     saved_at = now()
-    saved = Saved(created=True)
+    saved: Saved[ResultDoc] = Saved(created=True)
     for offset, (result, ids) in enumerate(zip(results, checked.ids, strict=True)):
         row = BenchmarkResult(
             **result.model_dump(exclude={"system", "metric", *VOCABULARY_TABLES}),
             **cast(dict[str, Any], ids),
             slug=_new_result_slug(),
-            system_id=checked.systems[result.system].id,
-            metric_id=checked.metrics[result.metric].id,
-            source_id=source.id,
+            system_id=checked.systems[result.system].id,  # type: ignore[arg-type]
+            metric_id=checked.metrics[result.metric].id,  # type: ignore[arg-type]
+            source_id=source.id,  # type: ignore[arg-type]
             run_by=who.name,
             position=position + offset,
             user_id=who.user_id,
@@ -160,8 +164,8 @@ def add_results(
 
 
 def update_result(
-    session: Session, who: SignedIn, slug: str, changes: dict[str, Any], version: int | None
-) -> Saved:
+    session: Session, who: SignedIn, slug: str, changes: ResultChanges, version: int | None
+) -> Saved[ResultDoc]:
     """Change the fields named in `changes` (a PATCH body without its version)."""
     lock_writes(session)
     row, system, metric, source = _team_result(session, slug)
@@ -211,7 +215,7 @@ def delete_result(session: Session, who: SignedIn, slug: str, version: int | Non
     record_change(session, who, row, Filed("benchmark_result", slug, system.slug), before, None)
 
 
-def team_result(session: Session, slug: str) -> dict[str, Any]:
+def team_result(session: Session, slug: str) -> ResultDoc:
     """A team result as the API shows it, with its version and author (for the edit form)."""
     row, system, metric, source = _team_result(session, slug)
     slugs = _Entries(session).slugs
@@ -258,18 +262,19 @@ def result_doc(
     metric: str,
     slugs: dict[str, dict[int, str]],
     source: str = TEAM_SOURCE,
-) -> dict[str, Any]:
+) -> ResultDoc:
     """A team result as the API shows it and as its revisions record it (vocabulary entries
     by slug; `slugs` maps kind -> entry id -> slug)."""
     fields = {
-        name: slugs[name].get(getattr(row, f"{name}_id"))  # type: ignore[arg-type]
+        name: slugs[name].get(getattr(row, f"{name}_id"))
         if name in VOCABULARY_TABLES
         else getattr(row, name)
         for name in (*TeamResultFields.model_fields, "hardware_text", "model_text")
     }
-    return {"id": row.slug, "system": system, "metric": metric, "source": source} | {
+    doc = {"id": row.slug, "system": system, "metric": metric, "source": source} | {
         k: v for k, v in fields.items() if v is not None
     }
+    return cast(ResultDoc, doc)  # the fields are read by name: mypy cannot see a ResultDoc
 
 
 class _Entries:
@@ -299,9 +304,9 @@ class _Entries:
 def _team_result(session: Session, slug: str) -> tuple[BenchmarkResult, System, Metric, Source]:
     found = session.exec(
         select(BenchmarkResult, System, Metric, Source)
-        .join(System, System.id == BenchmarkResult.system_id)  # type: ignore[arg-type]
-        .join(Metric, Metric.id == BenchmarkResult.metric_id)  # type: ignore[arg-type]
-        .join(Source, Source.id == BenchmarkResult.source_id)  # type: ignore[arg-type]
+        .join(System, col(System.id) == BenchmarkResult.system_id)
+        .join(Metric, col(Metric.id) == BenchmarkResult.metric_id)
+        .join(Source, col(Source.id) == BenchmarkResult.source_id)
         .where(BenchmarkResult.slug == slug)
     ).first()
     if found is None:
@@ -335,7 +340,7 @@ def _result_problems(
 
 
 def _unit_problem(
-    unit: str, value: float | None, fields: dict[str, Any], metric: Metric
+    unit: str, value: float | None, fields: Mapping[str, object], metric: Metric
 ) -> dict[str, str]:
     if unit not in metric.units:
         return {"unit": f"{unit!r} does not fit the metric {metric.slug!r}; "
@@ -362,7 +367,7 @@ def put_claim(
     claim: TeamClaimIn,
     version: int | None,
     team_name: str,
-) -> Saved:
+) -> Saved[ClaimDoc]:
     """Set the team's claim on a cell: made if there is none, else changed (version needed)."""
     lock_writes(session)
     system, capability = _cell_rows(session, system_slug, capability_slug)
@@ -412,7 +417,7 @@ def delete_claim(
     record_change(session, who, row, Filed("claim", key, system_slug), before, None)
 
 
-def team_claim(session: Session, system_slug: str, capability_slug: str) -> dict[str, Any] | None:
+def team_claim(session: Session, system_slug: str, capability_slug: str) -> ClaimDoc | None:
     """The team's claim on a cell as the API shows it (for forms and GET), or None."""
     system, capability = _cell_rows(session, system_slug, capability_slug)
     source = session.exec(select(Source).where(Source.slug == TEAM_SOURCE)).first()
@@ -428,8 +433,13 @@ def claim_key(system: str, capability: str) -> str:
     return f"{system}/{capability}/{TEAM_SOURCE}"
 
 
-def claim_doc(row: Claim, system: str, capability: str) -> dict[str, Any]:
-    doc = {"system": system, "capability": capability, "source": TEAM_SOURCE, "level": row.level}
+def claim_doc(row: Claim, system: str, capability: str) -> ClaimDoc:
+    doc: ClaimDoc = {
+        "system": system,
+        "capability": capability,
+        "source": TEAM_SOURCE,
+        "level": row.level,
+    }
     return doc | ({"note": row.note} if row.note else {})
 
 
@@ -463,12 +473,13 @@ def _team_claim(
 # Shared --------------------------------------------------------------------------------------
 
 
-def check_version(what: str, current: int, given: int | None, row: dict[str, Any]) -> None:
+def check_version(what: str, current: int, given: int | None, row: Doc) -> None:
     """Refuse a change based on no version, or on one older than `current`."""
+    # `row | {...}` is a Doc again; mypy reads a TypedDict merge on a TypeVar as a plain dict.
     if given is None:
-        raise VersionRequiredError(what, current, row | {"version": current})
+        raise VersionRequiredError(what, current, cast(Doc, row | {"version": current}))
     if given != current:
-        raise StaleVersionError(what, given, current, row | {"version": current})
+        raise StaleVersionError(what, given, current, cast(Doc, row | {"version": current}))
 
 
 @dataclass(frozen=True)
@@ -486,8 +497,8 @@ def record_change(
     who: SignedIn,
     row: BenchmarkResult | Claim | TeamNote,
     filed: Filed,
-    before: dict[str, Any],
-    after: dict[str, Any] | None,
+    before: Mapping[str, object],
+    after: Mapping[str, object] | None,
 ) -> bool:
     """Apply an accepted change to a team row (its version checked): `after` is the row's new
     document, None when the row is removed. The row counts the save and names `who`, the
@@ -502,7 +513,7 @@ def record_change(
         row.user_id, row.updated_at = who.user_id, now()
         session.add(row)
         session.flush()
-    action = "delete" if after is None else "update"
+    action: Literal["update", "delete"] = "delete" if after is None else "update"
     revise(session, who, filed.entity, filed.key, action, before, after, filed.system)
     bump_data_version(session)
     return True
@@ -513,9 +524,9 @@ def revise(
     who: SignedIn,
     entity: str,
     key: str,
-    action: Any,
-    before: dict[str, Any] | None,
-    after: dict[str, Any] | None,
+    action: Action,
+    before: Mapping[str, object] | None,
+    after: Mapping[str, object] | None,
     system: str,
 ) -> None:
     """Record a team change, by `who`, filed under `system` (in the caller's transaction)."""

@@ -98,7 +98,7 @@ HEADER = ("run", "conns", "req/s", "× floor", "p99", "non-2xx", "socket errors"
 
 
 def _rows(result: ScaleResult) -> list[tuple[str, ...]]:
-    rows = []
+    rows: list[tuple[str, ...]] = []
     for connections in sorted({v.connections for v in result.views}):
         floors = [f for v in result.views if v.connections == connections for f, _ in v.pairs]
         rps, p99 = _numbers(floors)

@@ -19,7 +19,8 @@ def free_port() -> int:
     """A port on 127.0.0.1 that nothing listens on right now."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+        port: int = s.getsockname()[1]  # (host, port) for AF_INET; typeshed says Any
+        return port
 
 
 class Server:

@@ -53,7 +53,9 @@ from app.web.openapi import query_parameters
 from app.web.render import serve
 
 router = APIRouter(prefix="/api/v1", tags=["api"])
-BAD_VALUE = {422: {"description": "A parameter value that is not allowed; the reply names it"}}
+BAD_VALUE: dict[int | str, dict[str, Any]] = {
+    422: {"description": "A parameter value that is not allowed; the reply names it"}
+}
 
 
 class Ignoring(BaseModel):

@@ -7,7 +7,7 @@ editor or admin, by token or cookie, and answer as the rest of the write API doe
 field, 428 for a change that does not say which version it is based on.
 """
 
-from typing import Any
+from typing import Any, cast
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
@@ -35,6 +35,7 @@ from app.schemas import TeamNoteItem, TeamNoteList
 from app.web.openapi import query_parameters
 from app.web.render import serve
 from app.writes import notes
+from app.writes.documents import NoteChanges
 from app.writes.inputs import TeamNoteIn, TeamNotePatch
 
 router = APIRouter(prefix="/api/v1")
@@ -154,7 +155,7 @@ def patch_note(
     except ValidationError as exc:
         return problems_reply(validation_problems(exc, what=A_NOTE))
     version = version_of(patch.version, if_match)
-    changes = patch.model_dump(exclude_unset=True, exclude={"version"})
+    changes = cast(NoteChanges, patch.model_dump(exclude_unset=True, exclude={"version"}))
     saved = write_or_refuse(
         session, lambda: notes.update_note(session, who, note_id, changes, version)
     )

@@ -6,8 +6,8 @@ reply holds the current row), 422 naming each bad field, 428 a change to an exis
 that does not say which version it is based on.
 """
 
-from collections.abc import Callable
-from typing import Annotated, Any, TypeVar
+from collections.abc import Callable, Mapping
+from typing import Annotated, Any, TypeVar, cast
 
 from fastapi import APIRouter, Body, Header, Request
 from fastapi.responses import JSONResponse, Response
@@ -19,6 +19,7 @@ from app.db import SessionDep
 from app.params.views import ParamProblem
 from app.web.errors import RefusedError, problem_details
 from app.writes import team as service
+from app.writes.documents import ResultChanges
 from app.writes.inputs import (
     MAX_RESULTS_PER_POST,
     TeamClaimIn,
@@ -36,7 +37,9 @@ WRITE_ERRORS: dict[int | str, dict[str, Any]] = {
     409: {"description": "The row changed since the version the change is based on"},
     422: {"description": "A field that is not allowed; the reply names it"},
 }
-VERSIONED = {428: {"description": "The row exists: say which version the change is based on"}}
+VERSIONED: dict[int | str, dict[str, Any]] = {
+    428: {"description": "The row exists: say which version the change is based on"}
+}
 IfMatch = Annotated[
     str | None,
     Header(description="The version the change is based on (the ETag of the last reply)"),
@@ -74,7 +77,8 @@ def post_results(request: Request, who: EditorUser, session: SessionDep, body: A
         return problems_reply(
             {"body": f"{len(items)} results; allowed: at most {MAX_RESULTS_PER_POST} per request"}
         )
-    results, problems = [], {}
+    results: list[TeamResultIn] = []
+    problems: dict[str, str] = {}
     for index, item in enumerate(items):
         try:
             results.append(TeamResultIn.model_validate(item))
@@ -106,7 +110,7 @@ def patch_result(
     except ValidationError as exc:
         return problems_reply(validation_problems(exc))
     version = version_of(patch.version, if_match)
-    changes = patch.model_dump(exclude_unset=True, exclude={"version"})
+    changes = cast(ResultChanges, patch.model_dump(exclude_unset=True, exclude={"version"}))
     saved = write_or_refuse(
         session, lambda: service.update_result(session, who, result_id, changes, version)
     )
@@ -215,7 +219,7 @@ def version_of(given: int | None, if_match: str | None) -> int | None:
     return int(text)
 
 
-def rows_reply(row: dict[str, Any], status: int) -> JSONResponse:
+def rows_reply(row: Mapping[str, Any], status: int) -> JSONResponse:
     """A saved row, its version also sent as the ETag."""
     return JSONResponse(row, status_code=status, headers=etag(row["version"]))
 
