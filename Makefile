@@ -2,7 +2,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 PYTHON ?= python3
 
-.PHONY: setup run test test-sqlite test-postgres lint format migrate seed check browser-deps docker-dry-run bench clean
+.PHONY: setup run test test-sqlite test-fast test-data test-slow test-browser test-postgres lint \
+	typecheck format migrate seed check browser-deps docker-dry-run bench clean
 
 setup: $(VENV)/.installed static/vendor/htmx.min.js
 
@@ -30,24 +31,56 @@ check: setup
 browser-deps:
 	bash scripts/system-deps.sh
 
-lint: setup
+lint: setup typecheck
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+
+typecheck: setup
+	$(BIN)/mypy
 
 format: setup
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
-# The suite twice: on SQLite (the default database), then on a throwaway PostgreSQL server.
-test: setup browser-deps lint test-sqlite test-postgres
+# Every tier once (tests/README.md): the fast tier, the real seed/, live servers and
+# subprocesses, Chromium, then what the database matters for again on PostgreSQL. Each tier
+# prints its slowest tests and its wall time; the times are listed again at the end.
+test: setup browser-deps lint
+	@rm -f $(TIER_TIMES)
+	$(MAKE) --no-print-directory test-fast test-data test-slow test-browser test-postgres
+	@echo "--- tier times"; cat $(TIER_TIMES)
 
-test-sqlite: setup
-	$(BIN)/pytest -m "not postgres"
+# The SQLite tiers alone.
+test-sqlite: test-fast test-data test-slow test-browser
 
-# Installs Debian's postgresql when it is missing (root). PG_PYTEST_ARGS narrows the run.
+# PYTEST_ARGS narrows every tier (e.g. PYTEST_ARGS=tests/accounts); a tier it leaves empty
+# then passes, whereas in a full run an empty tier is a failure (scripts/test-tier.sh).
+PYTEST_ARGS ?=
+export TIER_TIMES ?= $(CURDIR)/test-artifacts/tier-times.txt
+export TIER_MAY_BE_EMPTY := $(if $(strip $(PYTEST_ARGS)$(PG_PYTEST_ARGS)),1,)
+PYTEST := $(BIN)/pytest --durations=15 $(PYTEST_ARGS)
+# Two workers, each with its own databases; a file's tests stay on one worker (module fixtures).
+XDIST := -n 2 --dist loadfile
+TIER := bash scripts/test-tier.sh
+
+test-fast: setup
+	$(TIER) fast $(PYTEST) $(XDIST)
+
+test-data: setup
+	$(TIER) data $(PYTEST) $(XDIST) -m "data and not slow and not browser and not postgres"
+
+test-slow: setup
+	$(TIER) slow $(PYTEST) $(XDIST) -m "slow and not browser and not postgres"
+
+test-browser: setup browser-deps
+	$(TIER) browser $(PYTEST) -m browser
+
+# The tests marked `database` or `postgres`, on a throwaway PostgreSQL server (Debian's
+# postgresql is installed when missing: root). PG_PYTEST_ARGS narrows this tier alone.
 PG_PYTEST_ARGS ?=
 test-postgres: setup
-	bash scripts/postgres.sh $(BIN)/pytest $(PG_PYTEST_ARGS)
+	$(TIER) postgres bash scripts/postgres.sh $(PYTEST) $(XDIST) -m "database or postgres" \
+		$(PG_PYTEST_ARGS)
 
 bench: setup
 	command -v wrk >/dev/null || (apt-get update -qq && apt-get install -y -qq wrk)

@@ -14,6 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 
+from app.accounts.passwords import TEST_COST
 from app.main import create_app
 from app.settings import PROJECT_ROOT, Settings
 from tests.databases import BACKEND, ON_POSTGRES, drop_created, new_engine, seeded_url
@@ -21,6 +22,8 @@ from tests.databases import BACKEND, ON_POSTGRES, drop_created, new_engine, seed
 SEED_DIR = PROJECT_ROOT / "seed"
 # The test client calls itself "testserver"; every app a test builds must answer to it.
 os.environ["TRUSTED_HOSTS"] = "testserver,localhost,127.0.0.1"
+# Argon2 at its minimum cost: sign-ins in tests take no time (app/accounts/passwords.py).
+os.environ["ATLAS_PASSWORD_HASH"] = TEST_COST
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 

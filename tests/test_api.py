@@ -1,10 +1,13 @@
 """The JSON API: shapes, counts that match the database, and errors that name the value."""
 
+import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine, func
 from sqlmodel import Session, select
 
 from app.models import BenchmarkResult, Capability, Claim, System
+
+pytestmark = pytest.mark.database
 
 
 def count(engine: Engine, model: type) -> int:

@@ -17,6 +17,8 @@ from scripts.benchkit.server import exceptions_in
 from scripts.benchkit.urls import VIEWS, distinct_urls, hostile_requests
 from scripts.benchkit.wrk import WrkResult, parse_summary
 
+pytestmark = pytest.mark.slow
+
 SUMMARY = (
     'ATLAS {"requests": 200, "duration_us": 2000000, "connect": 0, "read": 1, "write": 0, '
     '"timeout": 3, "status_errors": 2, "p50_us": 1500, "p90_us": 4000, "p99_us": 9000, '

@@ -14,6 +14,8 @@ from tests.conftest import SEED_DIR
 from tests.databases import copy_of
 from tests.history import HOSTILE_KEY, HOSTILE_MESSAGE, HOSTILE_URL, team_history, write
 
+pytestmark = pytest.mark.database
+
 NS = {"a": ATOM}
 
 

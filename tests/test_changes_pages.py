@@ -165,6 +165,7 @@ def test_pages_go_back_by_id_and_link_to_the_older_one(client: TestClient) -> No
     assert soup_of(client.get("/changes")).select_one("nav.pager") is None
 
 
+@pytest.mark.database
 def test_paging_stays_put_while_new_changes_arrive(own: tuple[str, TestClient]) -> None:
     url, client = own
     first = soup_of(client.get("/changes?limit=3"))
@@ -241,6 +242,7 @@ def test_a_system_page_lists_ten_changes_at_most(own: tuple[str, TestClient]) ->
     assert "the 10 most recent are shown" in history.select_one(".hint").get_text()
 
 
+@pytest.mark.database
 def test_a_reseed_shows_on_changes_at_once(
     seed_copy: Path, tmp_path: Path, database_url: str
 ) -> None:
@@ -264,6 +266,7 @@ def test_a_reseed_shows_on_changes_at_once(
         assert history.select_one(".change-key").get_text() == "tgi"
 
 
+@pytest.mark.database
 def test_revisions_commit_or_roll_back_with_the_version_bump(
     seed_copy: Path, tmp_path: Path, database_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

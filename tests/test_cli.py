@@ -8,6 +8,8 @@ from typer.testing import CliRunner
 from app.cli import cli
 from tests.databases import new_database_url
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture
 def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:

@@ -3,9 +3,12 @@
 import subprocess
 import sys
 
+import pytest
+
 from app.settings import PROJECT_ROOT
 
 
+@pytest.mark.slow
 def test_dockerfile_steps_build_seed_and_serve() -> None:
     script = PROJECT_ROOT / "scripts" / "dockerfile_dry_run.py"
     result = subprocess.run(

@@ -23,6 +23,8 @@ from app.db import make_engine
 from app.settings import PROJECT_ROOT
 from tests.databases import new_database_url
 
+pytestmark = pytest.mark.slow
+
 CLI = str(Path(sys.executable).parent / "inference-atlas")
 VIEWS = [
     "/",
@@ -87,6 +89,7 @@ def test_32_concurrent_uncached_requests_all_succeed(
     assert [status for status, _ in results] == [200] * 32
 
 
+@pytest.mark.database
 def test_a_reseed_under_load_never_mixes_versions(live: tuple[str, dict[str, str]]) -> None:
     base, env = live
     slugs = ["vllm", "sglang", "llama-cpp", "ollama", "tgi", "lmdeploy"]
@@ -126,6 +129,7 @@ def test_a_reseed_under_load_never_mixes_versions(live: tuple[str, dict[str, str
     assert failures == []
 
 
+@pytest.mark.database
 def test_processes_starting_at_once_on_an_empty_database(tmp_path: Path) -> None:
     script = (
         "from app.db import make_engine; from app.seeding.prepare import prepare_database; "

@@ -1,6 +1,9 @@
 """/api/v1/matrix: filters, sorting, differences-only and errors."""
 
+import pytest
 from fastapi.testclient import TestClient
+
+pytestmark = pytest.mark.database
 
 
 def matrix(client: TestClient, query: str = "", view: str = "features") -> dict:

@@ -21,6 +21,8 @@ from app.writes.references import referenced_ids
 from tests.conftest import SEED_DIR
 from tests.databases import new_engine
 
+pytestmark = pytest.mark.database
+
 
 @pytest.fixture
 def fresh(tmp_path: Path) -> Iterator[Engine]:

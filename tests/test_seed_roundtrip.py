@@ -2,11 +2,14 @@
 
 from pathlib import Path
 
+import pytest
 from sqlalchemy import Engine
 
 from app.seeding.export import export_seed
 from app.seeding.prepare import seed
 from tests.conftest import SEED_DIR
+
+pytestmark = pytest.mark.database
 
 
 def data_files(root: Path) -> dict[str, str]:

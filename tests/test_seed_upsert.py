@@ -33,6 +33,8 @@ from app.seeding.yamlio import dump_yaml, read_yaml
 from app.writes import revisions
 from tests.test_seed_roundtrip import data_files
 
+pytestmark = pytest.mark.database
+
 OLLA = "olla-servers-compared"
 
 

@@ -1,17 +1,42 @@
 """Password hashing (Argon2 through pwdlib) and the rules a new password must meet."""
 
+import os
 import secrets
 import threading
 from functools import cache
 
 from pwdlib import PasswordHash
 from pwdlib.exceptions import UnknownHashError
+from pwdlib.hashers.argon2 import Argon2Hasher
 
 MIN_LENGTH = 12
 # Argon2 takes any length, but hashing megabytes on request is a cheap way to load a server.
 MAX_LENGTH = 1024
 
-_hasher = PasswordHash.recommended()
+# ATLAS_PASSWORD_HASH=insecure-fast-for-tests: Argon2id at its minimum cost (8 KiB, one pass),
+# for the test suite only (tests/conftest.py sets it), whose sign-ins would otherwise take
+# minutes. Refused when ATLAS_ENV=production; unset, the production cost applies.
+TEST_COST = "insecure-fast-for-tests"
+
+
+def hasher_from_environment() -> PasswordHash:
+    """Argon2id at pwdlib's recommended cost (m=64 MiB, t=3, p=4), unless ATLAS_PASSWORD_HASH
+    names the test cost."""
+    cost = os.environ.get("ATLAS_PASSWORD_HASH", "")
+    if not cost:
+        return PasswordHash.recommended()
+    if cost != TEST_COST:
+        raise RuntimeError(f"ATLAS_PASSWORD_HASH={cost!r}: unset it (or {TEST_COST!r} in tests)")
+    if os.environ.get("ATLAS_ENV", "").lower() == "production":
+        raise RuntimeError(f"ATLAS_PASSWORD_HASH={TEST_COST!r} is refused in production")
+    return PasswordHash((Argon2Hasher(time_cost=1, memory_cost=8, parallelism=1),))
+
+
+@cache
+def _hasher() -> PasswordHash:
+    return hasher_from_environment()
+
+
 # Each Argon2 computation takes 64 MiB for ~0.15 s: sixteen worker threads signing in at
 # once would take a GiB. Two at a time keeps memory flat; the rest wait their turn.
 _slots = threading.BoundedSemaphore(2)
@@ -19,13 +44,13 @@ _slots = threading.BoundedSemaphore(2)
 
 def hash_password(password: str) -> str:
     with _slots:
-        return _hasher.hash(password)
+        return _hasher().hash(password)
 
 
 @cache
 def _dummy_hash() -> str:
     # A hash of nothing anyone knows, made once per process with the current parameters.
-    return _hasher.hash(secrets.token_urlsafe(24))
+    return _hasher().hash(secrets.token_urlsafe(24))
 
 
 def warm_up() -> None:
@@ -42,13 +67,13 @@ def verify_password(password: str, password_hash: str | None) -> tuple[bool, str
     """
     with _slots:
         if password_hash is None:
-            _hasher.verify(password, _dummy_hash())
+            _hasher().verify(password, _dummy_hash())
             return False, None
         try:
-            return _hasher.verify_and_update(password, password_hash)
+            return _hasher().verify_and_update(password, password_hash)
         except UnknownHashError:
             # Not a hash we know (edited by hand?): no password can match it.
-            _hasher.verify(password, _dummy_hash())
+            _hasher().verify(password, _dummy_hash())
             return False, None
 
 

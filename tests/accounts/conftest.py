@@ -10,6 +10,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 from sqlmodel import Session
 
+from app.accounts import passwords
 from app.accounts import users as service
 from app.db import make_engine, writer
 from app.main import create_app
@@ -22,6 +23,18 @@ SECRET = "a-test-secret-that-is-long-enough-for-production"
 # What a browser sends with a form posted from one of our own pages.
 SAME_ORIGIN = {"Sec-Fetch-Site": "same-origin", "Origin": "http://testserver"}
 USERS = {"ada": "admin", "eddie": "editor", "vera": "viewer"}
+
+
+@pytest.fixture
+def production_cost(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Passwords hashed at the production cost, for the tests about that cost (the suite
+    hashes at Argon2's minimum, ATLAS_PASSWORD_HASH: tests/conftest.py)."""
+    monkeypatch.delenv("ATLAS_PASSWORD_HASH", raising=False)
+    passwords._hasher.cache_clear()
+    passwords._dummy_hash.cache_clear()
+    yield
+    passwords._hasher.cache_clear()
+    passwords._dummy_hash.cache_clear()
 
 
 def add_users(url: str, users: dict[str, str]) -> None:

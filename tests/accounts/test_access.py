@@ -21,6 +21,8 @@ from app.settings import InsecureSecretError, Settings
 from tests.accounts.conftest import SAME_ORIGIN, SECRET, build_app, sign_in
 from tests.conftest import SEED_DIR
 
+pytestmark = pytest.mark.database
+
 
 def make_token(url: str, name: str, days: int | None = None) -> str:
     engine = make_engine(url)

@@ -11,6 +11,8 @@ from app.accounts.passwords import verify_password
 from app.cli import cli
 from app.db import make_engine
 
+pytestmark = pytest.mark.database
+
 PASSWORD = "correct horse battery staple"
 
 

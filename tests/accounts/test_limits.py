@@ -9,6 +9,8 @@ from sqlmodel import Session, select
 from app.accounts import limits
 from app.accounts.models import SignInFailure, utcnow
 
+pytestmark = pytest.mark.database
+
 
 @pytest.fixture
 def session(empty_engine: Engine):

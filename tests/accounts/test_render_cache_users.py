@@ -4,12 +4,15 @@ is built for that user alone, on one database connection at a time."""
 import time
 from datetime import timedelta
 
+import pytest
 from bs4 import BeautifulSoup
 from sqlalchemy import event, update
 from sqlmodel import Session, select
 
 from app.accounts.models import LoginSession, utcnow
 from app.web.cache import VARY
+
+pytestmark = pytest.mark.database
 
 
 def test_pages_vary_on_cookie_and_authorization(clients) -> None:

@@ -10,6 +10,8 @@ from app.accounts import users as service
 from app.accounts.models import ApiToken, LoginSession, Role, utcnow
 from app.accounts.users import AccountError
 
+pytestmark = pytest.mark.database
+
 PASSWORD = "correct horse battery staple"
 DAY = timedelta(days=1)
 

@@ -11,6 +11,8 @@ from app.accounts.web import COOKIE, safe_next
 from app.db import make_engine, writer
 from tests.accounts.conftest import PASSWORD, SAME_ORIGIN, build_app, sign_in
 
+pytestmark = pytest.mark.database
+
 
 def soup(response) -> BeautifulSoup:
     return BeautifulSoup(response.text, "html.parser")
@@ -160,7 +162,7 @@ def test_twenty_failures_from_one_address_lock_it(fresh_url) -> None:
         assert "from your address" in response.text
 
 
-def test_a_hash_needing_new_parameters_is_replaced_on_sign_in(fresh_url) -> None:
+def test_a_hash_needing_new_parameters_is_replaced_on_sign_in(fresh_url, production_cost) -> None:
     from pwdlib import PasswordHash
     from pwdlib.hashers.argon2 import Argon2Hasher
 

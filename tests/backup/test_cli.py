@@ -5,9 +5,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.backup.conftest import Instance, files
 from tests.conftest import SEED_DIR
 from tests.databases import new_database_url
+
+pytestmark = [pytest.mark.slow, pytest.mark.database]
 
 COMMAND = str(Path(sys.executable).parent / "inference-atlas")
 

@@ -27,6 +27,8 @@ from tests.backup.conftest import Instance, as_user, files
 from tests.conftest import SEED_DIR
 from tests.databases import copy_of, new_database_url
 
+pytestmark = pytest.mark.database
+
 
 def broken_copy(instance: Instance, folder: Path, change: Callable[[dict[str, Any]], Any]) -> Path:
     """A copy of the backup whose team.json `change` has edited."""

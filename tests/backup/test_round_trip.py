@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from bs4 import BeautifulSoup
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine, inspect
@@ -21,6 +22,8 @@ from tests.backup.conftest import Instance, Restore, files
 from tests.conftest import SEED_DIR
 from tests.databases import copy_of, new_database_url
 from tests.team.test_write_api import RESULT, cell
+
+pytestmark = pytest.mark.database
 
 
 def team_json(folder: Path) -> dict[str, Any]:

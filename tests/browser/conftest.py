@@ -1,6 +1,5 @@
 """A live server and headless Chromium (Debian's) for browser tests."""
 
-import os
 import shutil
 import socket
 import threading
@@ -13,7 +12,7 @@ import uvicorn
 
 from app.main import create_app
 from app.settings import PROJECT_ROOT, Settings
-from tests.conftest import SEED_DIR
+from tests.conftest import IN_CI, SEED_DIR
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -53,7 +52,7 @@ def browser() -> Iterator[object]:
 
     if not (Path(CHROMIUM).exists() or shutil.which("chromium")):
         message = f"Chromium is not installed at {CHROMIUM} (apt-get install chromium)"
-        if os.environ.get("CI") == "true":
+        if IN_CI:
             pytest.fail(message)  # under CI a skipped browser test would hide a broken setup
         pytest.skip(message)
     with sync_playwright() as playwright:

@@ -9,8 +9,12 @@ import time
 import urllib.request
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import SEED_DIR
 from tests.databases import copy_of
+
+pytestmark = pytest.mark.slow
 
 CLI = str(Path(sys.executable).parent / "inference-atlas")
 

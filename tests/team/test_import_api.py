@@ -14,6 +14,8 @@ from tests.accounts.conftest import SAME_ORIGIN
 from tests.team.test_import_cli import EVERY_FILE
 from tests.team.test_write_api import count, token_for
 
+pytestmark = pytest.mark.database
+
 FIXTURES = Path(__file__).parents[1] / "imports" / "fixtures"
 SWEEP = FIXTURES / "vllm-bench" / "sweep-append-result.json"
 CONTEXT = {

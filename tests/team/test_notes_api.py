@@ -13,6 +13,8 @@ from app.queries.notes import MAX_NOTES_PER_ITEM
 from tests.team.html import settled
 from tests.team.test_write_api import RESULT, cell, token_for
 
+pytestmark = pytest.mark.database
+
 CLAIM = {"system": "vllm", "capability": "prefix-caching", "source": "overview-early-2026"}
 FIGURE = {"result": "ov-vllm-h100-peak"}
 # genai-in-depth-serving-frameworks gives two readings of SGLang on x86 CPUs (they disagree).

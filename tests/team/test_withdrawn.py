@@ -20,6 +20,8 @@ from app.seeding.prepare import seed
 from tests.conftest import SEED_DIR
 from tests.team.test_write_api import cell, token_for
 
+pytestmark = pytest.mark.database
+
 # Each the only row of its kind that a source gives, so removing its lines removes it.
 DISPUTING = {"system": "vllm", "capability": "prefix-caching", "source": "overview-early-2026"}
 ONLY_CLAIM = {"system": "exllamav2", "capability": "amd-rocm",

@@ -16,6 +16,8 @@ from app.seeding.prepare import seed
 from tests.accounts.conftest import SAME_ORIGIN
 from tests.conftest import SEED_DIR
 
+pytestmark = pytest.mark.database
+
 RESULT = {"system": "vllm", "metric": "throughput", "value": 2450, "unit": "tok/s",
           "hardware": "H100 SXM", "gpus": 1, "model": "Llama 3.1 8B", "precision": "fp16",
           "concurrency": 32, "workload": "online serving", "setup": "chat, 1k in / 256 out",
