@@ -14,8 +14,15 @@ start=$(date +%s)
 "$@"
 status=$?
 took=$(($(date +%s) - start))
-printf 'tier %s: %dm%02ds, pytest exit %d\n' "$tier" $((took / 60)) $((took % 60)) "$status" |
-    tee -a "${TIER_TIMES:-/dev/null}"
+# CPU time of everything the tier ran (pytest, its workers, servers, Chromium): unlike the
+# wall time, it hardly depends on what else the machine is doing.
+usage="$(mktemp)"
+times >"$usage" # not in a pipe: a subshell would report its own (zero) times
+cpu=$(tail -n 1 "$usage" | awk '{ split($1, u, /[ms]/); split($2, s, /[ms]/);
+    printf "%d", u[1] * 60 + u[2] + s[1] * 60 + s[2] }')
+rm -f "$usage"
+printf 'tier %s: %dm%02ds wall, %dm%02ds CPU, pytest exit %d\n' "$tier" $((took / 60)) \
+    $((took % 60)) $((cpu / 60)) $((cpu % 60)) "$status" | tee -a "${TIER_TIMES:-/dev/null}"
 if [ "$status" -eq 5 ]; then
     if [ "${TIER_MAY_BE_EMPTY:-}" = 1 ]; then
         echo "tier $tier: nothing selected by PYTEST_ARGS" >&2
