@@ -1,6 +1,11 @@
 VENV := .venv
 BIN := $(VENV)/bin
 PYTHON ?= python3
+# Compiled modules are kept (under .pycache/, not beside the sources) even where the
+# environment says PYTHONDONTWRITEBYTECODE: `make test` starts a dozen Python processes, and
+# each would otherwise compile the app and rewrite the tests' asserts again (~7 s CPU each).
+unexport PYTHONDONTWRITEBYTECODE
+export PYTHONPYCACHEPREFIX ?= $(CURDIR)/.pycache
 
 .PHONY: setup run test test-sqlite test-fast test-data test-slow test-browser test-postgres lint \
 	typecheck format migrate seed check browser-deps docker-dry-run bench clean
@@ -90,4 +95,4 @@ docker-dry-run: setup
 	$(BIN)/python scripts/dockerfile_dry_run.py
 
 clean:
-	rm -rf $(VENV) node_modules static/vendor test-artifacts inference_atlas.db
+	rm -rf $(VENV) node_modules static/vendor test-artifacts .pycache inference_atlas.db
