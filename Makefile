@@ -49,7 +49,7 @@ format: setup
 
 # Every tier once (tests/README.md): the fast tier, the real seed/, live servers and
 # subprocesses, Chromium, then what the database matters for again on PostgreSQL. Each tier
-# prints its slowest tests and its wall time; the times are listed again at the end.
+# prints its slowest tests and its wall and CPU time; the times are listed again at the end.
 test: setup browser-deps lint
 	@rm -f $(TIER_TIMES)
 	$(MAKE) --no-print-directory test-fast test-data test-slow test-browser test-postgres
@@ -63,29 +63,30 @@ test-sqlite: test-fast test-data test-slow test-browser
 PYTEST_ARGS ?=
 export TIER_TIMES ?= $(CURDIR)/test-artifacts/tier-times.txt
 export TIER_MAY_BE_EMPTY := $(if $(strip $(PYTEST_ARGS)$(PG_PYTEST_ARGS)),1,)
-PYTEST := $(BIN)/pytest --durations=15 $(PYTEST_ARGS)
-# Two workers, each with its own databases; a file's tests stay on one worker (module fixtures).
-XDIST := -n 2 --dist loadfile
+# Two workers (pyproject's addopts) except for Chromium: two browsers, two servers and two
+# test processes on two cores made timing-sensitive browser tests flaky (tests/README.md).
+PYTEST := $(BIN)/pytest --durations=15
 TIER := bash scripts/test-tier.sh
 
 test-fast: setup
-	$(TIER) fast $(PYTEST) $(XDIST)
+	$(TIER) fast $(PYTEST) $(PYTEST_ARGS)
 
 test-data: setup
-	$(TIER) data $(PYTEST) $(XDIST) -m "data and not slow and not browser and not postgres"
+	$(TIER) data $(PYTEST) -m "data and not slow and not browser and not postgres" \
+		$(PYTEST_ARGS)
 
 test-slow: setup
-	$(TIER) slow $(PYTEST) $(XDIST) -m "slow and not browser and not postgres"
+	$(TIER) slow $(PYTEST) -m "slow and not browser and not postgres" $(PYTEST_ARGS)
 
 test-browser: setup browser-deps
-	$(TIER) browser $(PYTEST) -m browser
+	$(TIER) browser $(PYTEST) -n 0 -m browser $(PYTEST_ARGS)
 
 # The tests marked `database` or `postgres`, on a throwaway PostgreSQL server (Debian's
 # postgresql is installed when missing: root). PG_PYTEST_ARGS narrows this tier alone.
 PG_PYTEST_ARGS ?=
 test-postgres: setup
-	$(TIER) postgres bash scripts/postgres.sh $(PYTEST) $(XDIST) -m "database or postgres" \
-		$(PG_PYTEST_ARGS)
+	$(TIER) postgres bash scripts/postgres.sh $(PYTEST) -m "database or postgres" \
+		$(PYTEST_ARGS) $(PG_PYTEST_ARGS)
 
 bench: setup
 	command -v wrk >/dev/null || (apt-get update -qq && apt-get install -y -qq wrk)
