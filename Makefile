@@ -8,7 +8,7 @@ unexport PYTHONDONTWRITEBYTECODE
 export PYTHONPYCACHEPREFIX ?= $(CURDIR)/.pycache
 
 .PHONY: setup run test test-sqlite test-fast test-data test-slow test-browser test-postgres lint \
-	typecheck format migrate seed check browser-deps docker-dry-run bench clean
+	typecheck new-tier-times format migrate seed check browser-deps docker-dry-run bench clean
 
 setup: $(VENV)/.installed static/vendor/htmx.min.js
 
@@ -50,10 +50,11 @@ format: setup
 # Every tier once (tests/README.md): the fast tier, the real seed/, live servers and
 # subprocesses, Chromium, then what the database matters for again on PostgreSQL. Each tier
 # prints its slowest tests and its wall and CPU time; the times are listed again at the end.
-test: setup browser-deps lint
-	@rm -f $(TIER_TIMES)
-	$(MAKE) --no-print-directory test-fast test-data test-slow test-browser test-postgres
+test: setup browser-deps lint new-tier-times test-fast test-data test-slow test-browser test-postgres
 	@echo "--- tier times"; cat $(TIER_TIMES)
+
+new-tier-times:
+	@rm -f $(TIER_TIMES)
 
 # The SQLite tiers alone.
 test-sqlite: test-fast test-data test-slow test-browser
