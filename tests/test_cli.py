@@ -6,6 +6,7 @@ import pytest
 from typer.testing import CliRunner
 
 from app.cli import cli
+from tests.conftest import REAL_SEED_DIR
 from tests.databases import new_database_url
 
 
@@ -16,15 +17,16 @@ def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path / "cli.db"
 
 
-def test_seed_then_export(env: Path, seed_copy: Path, tmp_path: Path) -> None:
+@pytest.mark.data
+def test_seed_then_export(env: Path, tmp_path: Path) -> None:
     runner = CliRunner()
-    result = runner.invoke(cli, ["seed", "--seed-dir", str(seed_copy)])
+    result = runner.invoke(cli, ["seed", "--seed-dir", str(REAL_SEED_DIR)])
     assert result.exit_code == 0, result.output
     assert "Loaded 27 systems" in result.output
     result = runner.invoke(cli, ["export", str(tmp_path / "out")])
     assert result.exit_code == 0
     assert (tmp_path / "out" / "systems" / "vllm.yaml").read_text() == (
-        seed_copy / "systems" / "vllm.yaml"
+        REAL_SEED_DIR / "systems" / "vllm.yaml"
     ).read_text()
 
 
