@@ -6,7 +6,7 @@ import pytest
 from typer.testing import CliRunner
 
 from app.cli import cli
-from tests.conftest import REAL_SEED_DIR
+from tests.conftest import REAL_SEED_DIR, SEED_DIR
 from tests.databases import new_database_url
 
 
@@ -83,7 +83,12 @@ def test_seed_waits_for_a_locked_database_then_says_so(tmp_path: Path) -> None:
     import sys
 
     url = f"sqlite:///{tmp_path / 'locked.db'}"
-    env = {**os.environ, "DATABASE_URL": url, "SQLITE_BUSY_TIMEOUT_MS": "300"}
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "SEED_DIR": str(SEED_DIR),
+        "SQLITE_BUSY_TIMEOUT_MS": "300",
+    }
     cli = str(Path(sys.executable).parent / "inference-atlas")
     assert subprocess.run([cli, "seed"], env=env, capture_output=True).returncode == 0
     holder = sqlite3.connect(tmp_path / "locked.db", isolation_level=None)
