@@ -1,4 +1,8 @@
-"""Shared fixtures: one seeded database per test session, copies of seed/ to break.
+"""Shared fixtures: one seeded database per test session, copies of the seed to break.
+
+Behaviour tests run on the fixture seed (tests/fixture_seed/: a few systems cut from seed/, in
+the same file format), which loads in about a second. Tests of the real data set in seed/ are
+marked `data` and use the `real_*` fixtures, which load seed/ once per session when asked for.
 
 The suite runs on SQLite, or on PostgreSQL when ATLAS_TEST_DATABASE_URL names a server
 (see tests/databases.py and scripts/postgres.sh). Tests marked `postgres` need that server;
@@ -19,7 +23,9 @@ from app.main import create_app
 from app.settings import PROJECT_ROOT, Settings
 from tests.databases import BACKEND, ON_POSTGRES, drop_created, new_engine, seeded_url
 
-SEED_DIR = PROJECT_ROOT / "seed"
+# What the behaviour tests seed from; REAL_SEED_DIR is the published data set (the data tier).
+SEED_DIR = Path(__file__).parent / "fixture_seed"
+REAL_SEED_DIR = PROJECT_ROOT / "seed"
 # The test client calls itself "testserver"; every app a test builds must answer to it.
 os.environ["TRUSTED_HOSTS"] = "testserver,localhost,127.0.0.1"
 # Argon2 at its minimum cost: sign-ins in tests take no time (app/accounts/passwords.py).
@@ -57,7 +63,7 @@ def pytest_sessionfinish() -> None:
 
 @pytest.fixture(scope="session")
 def database_url(tmp_path_factory: pytest.TempPathFactory) -> str:
-    """A database migrated and seeded once from the real seed/ folder."""
+    """A database migrated and seeded once from the fixture seed."""
     return seeded_url(tmp_path_factory.mktemp("db"), SEED_DIR)
 
 
@@ -77,9 +83,31 @@ def client(database_url: str) -> Iterator[TestClient]:
         yield test_client
 
 
+@pytest.fixture(scope="session")
+def real_database_url(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A database migrated and seeded once from the real seed/ folder (the `data` tier)."""
+    return seeded_url(tmp_path_factory.mktemp("real-db"), REAL_SEED_DIR)
+
+
+@pytest.fixture(scope="session")
+def real_engine(real_database_url: str) -> Iterator[Engine]:
+    from app.db import make_engine
+
+    engine = make_engine(real_database_url)
+    yield engine
+    engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def real_client(real_database_url: str) -> Iterator[TestClient]:
+    app = create_app(Settings(database_url=real_database_url, seed_dir=REAL_SEED_DIR))
+    with TestClient(app) as test_client:
+        yield test_client
+
+
 @pytest.fixture
 def seed_copy(tmp_path: Path) -> Path:
-    """A private copy of seed/ that a test may break."""
+    """A private copy of the fixture seed that a test may break."""
     target = tmp_path / "seed"
     shutil.copytree(SEED_DIR, target)
     return target

@@ -6,6 +6,7 @@ import pytest
 from typer.testing import CliRunner
 
 from app.cli import cli
+from tests.conftest import REAL_SEED_DIR, SEED_DIR
 from tests.databases import new_database_url
 
 pytestmark = pytest.mark.slow
@@ -18,15 +19,16 @@ def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path / "cli.db"
 
 
-def test_seed_then_export(env: Path, seed_copy: Path, tmp_path: Path) -> None:
+@pytest.mark.data
+def test_seed_then_export(env: Path, tmp_path: Path) -> None:
     runner = CliRunner()
-    result = runner.invoke(cli, ["seed", "--seed-dir", str(seed_copy)])
+    result = runner.invoke(cli, ["seed", "--seed-dir", str(REAL_SEED_DIR)])
     assert result.exit_code == 0, result.output
     assert "Loaded 27 systems" in result.output
     result = runner.invoke(cli, ["export", str(tmp_path / "out")])
     assert result.exit_code == 0
     assert (tmp_path / "out" / "systems" / "vllm.yaml").read_text() == (
-        seed_copy / "systems" / "vllm.yaml"
+        REAL_SEED_DIR / "systems" / "vllm.yaml"
     ).read_text()
 
 
@@ -83,7 +85,12 @@ def test_seed_waits_for_a_locked_database_then_says_so(tmp_path: Path) -> None:
     import sys
 
     url = f"sqlite:///{tmp_path / 'locked.db'}"
-    env = {**os.environ, "DATABASE_URL": url, "SQLITE_BUSY_TIMEOUT_MS": "300"}
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "SEED_DIR": str(SEED_DIR),
+        "SQLITE_BUSY_TIMEOUT_MS": "300",
+    }
     cli = str(Path(sys.executable).parent / "inference-atlas")
     assert subprocess.run([cli, "seed"], env=env, capture_output=True).returncode == 0
     holder = sqlite3.connect(tmp_path / "locked.db", isolation_level=None)

@@ -16,14 +16,14 @@ from app.seeding.errors import SeedError
 from app.seeding.export import export_seed
 from app.seeding.load import load_seed
 from app.seeding.prepare import seed
-from tests.conftest import SEED_DIR
+from tests.conftest import REAL_SEED_DIR
 
 GENAI = "genai-in-depth-serving-frameworks"
 
 
 @pytest.fixture(scope="module")
-def session(engine: Engine):
-    with Session(engine) as session:
+def session(real_engine: Engine):
+    with Session(real_engine) as session:
         yield session
 
 
@@ -37,6 +37,7 @@ def cell(session: Session, system: str, capability: str):
 # -- a source that contradicts itself -------------------------------------------------
 
 
+@pytest.mark.data
 def test_sglang_cpu_cell_keeps_both_readings_of_the_genai_article(session: Session) -> None:
     # Opening table: "NVIDIA · AMD (MI300/MI355) · Intel Xeon · ..."; matrix: CPU support ✗.
     x86 = cell(session, "sglang", "cpu-x86")
@@ -56,7 +57,7 @@ def test_two_readings_from_one_source_round_trip(
     empty_engine: Engine, seed_copy: Path, tmp_path: Path
 ) -> None:
     readings = (
-        "candle:\n  cpu-arm:\n"
+        "powerinfer:\n  cpu-arm:\n"
         "    - level: yes\n      note: first reading\n"
         "    - level: no\n      note: second reading\n"
     )
@@ -70,9 +71,9 @@ def test_two_readings_from_one_source_round_trip(
 @pytest.mark.parametrize(
     "readings",
     [
-        "candle:\n  cpu-arm:\n    - level: yes\n      note: only one\n",
-        "candle:\n  cpu-arm:\n    - level: yes\n    - level: no\n",
-        "candle:\n  cpu-arm:\n    - {level: yes, note: same}\n    - {level: no, note: same}\n",
+        "powerinfer:\n  cpu-arm:\n    - level: yes\n      note: only one\n",
+        "powerinfer:\n  cpu-arm:\n    - level: yes\n    - level: no\n",
+        "powerinfer:\n  cpu-arm:\n    - {level: yes, note: same}\n    - {level: no, note: same}\n",
     ],
     ids=["single-entry", "no-notes", "same-note"],
 )
@@ -82,11 +83,12 @@ def test_a_list_of_readings_needs_two_entries_with_their_own_notes(
     write_claims(seed_copy, readings)
     with pytest.raises(SeedError) as error:
         load_seed(seed_copy)
-    assert "candle.cpu-arm" in str(error.value)
+    assert "powerinfer.cpu-arm" in str(error.value)
 
 
+@pytest.mark.data
 def test_the_real_seed_loads() -> None:
-    assert load_seed(SEED_DIR).claims[GENAI]["sglang"]["cpu-x86"]
+    assert load_seed(REAL_SEED_DIR).claims[GENAI]["sglang"]["cpu-x86"]
 
 
 # -- figures under the right system, metric and direction -----------------------------
@@ -122,6 +124,7 @@ def claim_notes(session: Session, system: str, capability: str, source: str) -> 
     return [c.note or "" for c in found.claims if c.source.slug == source]
 
 
+@pytest.mark.data
 def test_contiguous_kv_waste_is_not_filed_as_a_vllm_figure(session: Session) -> None:
     # Overview: one contiguous block per request "wastes 60–80% of capacity"; 18-tool guide
     # 3.1: pre-reserved regions give "average 60–80% memory waste". A property of the old
@@ -134,6 +137,7 @@ def test_contiguous_kv_waste_is_not_filed_as_a_vllm_figure(session: Session) -> 
     assert not [r for r, *_ in rows(session, metric="memory-waste") if (r.high or 0) >= 60]
 
 
+@pytest.mark.data
 def test_cpu_variance_is_a_spread_not_a_throughput_gain(session: Session) -> None:
     row, metric, system, _ = one(session, "ov-llamacpp-cpu-variance")
     assert (system, metric.slug, metric.better) == ("llama-cpp", "host-cpu-spread", "lower")
@@ -141,6 +145,7 @@ def test_cpu_variance_is_a_spread_not_a_throughput_gain(session: Session) -> Non
     assert not rows(session, system="llama-cpp", metric="relative-throughput", source=OVERVIEW)
 
 
+@pytest.mark.data
 def test_tensorrt_llm_utilisation_gain_is_a_gpu_utilisation_figure(session: Session) -> None:
     row, metric, system, _ = one(session, "gid-trtllm-util-gain")
     assert (system, metric.slug, metric.better) == (
@@ -151,6 +156,7 @@ def test_tensorrt_llm_utilisation_gain_is_a_gpu_utilisation_figure(session: Sess
     assert (row.low, row.high, row.unit) == (10, 20, "%")
 
 
+@pytest.mark.data
 @pytest.mark.parametrize(
     ("slug", "system", "value", "qualifier"),
     [
@@ -166,6 +172,7 @@ def test_latency_reductions_are_higher_is_better_factors(
     assert (row.value, row.qualifier, row.unit) == (value, qualifier, "x")
 
 
+@pytest.mark.data
 def test_lower_is_better_ratios_are_latency_ratios_above_one(session: Session) -> None:
     # vLLM's p99 TTFT "80% larger than competitors" is a true latency ratio (1.8): worse.
     (only,) = rows(session, metric="relative-latency")
@@ -178,6 +185,7 @@ def test_lower_is_better_ratios_are_latency_ratios_above_one(session: Session) -
     )
 
 
+@pytest.mark.data
 def test_other_parties_eagle3_and_kernel_figures_are_not_sglang_figures(session: Session) -> None:
     # 18-tool guide 4.5: Groq (6x+, Llama-3.1-70B) and SambaNova (2x+, Llama-3.1-405B)
     # report EAGLE 3 speed-ups on their own stacks; 4.4: FlashInfer's cascade kernel is up to
@@ -190,6 +198,7 @@ def test_other_parties_eagle3_and_kernel_figures_are_not_sglang_figures(session:
     assert "31x" in " ".join(claim_notes(session, "sglang", "flashinfer", SEG))
 
 
+@pytest.mark.data
 def test_7b_in_6gb_is_memory_to_run_not_memory_at_rest(session: Session) -> None:
     row, metric, system, _ = one(session, "osc-llamacpp-7b-4bit-ram")
     assert (system, metric.slug, metric.better) == ("llama-cpp", "run-memory", "lower")
@@ -198,6 +207,7 @@ def test_7b_in_6gb_is_memory_to_run_not_memory_at_rest(session: Session) -> None
     assert at_rest == {"olla"}  # Olla's ~50 MB idle: the one figure about memory at rest
 
 
+@pytest.mark.data
 def test_kv_quantisation_halving_is_a_property_of_the_technique(session: Session) -> None:
     # 18-tool 4.1: KV quantisation is "supported by TensorRT-LLM and LMDeploy"; 8-bit KV
     # "saves 50% memory". A general figure, not a measurement of either engine.
@@ -223,6 +233,7 @@ NOT_CUDA = (
 )
 
 
+@pytest.mark.data
 @pytest.mark.parametrize("capability", NOT_CUDA)
 def test_lmdeploy_cuda_only_excludes_the_other_accelerators(session, capability) -> None:
     found = cell(session, "lmdeploy", capability)
@@ -230,6 +241,7 @@ def test_lmdeploy_cuda_only_excludes_the_other_accelerators(session, capability)
     assert [c.level for c in found.claims if c.source.slug == SEG] == ["no"]
 
 
+@pytest.mark.data
 def test_lmdeploy_ascend_cell_is_disputed(session: Session) -> None:
     # Overview and GenAI list Ascend NPU support; the 18-tool guide says CUDA only.
     found = cell(session, "lmdeploy", "ascend-npu")
@@ -237,12 +249,14 @@ def test_lmdeploy_ascend_cell_is_disputed(session: Session) -> None:
     assert {c.source.slug for c in found.claims if c.level == "yes"} >= {OVERVIEW, GENAI}
 
 
+@pytest.mark.data
 def test_lmdeploy_cuda_only_adds_no_cpu_or_edge_claims(session: Session) -> None:
     for capability in ("cpu-x86", "cpu-arm", "mobile", "browser-webgpu"):
         found = cell(session, "lmdeploy", capability)
         assert found is None or SEG not in {c.source.slug for c in found.claims}, capability
 
 
+@pytest.mark.data
 def test_olla_article_makes_no_quantisation_breadth_claim_for_lmdeploy(session: Session) -> None:
     # Its text only calls LMDeploy strong "particularly for quantised models"; no formats.
     found = cell(session, "lmdeploy", "quantization-breadth")
@@ -263,6 +277,7 @@ def system_facts(session: Session, system: str, attribute: str) -> set[tuple[str
     return set(session.exec(statement).all())
 
 
+@pytest.mark.data
 def test_deepspeed_mii_status_is_not_stated_as_active(session: Session) -> None:
     # The 18-tool guide gives DeepSpeed-MII no status line, only "decreasing development
     # activity" among its drawbacks; the 2026 article says nothing about its status.
@@ -273,6 +288,7 @@ def test_deepspeed_mii_status_is_not_stated_as_active(session: Session) -> None:
     assert any("declining" in value for value in values)
 
 
+@pytest.mark.data
 def test_sglang_language_is_the_one_the_sources_give(session: Session) -> None:
     # 18-tool table 5.1: Python/C++. GenAI only says its load balancer is written in Rust.
     detail = get_system(session, "sglang")
@@ -285,6 +301,7 @@ def test_sglang_language_is_the_one_the_sources_give(session: Session) -> None:
 # -- our words, not the articles' ------------------------------------------------------
 
 
+@pytest.mark.data
 @pytest.mark.parametrize(
     "copied",
     [
@@ -296,6 +313,6 @@ def test_sglang_language_is_the_one_the_sources_give(session: Session) -> None:
     ],
 )
 def test_near_verbatim_article_lines_are_reworded(copied: str) -> None:
-    for path in sorted(SEED_DIR.rglob("*")):
+    for path in sorted(REAL_SEED_DIR.rglob("*")):
         if path.suffix in {".yaml", ".csv"}:
             assert copied.lower() not in path.read_text().lower(), path.name

@@ -13,6 +13,8 @@ from app.params.views import BenchmarkParams
 from app.queries.benchmark_page import all_results, build_benchmark_page
 from app.queries.systems import get_system
 
+pytestmark = pytest.mark.data  # the first data set itself (seed/), not the app's behaviour
+
 PRODUCT_SLUGS = (
     "vllm",
     "sglang",
@@ -44,8 +46,8 @@ PRODUCT_SLUGS = (
 
 
 @pytest.fixture(scope="module")
-def session(engine: Engine):
-    with Session(engine) as session:
+def session(real_engine: Engine):
+    with Session(real_engine) as session:
         yield session
 
 
@@ -189,12 +191,12 @@ def test_hardware_claims_cover_the_product_targets(session: Session) -> None:
     assert {"nvidia-cuda", "amd-rocm", "intel-gaudi", "aws-neuron"} <= hardware
 
 
-def test_contexts_on_the_vocabulary(engine: Engine) -> None:
+def test_contexts_on_the_vocabulary(real_engine: Engine) -> None:
     """The published figures grouped on the vocabulary (82 contexts, 23 of them with more
     than one system; on the articles' free text it was 105 and 22). Merging mostly joins
     contexts that already held two systems (few-shot and multi-turn cache-hit rates from two
     articles), so the second count rises by one while 23 contexts disappear."""
-    with Session(engine) as session:
+    with Session(real_engine) as session:
         results = [
             r
             for r in all_results(session, dt.date(2026, 11, 22))

@@ -3,6 +3,7 @@
 import csv
 import io
 
+import pytest
 from bs4 import BeautifulSoup
 from fastapi.testclient import TestClient
 
@@ -103,8 +104,9 @@ def test_active_filters_are_chips_in_words_that_remove_themselves(client: TestCl
     assert soup_of(client.get("/matrix")).select("a.chip") == []
 
 
-def test_empty_search_says_what_to_clear_in_plain_words(client: TestClient) -> None:
-    soup = soup_of(client.get("/matrix?q=tool+calling"))
+@pytest.mark.data
+def test_empty_search_says_what_to_clear_in_plain_words(real_client: TestClient) -> None:
+    soup = soup_of(real_client.get("/matrix?q=tool+calling"))
     text = soup.select_one(".empty-state").get_text(" ", strip=True)
     assert "Clear the search “tool calling” to see 27 systems" in text
     assert "q=" not in text

@@ -18,7 +18,7 @@ from app.migrations import migrate
 from app.models import Claim, Revision
 from app.seeding.prepare import prepare_database, seed_with_report
 from app.writes.references import referenced_ids
-from tests.conftest import SEED_DIR
+from tests.conftest import REAL_SEED_DIR, SEED_DIR
 from tests.databases import new_engine
 
 pytestmark = pytest.mark.database
@@ -101,9 +101,10 @@ def count_rows(engine: Engine, names: list[str]) -> dict[str, int]:
         }
 
 
+@pytest.mark.data
 def test_upgrading_from_the_baseline_keeps_every_row(tmp_path: Path) -> None:
     full = new_engine(tmp_path, "full")
-    prepare_database(full, SEED_DIR)
+    prepare_database(full, REAL_SEED_DIR)
     old = new_engine(tmp_path, "old")
     migrate.upgrade(old, migrate.BASELINE)
     before = copy_rows(full, old)
@@ -149,14 +150,14 @@ def test_a_database_made_before_migrations_is_rebuilt_once(tmp_path: Path) -> No
     legacy.dispose()
 
 
-def legacy_database_with_accounts(tmp_path: Path) -> Engine:
+def legacy_database_with_accounts(tmp_path: Path, seed_dir: Path = SEED_DIR) -> Engine:
     """A database as create_all made it before migrations: seed data and an account."""
     from sqlmodel import Session
 
     from app.accounts.users import add_user
 
     full = new_engine(tmp_path, "full")
-    prepare_database(full, SEED_DIR)
+    prepare_database(full, seed_dir)
     with Session(full) as session:
         add_user(session, "ada", "editor", "correct horse battery")
         session.commit()
@@ -190,12 +191,13 @@ def test_a_rebuild_before_migrations_keeps_the_accounts(tmp_path: Path) -> None:
     legacy.dispose()
 
 
+@pytest.mark.data
 def test_account_tables_of_another_version_stop_the_start(tmp_path: Path) -> None:
-    legacy = legacy_database_with_accounts(tmp_path)
+    legacy = legacy_database_with_accounts(tmp_path, REAL_SEED_DIR)
     with legacy.begin() as connection:
         connection.execute(text("ALTER TABLE user_account ADD COLUMN nickname VARCHAR(20)"))
     with pytest.raises(migrate.SchemaError, match="user_account"):
-        prepare_database(legacy, SEED_DIR)
+        prepare_database(legacy, REAL_SEED_DIR)
     with legacy.connect() as connection:
         assert connection.execute(text("SELECT count(*) FROM system")).scalar_one() == 27
         assert connection.execute(text("SELECT name FROM user_account")).scalars().all() == ["ada"]
@@ -360,10 +362,11 @@ def entries(connection: Any, table: str) -> dict[int, str]:
     return dict(connection.execute(text(f"SELECT id, slug FROM {table}")).all())
 
 
+@pytest.mark.data
 def test_the_vocabulary_migration_maps_published_and_team_figures(tmp_path: Path) -> None:
     """A database at 0004 with the published figures (as free text) and team results."""
     full = new_engine(tmp_path, "full")
-    prepare_database(full, SEED_DIR)
+    prepare_database(full, REAL_SEED_DIR)
     old = new_engine(tmp_path, "at-0004")
     migrate.upgrade(old, "0004")
     before = copy_rows(full, old)
@@ -424,7 +427,7 @@ def test_the_vocabulary_migration_maps_published_and_team_figures(tmp_path: Path
     assert schema_differences(old) == []
 
     # The migration gave every published figure what seed/ gives it: reseeding changes none.
-    report = seed_with_report(old, SEED_DIR)[1]
+    report = seed_with_report(old, REAL_SEED_DIR)[1]
     with Session(old) as session:
         changed = session.exec(
             select(Revision.key).where(
@@ -436,9 +439,10 @@ def test_the_vocabulary_migration_maps_published_and_team_figures(tmp_path: Path
     old.dispose()
 
 
+@pytest.mark.data
 def test_the_vocabulary_migration_goes_back_to_the_articles_wording(tmp_path: Path) -> None:
     full = new_engine(tmp_path, "full")
-    prepare_database(full, SEED_DIR)
+    prepare_database(full, REAL_SEED_DIR)
     migrate.downgrade(full, "0004")
     with full.connect() as connection:
         row = connection.execute(text(

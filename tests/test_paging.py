@@ -1,6 +1,6 @@
 """Long tables come a page at a time: the matrix rows and the /benchmarks results table.
 
-The real data fits on one page, so these tests shrink the page size.
+The test data fits on one page, so these tests shrink the page size.
 """
 
 import csv
@@ -32,16 +32,16 @@ def systems_on(html: str) -> list[str]:
 
 @pytest.fixture
 def small_matrix_pages(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("app.queries.matrix.MATRIX_PAGE_SIZE", 10)
+    monkeypatch.setattr("app.queries.matrix.MATRIX_PAGE_SIZE", 6)
 
 
 def test_matrix_pages_split_the_rows_in_order(client: TestClient, small_matrix_pages: None) -> None:
     everything = client.get("/matrix.csv?sort=coverage&paging=a")  # CSV: every page, one file
     all_rows = [row["system"] for row in csv.DictReader(io.StringIO(everything.text))]
-    assert len(all_rows) > 20
+    assert len(all_rows) > 12
     pages = [client.get(f"/matrix?sort=coverage&page={n}&paging=a").text for n in (1, 2, 3)]
     shown = [systems_on(html) for html in pages]
-    assert [len(s) for s in shown] == [10, 10, len(all_rows) - 20]
+    assert [len(s) for s in shown] == [6, 6, len(all_rows) - 12]
     assert shown[0] + shown[1] + shown[2] == all_rows, "pages follow the sort across pages"
     soup = BeautifulSoup(pages[1], "html.parser")
     pager = soup.select_one("nav.pager")
@@ -49,7 +49,7 @@ def test_matrix_pages_split_the_rows_in_order(client: TestClient, small_matrix_p
     assert pager.select_one('a[rel="prev"]')["href"] == "/matrix?sort=coverage"
     assert pager.select_one('a[rel="next"]')["href"] == "/matrix?sort=coverage&page=3"
     count = soup.select_one("p.count").get_text(" ", strip=True)
-    assert f"{len(all_rows)} of" in count and "showing 11–20" in count
+    assert f"{len(all_rows)} of" in count and "showing 7–12" in count
 
 
 def test_a_page_past_the_last_shows_the_last(client: TestClient, small_matrix_pages: None) -> None:

@@ -10,6 +10,7 @@ from app.models import Claim, Meta, System
 from app.seeding.errors import SeedError
 from app.seeding.load import load_seed
 from app.seeding.prepare import seed
+from tests.conftest import REAL_SEED_DIR
 
 
 def problems_for(seed_dir: Path) -> list[str]:
@@ -31,8 +32,9 @@ def line_number(path: Path, needle: str) -> int:
     raise AssertionError(needle)
 
 
-def test_the_real_seed_folder_is_valid(seed_copy: Path) -> None:
-    data = load_seed(seed_copy)
+@pytest.mark.data
+def test_the_real_seed_folder_is_valid() -> None:
+    data = load_seed(REAL_SEED_DIR)
     assert len(data.systems) >= 26
 
 

@@ -7,7 +7,7 @@ from sqlalchemy import Engine
 
 from app.seeding.export import export_seed
 from app.seeding.prepare import seed
-from tests.conftest import SEED_DIR
+from tests.conftest import REAL_SEED_DIR, SEED_DIR
 
 pytestmark = pytest.mark.database
 
@@ -28,6 +28,15 @@ def test_export_reproduces_the_seed_files(engine: Engine, tmp_path: Path) -> Non
         assert exported[name] == text, f"{name} changed in the round trip"
 
 
+@pytest.mark.data
+def test_export_reproduces_the_real_seed_files(real_engine: Engine, tmp_path: Path) -> None:
+    export_seed(real_engine, tmp_path)
+    exported, original = data_files(tmp_path), data_files(REAL_SEED_DIR)
+    assert sorted(exported) == sorted(original)
+    for name, text in original.items():
+        assert exported[name] == text, f"{name} changed in the round trip"
+
+
 def test_reseeding_is_idempotent(empty_engine: Engine, seed_copy: Path, tmp_path: Path) -> None:
     seed(empty_engine, seed_copy)
     seed(empty_engine, seed_copy)
@@ -40,9 +49,9 @@ def test_an_edit_survives_the_round_trip(
 ) -> None:
     path = seed_copy / "claims" / "olla-servers-compared.yaml"
     path.write_text(
-        path.read_text() + "candle:\n  cpu-arm:\n    level: partial\n    note: test edit\n"
+        path.read_text() + "powerinfer:\n  cpu-arm:\n    level: partial\n    note: test edit\n"
     )
     seed(empty_engine, seed_copy)
     export_seed(empty_engine, tmp_path / "out")
     exported = (tmp_path / "out" / "claims" / "olla-servers-compared.yaml").read_text()
-    assert exported.endswith("candle:\n  cpu-arm:\n    level: partial\n    note: test edit\n")
+    assert exported.endswith("powerinfer:\n  cpu-arm:\n    level: partial\n    note: test edit\n")

@@ -103,8 +103,9 @@ def seeded(empty_engine: Engine, seed_copy: Path) -> Engine:
     return empty_engine
 
 
-def test_the_first_seed_writes_one_summary_revision(seeded: Engine) -> None:
-    [first] = history(seeded)
+@pytest.mark.data
+def test_the_first_seed_writes_one_summary_revision(real_engine: Engine) -> None:
+    [first] = history(real_engine)
     assert (first.actor, first.entity, first.action) == ("seed", "dataset", "create")
     assert first.after is not None and first.after["systems"] == 27
     assert first.after["claims"] > 800

@@ -1,7 +1,7 @@
 """Hostile seed files are refused with a named problem and write nothing; zero figures render.
 
-The cases run on a small seed folder (three systems, cut from the real one) so that each
-costs a fraction of a full load; tests/test_seed_errors.py covers the real folder.
+The cases run on a small seed folder (three systems, cut from the fixture seed) so that each
+costs a fraction of a full load; tests/test_seed_errors.py breaks whole copies of it.
 """
 
 import csv

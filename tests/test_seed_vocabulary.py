@@ -7,12 +7,12 @@ import pytest
 
 from app.seeding.load import SeedData, load_seed
 from app.vocabulary.names import Names, alias_key, canonical_precision
-from tests.conftest import SEED_DIR
+from tests.conftest import REAL_SEED_DIR
 
 
 @pytest.fixture(scope="module")
 def data() -> SeedData:
-    return load_seed(SEED_DIR)
+    return load_seed(REAL_SEED_DIR)
 
 
 def rows(data: SeedData) -> dict[str, object]:
@@ -54,6 +54,7 @@ def test_precisions_are_spelled_one_way_and_others_kept() -> None:
 
 
 # -- the published data, checked against the articles ------------------------------------
+@pytest.mark.data
 def test_the_h100_without_a_variant_is_never_the_sxm5_part(data: SeedData) -> None:
     by_id = rows(data)
     # The headline table names the part in full and says "single GPU".
@@ -69,6 +70,7 @@ def test_the_h100_without_a_variant_is_never_the_sxm5_part(data: SeedData) -> No
     assert sxm5 == {r.id for r in table}
 
 
+@pytest.mark.data
 def test_gpu_counts_only_where_the_article_gives_one(data: SeedData) -> None:
     counted = {r.id: r.gpus for r in rows(data).values() if r.gpus is not None}  # type: ignore[attr-defined]
     powerinfer = {f"seg-powerinfer-{s}" for s in ("4090-avg", "4090-max", "vs-a100", "vs-llamacpp")}
@@ -79,6 +81,7 @@ def test_gpu_counts_only_where_the_article_gives_one(data: SeedData) -> None:
     assert set(counted.values()) == {1}
 
 
+@pytest.mark.data
 def test_vague_entries_are_marked(data: SeedData) -> None:
     vague = {slug for slug, e in data.hardware.items() if e.vague}
     assert vague == {
@@ -96,6 +99,7 @@ def test_vague_entries_are_marked(data: SeedData) -> None:
     assert by_id["seg-gguf-size-q4-k-m"].model == "unnamed-7b"  # type: ignore[attr-defined]
 
 
+@pytest.mark.data
 def test_every_figure_has_a_workload_and_keeps_its_setup_line(data: SeedData) -> None:
     for row in rows(data).values():
         assert row.workload and row.setup, row.id  # type: ignore[attr-defined]
@@ -105,6 +109,7 @@ def test_every_figure_has_a_workload_and_keeps_its_setup_line(data: SeedData) ->
     assert data.workloads["decode-tg128"].output_tokens == 128
 
 
+@pytest.mark.data
 def test_every_entry_says_where_it_comes_from(data: SeedData) -> None:
     for kind in ("hardware", "models"):
         for slug, entry in getattr(data, kind).items():
@@ -116,10 +121,11 @@ def test_every_entry_says_where_it_comes_from(data: SeedData) -> None:
     assert data.models["llama-3-70b"].architecture is None
 
 
+@pytest.mark.data
 def test_the_seed_files_hold_slugs_not_names() -> None:
     # The CSVs are written the way export writes them, so the round trip stays exact.
-    data = load_seed(SEED_DIR)
-    for path in (SEED_DIR / "benchmarks").glob("*.csv"):
+    data = load_seed(REAL_SEED_DIR)
+    for path in (REAL_SEED_DIR / "benchmarks").glob("*.csv"):
         for row in csv.DictReader(path.read_text().splitlines()):
             for kind, entries in (("hardware", data.hardware), ("model", data.models),
                                   ("workload", data.workloads)):  # fmt: skip

@@ -25,7 +25,7 @@ def rows(page) -> int:
 
 def test_filter_swaps_table_and_url_without_reload(page, live_url) -> None:
     page.goto(f"{live_url}/matrix")
-    assert rows(page) == 27
+    assert rows(page) == 17
     page.evaluate("window.__stillHere = true")
     page.locator("summary", has_text="Licence, kind, status").click()
     page.check('input[name="kind"][value="proxy"]')
@@ -40,14 +40,14 @@ def test_reload_and_back_restore_state(page, live_url) -> None:
     page.locator("summary", has_text="Runs on").click()
     page.check('input[name="hw"][value="apple-silicon"]')
     page.wait_for_url("**/hardware?hw=apple-silicon")
-    wait_until(page, "document.querySelectorAll('table.matrix tbody tr').length < 27")
+    wait_until(page, "document.querySelectorAll('table.matrix tbody tr').length < 17")
     filtered = rows(page)
     page.reload()
     assert rows(page) == filtered
     assert page.locator('input[name="hw"][value="apple-silicon"]').is_checked()
     page.go_back()
     page.wait_for_url(f"{live_url}/hardware")
-    wait_until(page, "document.querySelectorAll('table.matrix tbody tr').length === 27")
+    wait_until(page, "document.querySelectorAll('table.matrix tbody tr').length === 17")
     assert not page.locator('input[name="hw"][value="apple-silicon"]').is_checked()
 
 
@@ -70,7 +70,7 @@ def test_keyboard_only_filtering_and_cell_panel(page, live_url) -> None:
     page.focus("#q")
     page.keyboard.type("olla")
     page.wait_for_url("**q=olla**")
-    wait_until(page, "document.querySelectorAll('table.matrix tbody tr').length < 27")
+    wait_until(page, "document.querySelectorAll('table.matrix tbody tr').length < 17")
     page.keyboard.press("Tab")  # to the sort select
     page.keyboard.press("Tab")  # to differences-only
     page.keyboard.press("Space")

@@ -213,7 +213,7 @@ def test_an_editor_gives_the_team_claim_on_a_cell_no_source_covers(
     page.goto(f"{team_url}/login?next=/hardware")
     sign_in(page, team_url, EDITOR, PASSWORD)
     page.wait_for_url("**/hardware")
-    cell = page.locator("td.lv-no-claim a[data-cell='docker-model-runner:intel-gaudi']")
+    cell = page.locator("td.lv-no-claim a[data-cell='litellm:intel-gaudi']")
     expect(cell).to_have_count(1)
     cell.click()
     panel = page.locator("#cell_detail:not([hidden])")
@@ -223,9 +223,9 @@ def test_an_editor_gives_the_team_claim_on_a_cell_no_source_covers(
     page.screenshot(path=artifacts / "team-empty-cell-panel.png")
     panel.locator("form.claim-form button[type=submit]").click()
     expect(page.locator(".done-banner.flash")).to_contain_text(
-        "Added the team's claim on Docker Model Runner · Intel Gaudi"
+        "Added the team's claim on LiteLLM · Intel Gaudi"
     )
-    claimed = page.locator("td.lv-no a[data-cell='docker-model-runner:intel-gaudi']")
+    claimed = page.locator("td.lv-no a[data-cell='litellm:intel-gaudi']")
     expect(claimed).to_have_count(1)
     assert violations(page, console) == []
     page.context.close()

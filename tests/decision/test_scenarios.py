@@ -18,6 +18,8 @@ from app.decision.questions import QUESTIONS
 from app.queries.decide import candidates, rules
 from app.seeding.yamlio import read_yaml
 
+pytestmark = pytest.mark.data  # the articles' recommendations over the real seed/
+
 HERE = Path(__file__).parent
 SCENARIOS: list[dict[str, Any]] = list(read_yaml(HERE / "scenarios.yaml"))
 FIRST_FIFTY = SCENARIOS[:50]
@@ -51,8 +53,8 @@ def judge(scenario: dict[str, Any], result: Recommendation) -> Outcome:
 
 
 @pytest.fixture(scope="module")
-def inputs(engine: Engine) -> tuple[list, list]:
-    with Session(engine) as session:
+def inputs(real_engine: Engine) -> tuple[list, list]:
+    with Session(real_engine) as session:
         return candidates(session), rules(session)
 
 

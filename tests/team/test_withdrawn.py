@@ -37,7 +37,7 @@ def without_claim(seed_dir: Path, system: str, capability: str, source: str) -> 
     lines, out, in_system, skipping = path.read_text().splitlines(True), [], False, False
     for line in lines:
         if not line.startswith(" "):
-            in_system = line.startswith(f"{system}:")
+            in_system, skipping = line.startswith(f"{system}:"), False
         if line.startswith("  ") and not line.startswith("    "):
             skipping = in_system and line.strip().startswith(f"{capability}:")
         if not skipping:
