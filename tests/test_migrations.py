@@ -21,7 +21,8 @@ from app.writes.references import referenced_ids
 from tests.conftest import REAL_SEED_DIR, SEED_DIR
 from tests.databases import new_engine
 
-pytestmark = pytest.mark.database
+# Whole databases built, migrated and reseeded per test: the slow tier (and PostgreSQL too).
+pytestmark = [pytest.mark.database, pytest.mark.slow]
 
 
 @pytest.fixture

@@ -9,7 +9,8 @@ from app.seeding.export import export_seed
 from app.seeding.prepare import seed
 from tests.conftest import REAL_SEED_DIR, SEED_DIR
 
-pytestmark = pytest.mark.database
+# Whole databases built, migrated and reseeded per test: the slow tier (and PostgreSQL too).
+pytestmark = [pytest.mark.database, pytest.mark.slow]
 
 
 def data_files(root: Path) -> dict[str, str]:

@@ -33,7 +33,8 @@ from app.seeding.yamlio import dump_yaml, read_yaml
 from app.writes import revisions
 from tests.test_seed_roundtrip import data_files
 
-pytestmark = pytest.mark.database
+# Whole databases built, migrated and reseeded per test: the slow tier (and PostgreSQL too).
+pytestmark = [pytest.mark.database, pytest.mark.slow]
 
 OLLA = "olla-servers-compared"
 
