@@ -29,7 +29,12 @@ class VersionWatcher:
 
     def refresh(self) -> str:
         """Read the version now (blocking: call it from a thread)."""
-        self.value = self._read()
+        before = self.value
+        read = self._read()
+        # A request may have observed a newer version while this read was under way; the
+        # read began earlier and must not put the older one back.
+        if self.value == before:
+            self.value = read
         self.read_at = time.monotonic()
         return self.value
 
