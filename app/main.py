@@ -36,6 +36,7 @@ from app.routes import (
     team_claims,
     team_notes,
     team_results,
+    tokens,
 )
 from app.routes.api import API_ROUTERS
 from app.seeding.prepare import prepare_database
@@ -109,6 +110,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         docs,
         accounts,
         admin,
+        tokens,
         team_results,
         team_claims,
         team_notes,

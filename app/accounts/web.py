@@ -174,8 +174,10 @@ def _require(role: Role) -> Callable[..., Awaitable[SignedIn]]:  # a dependency 
     return dependency
 
 
+require_signed_in = _require(Role.viewer)
 require_editor = _require(Role.editor)
 require_admin = _require(Role.admin)
+SignedInUser = Annotated[SignedIn, Depends(require_signed_in)]
 EditorUser = Annotated[SignedIn, Depends(require_editor)]
 AdminUser = Annotated[SignedIn, Depends(require_admin)]
 

@@ -1,5 +1,6 @@
 """Sign-in, sign-out and the users page in Chromium; no page breaks the Content-Security-Policy."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -209,4 +210,26 @@ def test_account_pages_have_no_accessibility_violations(browser, live_url, admin
     results = Axe().run(page)
     assert results.violations_count == 0, results.generate_report()
     page.screenshot(path=f"test-artifacts/accounts-users-{scheme}.png", full_page=True)
+    context.close()
+
+
+@pytest.mark.parametrize(("scheme", "width"), [("light", 1440), ("dark", 1440), ("light", 390)])
+def test_tokens_page_makes_a_token_shown_once(browser, live_url, admin, scheme, width) -> None:
+    context = browser.new_context(color_scheme=scheme, viewport={"width": width, "height": 900})
+    page = context.new_page()
+    page.goto(f"{live_url}/login?next=/account/tokens")
+    sign_in(page, live_url, admin)
+    page.wait_for_url("**/account/tokens")
+    page.fill("#token-label", f"browser {scheme} {width}")
+    page.fill("#token-expires", "30")
+    page.click("form[action='/account/tokens'] button[type=submit]")
+    expect(page.locator("#new-token-value")).to_have_value(re.compile(r"^atl_\S{40,}$"))
+    wide = page.evaluate(
+        "[...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right > "
+        f"{width} + 1 && !e.closest('.table-wrap')).map(e => e.tagName + '.' + e.className + '#' + e.id)"
+    )
+    assert page.evaluate("document.documentElement.scrollWidth") <= width, wide
+    results = Axe().run(page)
+    assert results.violations_count == 0, results.generate_report()
+    page.screenshot(path=f"test-artifacts/tokens-{scheme}-{width}.png", full_page=True)
     context.close()
