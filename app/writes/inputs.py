@@ -5,15 +5,16 @@ rules as a published one: slugs, printable text of bounded length, real calendar
 finite figures, units from one list.
 """
 
-from typing import Annotated, Literal
+import re
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BeforeValidator, Field, StringConstraints
 
 from app.seeding.schema import (
     INT_MAX,
     DateText,
+    Figure,
     Level,
-    Number,
     OptionalText,
     Slug,
     Strict,
@@ -25,8 +26,29 @@ from app.seeding.schema import (
 )
 from app.vocabulary.names import canonical_precision
 
+# The app prints 2550 as "2,550" (present/formatting.number), so a person copying a figure
+# off a page types it that way: commas are read as thousands separators when they group
+# digits in threes, and refused with a clear word otherwise ("2,55" may be a decimal comma).
+THOUSANDS = re.compile(r"[+-]?\d{1,3}(,\d{3})+(\.\d+)?")
+
+
+def _typed_number(value: Any) -> Any:
+    value = _number(value)
+    if isinstance(value, str) and "," in value:
+        if not THOUSANDS.fullmatch(value):
+            raise ValueError(
+                f"{value!r} is not a number: a comma may only group thousands (2,550 or "
+                "2550), and decimals take a point (2.55)"
+            )
+        return value.replace(",", "")
+    return value
+
+
+Number = Annotated[Figure | None, BeforeValidator(_typed_number)]
 Qualifier = Literal["exact", "approx", "up-to", "at-least", "less-than", "average", "max"]
-Concurrency = Annotated[Annotated[int, Field(ge=1, le=INT_MAX)] | None, BeforeValidator(_number)]
+Concurrency = Annotated[
+    Annotated[int, Field(ge=1, le=INT_MAX)] | None, BeforeValidator(_typed_number)
+]
 MeasuredDate = Annotated[DateText | None, BeforeValidator(lambda v: v or None)]
 Version = Annotated[int, Field(ge=1, le=INT_MAX)]
 # A known precision in any spelling ("fp8", "Int4") is stored as the seed spells it, so team

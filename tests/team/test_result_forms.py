@@ -352,3 +352,29 @@ def test_cross_site_form_posts_are_refused(clients: Clients, accounts_engine: En
         headers={"Sec-Fetch-Site": "cross-site", "Origin": "http://evil.example"},
     )  # fmt: skip
     assert response.status_code == 403 and results(accounts_engine) == before
+
+
+def test_numbers_typed_the_way_the_app_prints_them_are_read(
+    clients: Clients, accounts_engine: Engine
+) -> None:
+    editor = clients("eddie")
+    result_id = new_result(editor, value="2,550", concurrency="1,024")
+    row = page(editor.get("/systems/vllm")).select_one(f"#bench-{result_id}")
+    assert row.select_one(".figure").get_text() == "2,550 tok/s"
+    with Session(accounts_engine) as session:
+        saved = session.exec(select(BenchmarkResult).where(BenchmarkResult.slug == result_id)).one()
+    assert (saved.value, saved.concurrency) == (2550, 1024)
+
+
+@pytest.mark.parametrize("typed", ["2,55", "25,50", "2,550,0"])
+def test_a_comma_that_does_not_group_thousands_is_refused_with_why(
+    clients: Clients, accounts_engine: Engine, typed: str
+) -> None:
+    before = results(accounts_engine)
+    response = post(clients("eddie"), "/systems/vllm/team-results", RESULT_FORM | {"value": typed})
+    assert response.status_code == 422
+    assert field_notes(page(response))["tr-value"] == (
+        f"'{typed}' is not a number: a comma may only group thousands (2,550 or 2550), "
+        "and decimals take a point (2.55)."
+    )
+    assert results(accounts_engine) == before
