@@ -44,6 +44,11 @@ class SourceRef(BaseModel):
     date: str
     kind: str = "article"
     caveats: list[Caveat] = []
+    # What was read of a first-party source (project docs, release notes, official blog):
+    # the docs version and/or the repository commit, and the day it was read (YYYY-MM-DD).
+    version: str | None = None
+    commit: str | None = None
+    read: str | None = None
 
 
 class SourcedText(BaseModel):
@@ -93,6 +98,9 @@ class ClaimView(BaseModel):
     strength: int | None
     note: str | None
     source: SourceRef
+    since: str | None = None  # the version the source says the feature arrived in
+    how: str | None = None  # the flag, option or build switch that turns it on
+    page: str | None = None  # the page of the source that says so (http or https)
     # Kept because team notes point at it, but gone from the published data: shown, marked,
     # and never counted (headline level, disputes, the guided flow).
     withdrawn: bool = False

@@ -195,6 +195,9 @@ def _load_cells(
         col(Claim.source_id),
         col(Claim.level),
         col(Claim.strength),
+        col(Claim.since),
+        col(Claim.how),
+        col(Claim.page),
         col(Claim.note),
         col(Claim.withdrawn),
     ).order_by(col(Claim.position))  # the seed's order breaks ties, on every database
@@ -203,7 +206,8 @@ def _load_cells(
     for r, reading in zip(rows, readings, strict=True):
         claims[(system_slugs[r.system_id], cap_slugs[r.capability_id])].append(
             ClaimView(level=r.level, strength=r.strength, note=r.note, source=refs[r.source_id],
-                      withdrawn=r.withdrawn, reading=reading, team_notes=notes.get(r.id, []))
+                      since=r.since, how=r.how, page=r.page, withdrawn=r.withdrawn,
+                      reading=reading, team_notes=notes.get(r.id, []))
         )  # fmt: skip
     return {
         key: CellClaims(cell_level(views), is_disputed(views), newest_first(views))

@@ -95,7 +95,7 @@ def _category_cells(
     for c, reading in zip(rows, readings, strict=True):
         claims[c.capability_id].append(
             ClaimView(level=c.level, strength=c.strength, note=c.note, source=refs[c.source_id],
-                      withdrawn=c.withdrawn, reading=reading,
+                      since=c.since, how=c.how, page=c.page, withdrawn=c.withdrawn, reading=reading,
                       team_notes=notes.get(c.id, []))  # type: ignore[arg-type]
         )  # fmt: skip
     groups: dict[str, CategoryCells] = {}
