@@ -116,11 +116,13 @@ class Cell(BaseModel):
     capability: str
     name: str
     description: str
-    # The newest current source's level; "unknown" when the sources only say "unknown";
-    # "no-claim" when every claim left is withdrawn.
+    # The strongest current source's level (docs/data-model.md, "Weighing"); "unknown" when
+    # the sources only say "unknown"; "no-claim" when every claim left is withdrawn.
     level: str
     disputed: bool
-    claims: list[ClaimView]  # current claims newest first, then withdrawn ones
+    claims: list[ClaimView]  # current claims strongest first, then withdrawn ones
+    weak: bool = False  # a "no" resting only on sources marked machine-written or vendor-interest
+    reason: str = ""  # why the cell reads what it reads, in one sentence
 
 
 class CategoryCells(BaseModel):
