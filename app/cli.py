@@ -19,8 +19,7 @@ from app.accounts.passwords import password_problem
 from app.backup.document import TEAM_FILE, BackupError, describe_counts
 from app.backup.dump import export_backup
 from app.backup.restore import NotEmptyError, restore_backup
-from app.db import make_engine, startup_lock, writer
-from app.migrations import migrate as migrations
+from app.db import make_engine, writer
 from app.ops.logs import logging_config
 from app.ops.memory import tune_for_serving
 from app.seeding.errors import SeedError
@@ -74,12 +73,21 @@ def migrate() -> None:
 
 def _prepare(settings: Settings, say: Callable[[str], object] = typer.echo) -> None:
     with _database(settings) as engine:
-        try:
-            done = prepare_database(engine, settings.seed_dir)
-        except SeedError as exc:
-            _refuse(str(exc))
-        except SchemaError as exc:
-            _refuse(str(exc), "Nothing was changed.")
+        _prepare_engine(engine, settings, say)
+
+
+def _prepare_engine(
+    engine: Engine, settings: Settings, say: Callable[[str], object] = typer.echo
+) -> None:
+    """Migrate the database and seed it if it is empty, saying what was done (`serve` and
+    `migrate` do it, and so do the commands that write to a database a team may have just
+    created: `import-results`, the user and token commands)."""
+    try:
+        done = prepare_database(engine, settings.seed_dir)
+    except SeedError as exc:
+        _refuse(str(exc))
+    except SchemaError as exc:
+        _refuse(str(exc), "Nothing was changed.")
     step = done.migration
     if step.rebuilt:
         say(
@@ -92,6 +100,12 @@ def _prepare(settings: Settings, say: Callable[[str], object] = typer.echo) -> N
         say(f"The database is at the newest schema ({step.after}).")
     if done.seeded:
         say(f"Seeded the empty database from {settings.seed_dir}.")
+
+
+def _quiet_unless_changed(message: str) -> None:
+    """Report a migration or seeding on stderr; stay silent when the schema was current."""
+    if not message.startswith("The database is at the newest schema"):
+        typer.echo(message, err=True)
 
 
 @contextmanager
@@ -210,11 +224,11 @@ def restore(
 @contextmanager
 def _accounts() -> Iterator[Session]:
     """One write transaction for a user or token command; a refusal writes nothing."""
-    with _database(Settings()) as engine:
+    settings = Settings()
+    with _database(settings) as engine:
+        # A new database is migrated and seeded first, as `serve` would (said on stderr).
+        _prepare_engine(engine, settings, _quiet_unless_changed)
         try:
-            # The account tables come with the schema (an empty database is seeded by `serve`).
-            with startup_lock(engine):
-                migrations.upgrade(engine)
             # Not expiring on commit: the commands print what they wrote after it is committed.
             with Session(writer(engine), expire_on_commit=False) as session, session.begin():
                 yield session
@@ -412,8 +426,9 @@ def import_results(
     settings = Settings()
     engine = make_engine(settings.database_url, **settings.engine_options())
     try:
-        with startup_lock(engine):
-            migrations.upgrade(engine)
+        # A new database is migrated and seeded first: its systems, hardware and metrics are
+        # what every imported result refers to.
+        _prepare_engine(engine, settings, _quiet_unless_changed)
         with Session(writer(engine), expire_on_commit=False) as session, session.begin():
             who = _editor(session, user)
             missing: dict[str, str] = {}

@@ -183,7 +183,8 @@ def build_preview(session: Session, parsed: ParsedFile, context: ImportContext) 
         for name, message in result_problems(session, results).items():
             index, _, field = name.partition(".")
             which = owners[int(index.strip("[]"))] if field else owners[0]
-            problems.setdefault(field or name, f"{runs[which].source}: {message}")
+            where = runs[which].source  # "" for a file of one run
+            problems.setdefault(field or name, f"{where}: {message}" if where else message)
     return {
         # The runs as parsed, so the context can be changed without the file (never shown).
         PARSED: {

@@ -11,7 +11,7 @@ from sqlalchemy import Engine
 from app.models import BenchmarkResult, ImportBatch, ImportRun
 from app.routes.api import imports as imports_api
 from tests.accounts.conftest import SAME_ORIGIN
-from tests.team.test_import_cli import EVERY_FILE
+from tests.team.test_import_cli import EVERY_FILE, REAL_FILES
 from tests.team.test_write_api import count, token_for
 
 pytestmark = pytest.mark.database
@@ -188,3 +188,20 @@ def test_every_format_imports_through_the_api(
     confirmed = editor.post(f"/api/v1/imports/{body['id']}/confirm")
     assert confirmed.status_code == 201, confirmed.text
     assert count(accounts_engine, BenchmarkResult) == before + len(body["results"]) > before
+
+
+@pytest.mark.parametrize("path", REAL_FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_every_real_file_imports_through_the_api(
+    editor: TestClient, accounts_engine: Engine, path: Path
+) -> None:
+    context = {"hardware": "unlisted-hardware", "gpus": "1", "precision": "BF16",
+               "model": "unlisted-model"}  # fmt: skip
+    if path.parent.name != "llama-bench":
+        context["system"] = "sglang"
+    preview = upload(editor, path, **context)
+    assert preview.status_code == 201, preview.text
+    body = preview.json()
+    assert body["ready"], body["problems"]
+    assert body["format"] == path.parent.name
+    confirmed = editor.post(f"/api/v1/imports/{body['id']}/confirm")
+    assert confirmed.status_code == 201, confirmed.text
