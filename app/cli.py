@@ -28,6 +28,7 @@ from app.seeding.prepare import SchemaError, migrate_and_seed, prepare_database
 from app.settings import InsecureSecretError, Settings
 
 if TYPE_CHECKING:  # the import commands load the writes themselves, when they run
+    from app.importers import ParsedFile
     from app.writes.documents import ImportDoc
 
 cli = typer.Typer(help="Inference Atlas: choose an LLM inference server from sourced data.")
@@ -389,7 +390,14 @@ def _text(help_text: str, *names: str) -> Any:
 
 @cli.command("import-results")
 def import_results(
-    files: Annotated[list[Path], typer.Argument(metavar="FILE...", help="Result files.")],
+    files: Annotated[
+        list[Path],
+        typer.Argument(
+            metavar="FILE...",
+            help="Result files; a directory (a sweep's output folder) or a zip/tar archive "
+            "is imported as one sweep of all the result files in it.",
+        ),
+    ],
     system: Annotated[str | None, _text("The inference server measured (slug).")] = None,
     hardware: Annotated[str | None, _text("The accelerator it ran on (slug or alias).")] = None,
     gpus: Annotated[int | None, typer.Option(min=1, help="How many of them.")] = None,
@@ -403,7 +411,7 @@ def import_results(
 ) -> None:
     """Import benchmark result files as the team's results: all of them, or (on any problem)
     none. Shows what each file holds first; asks only for context no file gives."""
-    from app.importers import ParsedFile, ResultFileError, parse_result_file, read_limited
+    from app.importers import ParsedFile, ResultFileError
     from app.writes import imports
     from app.writes.team import TeamError
 
@@ -416,9 +424,7 @@ def import_results(
     with typer.progressbar(files, label="Reading", file=sys.stderr, hidden=not big) as bar:
         for path in bar:
             try:
-                with path.open("rb") as stream:
-                    data = read_limited(stream, path.name)
-                read.append((data, parse_result_file(path.name, data, file_format)))
+                read.append(_read_results(path, file_format))
             except OSError as exc:
                 _refuse_import(f"{path}: {exc.strerror or exc}")
             except ResultFileError as exc:
@@ -472,6 +478,50 @@ def import_results(
         _locked(exc)
     finally:
         engine.dispose()
+
+
+def _read_results(path: Path, file_format: str | None) -> tuple[bytes, "ParsedFile"]:
+    """One file, or every file under a directory / in an archive read as one sweep; the bytes
+    returned are what the import's checksum is taken over."""
+    from app.importers import (
+        MAX_SET_FILES,
+        ResultFileError,
+        is_archive,
+        parse_result_file,
+        parse_result_set,
+        read_limited,
+        unpack_archive,
+    )
+
+    if path.is_dir():
+        found = sorted(p for p in path.rglob("*") if p.is_file() and not _hidden(p, path))
+        if len(found) > MAX_SET_FILES:
+            message = f"it holds {len(found):,} files; one import takes at most {MAX_SET_FILES}"
+            raise ResultFileError(str(path), message, kind="too-many-runs")
+        entries = []
+        for item in found:
+            with item.open("rb") as stream:
+                entries.append((item.relative_to(path).as_posix(), read_limited(stream, item.name)))
+        parsed = parse_result_set(path.name, entries, file_format)
+        return _manifest(entries), parsed
+    with path.open("rb") as stream:
+        data = read_limited(stream, path.name)
+    if is_archive(data):
+        return data, parse_result_set(path.name, unpack_archive(path.name, data), file_format)
+    return data, parse_result_file(path.name, data, file_format)
+
+
+def _hidden(item: Path, root: Path) -> bool:
+    return any(part.startswith(".") for part in item.relative_to(root).parts)
+
+
+def _manifest(entries: list[tuple[str, bytes]]) -> bytes:
+    """What identifies a directory's contents: each file's name and checksum."""
+    import hashlib
+
+    return "".join(
+        f"{name}\t{hashlib.sha256(data).hexdigest()}\n" for name, data in entries
+    ).encode()
 
 
 def _refuse_import(message: str) -> NoReturn:

@@ -3,13 +3,25 @@ listed with their sources in SOURCES.md) parses, and two or more of its numbers,
 raw file by hand, come out where they belong; the files that must be refused are refused for
 their true reason."""
 
+import io
 import json
+import tarfile
+import zipfile
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from app.importers import ParsedFile, ResultFileError, parse_result_file
+from app.importers import (
+    MAX_SET_FILES,
+    ParsedFile,
+    ResultFileError,
+    is_archive,
+    parse_result_file,
+    parse_result_set,
+    unpack_archive,
+)
+from app.importers.sets import MAX_SET_BYTES
 
 REAL = Path(__file__).parent / "real"
 
@@ -341,3 +353,82 @@ def test_older_guidellm_sweep_strategy_comes_from_args() -> None:
     run = parse("guidellm/graz-dev-old-benchmarks-trimmed.json").runs[0]
     assert run.label == "throughput"
     assert run.metric_sources["request_throughput"].startswith("metrics.requests_per_second")
+
+
+def sweep_files() -> list[tuple[str, bytes]]:
+    root = REAL / "vllm-sweep"
+    return [(p.relative_to(root).as_posix(), p.read_bytes()) for p in root.rglob("*.json")]
+
+
+def test_a_vllm_sweep_directory_is_one_set_of_every_run() -> None:
+    parsed = parse_result_set("vllm-sweep", sweep_files())
+    assert parsed.format == "vllm-bench"
+    # run=0/run=1 of two server settings; each summary.json repeats its runs and is passed over.
+    assert [round(r.metrics["request_throughput"], 6) for r in parsed.runs] == [
+        5.85923,
+        12.460567,
+        11.950037,
+        11.655204,
+    ]
+    assert [r.index for r in parsed.runs] == [0, 1, 2, 3]
+    assert parsed.runs[2].source.startswith("SERVE--max_num_seqs=8-") and parsed.runs[
+        2
+    ].source.endswith("run=0.json")
+    assert parsed.runs[2].raw["max_num_seqs"] == 8
+    assert any("summary.json" in note for note in parsed.notes)
+
+
+def test_an_archive_of_a_sweep_is_the_same_set() -> None:
+    files = sweep_files()
+    zipped = io.BytesIO()
+    with zipfile.ZipFile(zipped, "w") as archive:
+        for name, data in files:
+            archive.writestr(f"sweep/{name}", data)
+        archive.writestr("sweep/x.pytorch.json", b'[{"benchmark": {}, "model": {}, "metric": {}}]')
+        archive.writestr("../escape.json", b"{}")
+    tarred = io.BytesIO()
+    with tarfile.open(fileobj=tarred, mode="w:gz") as archive:
+        for name, data in files:
+            info = tarfile.TarInfo(f"sweep/{name}")
+            info.size = len(data)
+            archive.addfile(info, io.BytesIO(data))
+    for data in (zipped.getvalue(), tarred.getvalue()):
+        assert is_archive(data)
+        parsed = parse_result_set("a", unpack_archive("a", data))
+        assert len(parsed.runs) == 4
+
+
+def test_a_set_is_refused_whole_when_one_result_is_wrong_or_the_tools_differ() -> None:
+    files = sweep_files()
+    broken = [*files, ("late/run=0.json", b'{"completed": 3, "model_id": "m"}')]
+    with pytest.raises(ResultFileError) as caught:
+        parse_result_set("s", broken)
+    assert caught.value.file == "late/run=0.json" and caught.value.kind == "missing-field"
+    mixed = [
+        *files,
+        ("llama.json", (REAL / "llama-bench/llama-cpp-readme-b1275.json").read_bytes()),
+    ]
+    with pytest.raises(ResultFileError) as caught:
+        parse_result_set("s", mixed)
+    assert "one tool's results" in caught.value.message and "llama.json" in caught.value.message
+    with pytest.raises(ResultFileError) as caught:
+        parse_result_set("s", [("notes.txt", b"hello"), ("plot.png", b"\x89PNG")])
+    assert caught.value.kind == "empty"
+
+
+def test_a_set_is_bounded_in_files_and_bytes() -> None:
+    many = [(f"{i}.json", b"{}") for i in range(MAX_SET_FILES + 1)]
+    with pytest.raises(ResultFileError) as caught:
+        parse_result_set("s", many)
+    assert caught.value.kind == "too-many-runs"
+    zipped = io.BytesIO()
+    with zipfile.ZipFile(zipped, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("big.json", b" " * (MAX_SET_BYTES + 1))  # compresses to almost nothing
+    with pytest.raises(ResultFileError) as caught:
+        unpack_archive("bomb.zip", zipped.getvalue())
+    assert caught.value.kind == "too-large"
+
+
+def test_a_guidellm_report_of_many_benchmarks_is_one_sweep_of_its_loads() -> None:
+    runs = parse("guidellm/llmd-guidellm-report-v2.json").runs
+    assert [run.request_rate for run in runs] == [2.0, 4.0]

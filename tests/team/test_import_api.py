@@ -108,7 +108,7 @@ def test_missing_context_is_named_and_the_preview_cannot_be_confirmed(
     ("name", "message"),
     [
         ("bad/truncated-append.json", "truncated-append.json: line"),
-        ("bad/results.zip", "zip"),
+        ("bad/results.json.gz", "gunzip"),  # a zip or tar of results is a sweep (below)
         ("bad/zero-ttft.jsonl", "zero-ttft.jsonl: line 3, field mean_ttft_ms"),
         ("bad/negative-throughput.json", "negative-throughput.json"),
     ],
@@ -205,3 +205,28 @@ def test_every_real_file_imports_through_the_api(
     assert body["format"] == path.parent.name
     confirmed = editor.post(f"/api/v1/imports/{body['id']}/confirm")
     assert confirmed.status_code == 201, confirmed.text
+
+
+def test_several_files_or_an_archive_are_one_sweep(
+    editor: TestClient, accounts_engine: Engine
+) -> None:
+    import io
+    import zipfile
+
+    root = REAL_FILES[0].parents[1] / "vllm-sweep"
+    found = sorted(root.rglob("run=*.json"))
+    parts = [("file", (p.parent.name[:20] + "/" + p.name, p.read_bytes(), "application/json"))
+             for p in found]  # fmt: skip
+    several = editor.post("/api/v1/imports", files=parts, data=CONTEXT | {"gpus": "1"})
+    assert several.status_code == 201, several.text
+    assert len(several.json()["runs"]) == 4
+    zipped = io.BytesIO()
+    with zipfile.ZipFile(zipped, "w") as archive:
+        for path in root.rglob("*.json"):
+            archive.writestr(path.relative_to(root).as_posix(), path.read_bytes())
+    files = {"file": ("sweep.zip", zipped.getvalue(), "application/zip")}
+    archived = editor.post("/api/v1/imports", files=files, data=CONTEXT | {"gpus": "1"})
+    assert archived.status_code == 201, archived.text
+    body = archived.json()
+    assert len(body["runs"]) == 4 and body["file"] == "sweep.zip"
+    assert editor.post(f"/api/v1/imports/{body['id']}/confirm").status_code == 201

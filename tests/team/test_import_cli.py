@@ -278,3 +278,13 @@ def test_a_fresh_database_is_migrated_and_seeded_first(
     with Session(engine) as session:
         assert session.exec(select(func.count()).select_from(Hardware)).one() > 0
     engine.dispose()
+
+
+def test_a_sweep_directory_is_imported_as_one_sweep_of_all_its_runs(url: str) -> None:
+    before = counts(url)
+    result = run(REAL / "vllm-sweep", *H100, "--precision", "FP8", "--model", "unlisted-model",
+                 "--user", "eddie")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    after = counts(url)
+    assert (after[1] - before[1], after[2] - before[2]) == (1, 4), "one import of four runs"
+    assert "vllm-sweep: vLLM bench serve (--save-result JSON), 4 runs" in result.output
