@@ -524,6 +524,31 @@ def _manifest(entries: list[tuple[str, bytes]]) -> bytes:
     ).encode()
 
 
+@cli.command("export-llmd-report")
+def export_llmd_report(
+    import_id: Annotated[str, typer.Argument(metavar="IMPORT_ID", help="A saved import's id.")],
+    run: Annotated[int | None, typer.Option(help="Only the run at this place (0-based).")] = None,
+    out: Annotated[Path | None, typer.Option(help="Write here instead of stdout.")] = None,
+) -> None:
+    """Write a saved import (a team sweep) as llm-d Benchmark Reports v0.2 (a JSON list, or
+    one report with --run), for llm-d-benchmark and Prism."""
+    import json
+
+    from app.queries.imports import llmd_reports
+
+    with _database(Settings()) as engine, Session(engine) as session:
+        try:
+            reports = llmd_reports(session, import_id, run)
+        except LookupError as exc:
+            _refuse(str(exc), "Nothing was written.")
+    text = json.dumps(reports[0] if run is not None else reports, indent=2) + "\n"
+    if out is None:
+        typer.echo(text, nl=False)
+    else:
+        out.write_text(text)
+        typer.echo(f"Wrote {len(reports)} report{'s' if len(reports) != 1 else ''} to {out}.")
+
+
 def _refuse_import(message: str) -> NoReturn:
     _refuse(message, "Nothing was saved.")
 

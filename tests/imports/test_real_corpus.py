@@ -277,6 +277,17 @@ CASES: list[tuple[str, str, int, int, dict[str, Any]]] = [
     ),
 ]
 
+CASES.append(
+    # llm-d's own example Benchmark Report v0.2, YAML (its TTFT equals its request latency).
+    (
+        "llmd-report/br_v0_2_example.yaml",
+        "llmd-report",
+        1,
+        0,
+        {"request_rate": 10.0, "gpu_count": 16, "output_throughput": 2262.448},
+    )
+)
+
 # Files that are refused, with the reason that is true of them.
 REFUSED = [
     ("vllm-bench/er0080-all-failed-v0.25.1.json", "bad-value", "no request succeeded"),
@@ -289,7 +300,7 @@ def parse(relative: str) -> ParsedFile:
 
 
 def test_every_file_of_the_corpus_is_listed_here_and_in_sources() -> None:
-    files = {str(p.relative_to(REAL)) for p in REAL.rglob("*.json*")}
+    files = {str(p.relative_to(REAL)) for p in REAL.rglob("*") if p.suffix != ".md" and p.is_file()}
     listed = {case[0] for case in CASES} | {case[0] for case in REFUSED}
     sweep = {f for f in files if f.startswith("vllm-sweep/")}  # checked by the sweep tests
     assert files - sweep == listed - sweep

@@ -1,6 +1,7 @@
 """The import API: upload a result file, get a preview (nothing saved), confirm it (all or
 nothing); who may do it; files that cannot be read; the size limit."""
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -230,3 +231,26 @@ def test_several_files_or_an_archive_are_one_sweep(
     body = archived.json()
     assert len(body["runs"]) == 4 and body["file"] == "sweep.zip"
     assert editor.post(f"/api/v1/imports/{body['id']}/confirm").status_code == 201
+
+
+def test_a_saved_import_exports_as_llmd_reports_that_import_back_the_same(
+    editor: TestClient,
+) -> None:
+    source = REAL_FILES[0].parents[1] / "vllm-bench" / "er0080-bench-serve-v0.25.1.json"
+    preview = upload(editor, source, **CONTEXT, gpus="2").json()
+    key = preview["id"]
+    assert editor.get(f"/api/v1/imports/{key}/llmd-report").status_code == 404  # not saved
+    assert editor.post(f"/api/v1/imports/{key}/confirm").status_code == 201
+    anyone = TestClient(editor.app)  # a saved import is team data every reader sees
+    listed = anyone.get(f"/api/v1/imports/{key}/llmd-report")
+    assert listed.status_code == 200
+    [report] = listed.json()
+    assert report == anyone.get(f"/api/v1/imports/{key}/llmd-report?run=0").json()
+    assert anyone.get(f"/api/v1/imports/{key}/llmd-report?run=7").status_code == 404
+    files = {"file": ("report.json", json.dumps(report).encode(), "application/json")}
+    back = editor.post("/api/v1/imports", files=files, data=CONTEXT | {"gpus": "2"}).json()
+    assert back["format"] == "llmd-report"
+    (before,), (after,) = preview["runs"], back["runs"]
+    assert after["metrics"] == pytest.approx(before["metrics"])
+    for key_ in ("concurrency", "gpus", "precision", "model", "hardware", "input_tokens"):
+        assert after["setup"].get(key_) == before["setup"].get(key_), key_

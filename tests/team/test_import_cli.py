@@ -1,6 +1,7 @@
 """`inference-atlas import-results`: result files become team results, all or nothing, each
 under a source describing its file and linked to the run (with its raw metrics)."""
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -226,8 +227,10 @@ REAL = Path(__file__).parents[1] / "imports" / "real"
 # succeeded; pinned in tests/imports/test_real_corpus.py) and the sweep directory (below).
 REAL_FILES = sorted(
     path
-    for path in REAL.rglob("*.json*")
-    if path.name != "er0080-all-failed-v0.25.1.json" and "vllm-sweep" not in path.parts
+    for path in REAL.rglob("*")
+    if path.suffix in (".json", ".jsonl", ".yaml")
+    and path.name != "er0080-all-failed-v0.25.1.json"
+    and "vllm-sweep" not in path.parts
 )
 
 
@@ -288,3 +291,25 @@ def test_a_sweep_directory_is_imported_as_one_sweep_of_all_its_runs(url: str) ->
     after = counts(url)
     assert (after[1] - before[1], after[2] - before[2]) == (1, 4), "one import of four runs"
     assert "vllm-sweep: vLLM bench serve (--save-result JSON), 4 runs" in result.output
+
+
+def test_a_saved_import_is_written_as_llmd_reports(url: str, tmp_path: Path) -> None:
+    result = run(REAL / "vllm-sweep", *H100, "--precision", "FP8", "--model", "unlisted-model",
+                 "--user", "eddie")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    engine = make_engine(url)
+    with Session(engine) as session:
+        key = session.exec(
+            select(ImportBatch.key).where(ImportBatch.file_name == "vllm-sweep")
+        ).one()
+    engine.dispose()
+    out = tmp_path / "reports.json"
+    written = CliRunner().invoke(cli, ["export-llmd-report", key, "--out", str(out)])
+    assert written.exit_code == 0, written.output
+    reports = json.loads(out.read_text())
+    assert [r["version"] for r in reports] == ["0.2"] * 4
+    assert reports[1]["results"]["request_performance"]["aggregate"]["throughput"]["request_rate"][
+        "mean"
+    ] == pytest.approx(12.460566958863927)
+    one = CliRunner().invoke(cli, ["export-llmd-report", key, "--run", "9"])
+    assert one.exit_code == 1 and "has no run 9" in one.output

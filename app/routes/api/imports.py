@@ -209,6 +209,20 @@ def confirm_import(
     return JSONResponse(saved, status_code=201)
 
 
+@router.get("/imports/{import_id}/llmd-report", responses=IMPORT_ERRORS)
+def get_llmd_report(import_id: str, session: SessionDep, run: int | None = None) -> Response:
+    """A saved import (a team sweep) as llm-d Benchmark Reports v0.2: a JSON list, one report
+    per run in file order, or the one report of `run` (its 0-based place in the file). Any
+    reader may fetch it, as the team's sweeps and results are shown to every reader."""
+    from app.queries.imports import llmd_reports
+
+    try:
+        reports = llmd_reports(session, import_id, run)
+    except LookupError as exc:
+        return JSONResponse({"detail": str(exc)}, status_code=404)
+    return JSONResponse(reports[0] if run is not None else reports)
+
+
 def _too_big(size: int) -> str:
     return f"the upload is {_size(size)}; the limit is {_size(MAX_UPLOAD_BYTES)} per file"
 
