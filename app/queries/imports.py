@@ -50,6 +50,25 @@ def recent_imports(session: Session, limit: int = RECENT) -> list[RecentImport]:
     ]
 
 
+def result_llmd_report(session: Session, slug: str) -> dict[str, Any]:
+    """The llm-d report of the run a team result was imported from. Raises LookupError for no
+    such result, or one typed in rather than imported (it has no run to describe)."""
+    from app.models import BenchmarkResult, ImportRun
+
+    found = session.exec(
+        select(ImportBatch.key, ImportRun.position)
+        .join(ImportRun, col(ImportRun.batch_id) == col(ImportBatch.id))
+        .join(BenchmarkResult, col(BenchmarkResult.import_run_id) == col(ImportRun.id))
+        .where(col(BenchmarkResult.slug) == slug)
+    ).first()
+    if found is None:
+        raise LookupError(
+            f"no team result {slug!r} was imported from a result file; only imported results "
+            "have a run to write as a report"
+        )
+    return llmd_reports(session, found[0], found[1])[0]
+
+
 def llmd_reports(session: Session, key: str, position: int | None = None) -> list[dict[str, Any]]:
     """A saved import's runs as llm-d Benchmark Reports v0.2 (app/present/llmd_report.py),
     in file order; one run when `position` is given. Raises LookupError for no such saved

@@ -240,13 +240,19 @@ def test_a_saved_import_exports_as_llmd_reports_that_import_back_the_same(
     preview = upload(editor, source, **CONTEXT, gpus="2").json()
     key = preview["id"]
     assert editor.get(f"/api/v1/imports/{key}/llmd-report").status_code == 404  # not saved
-    assert editor.post(f"/api/v1/imports/{key}/confirm").status_code == 201
+    confirmed = editor.post(f"/api/v1/imports/{key}/confirm")
+    assert confirmed.status_code == 201
     anyone = TestClient(editor.app)  # a saved import is team data every reader sees
     listed = anyone.get(f"/api/v1/imports/{key}/llmd-report")
     assert listed.status_code == 200
     [report] = listed.json()
     assert report == anyone.get(f"/api/v1/imports/{key}/llmd-report?run=0").json()
     assert anyone.get(f"/api/v1/imports/{key}/llmd-report?run=7").status_code == 404
+    # Any one of the run's team results gives the same report.
+    result = confirmed.json()["saved"][0]
+    slug = result.get("id") or result.get("slug")
+    assert anyone.get(f"/api/v1/benchmarks/{slug}/llmd-report").json() == report
+    assert anyone.get("/api/v1/benchmarks/nope/llmd-report").status_code == 404
     files = {"file": ("report.json", json.dumps(report).encode(), "application/json")}
     back = editor.post("/api/v1/imports", files=files, data=CONTEXT | {"gpus": "2"}).json()
     assert back["format"] == "llmd-report"

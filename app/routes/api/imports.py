@@ -223,6 +223,17 @@ def get_llmd_report(import_id: str, session: SessionDep, run: int | None = None)
     return JSONResponse(reports[0] if run is not None else reports)
 
 
+@router.get("/benchmarks/{result_id}/llmd-report", responses=IMPORT_ERRORS)
+def get_result_llmd_report(result_id: str, session: SessionDep) -> Response:
+    """The llm-d Benchmark Report v0.2 of the run an imported team result came from."""
+    from app.queries.imports import result_llmd_report
+
+    try:
+        return JSONResponse(result_llmd_report(session, result_id))
+    except LookupError as exc:
+        return JSONResponse({"detail": str(exc)}, status_code=404)
+
+
 def _too_big(size: int) -> str:
     return f"the upload is {_size(size)}; the limit is {_size(MAX_UPLOAD_BYTES)} per file"
 
