@@ -277,6 +277,47 @@ CASES: list[tuple[str, str, int, int, dict[str, Any]]] = [
     ),
 ]
 
+CASES += [
+    # vLLM bench serve on B200 (Jan 2026) and a legacy --append-result file of 12 runs.
+    (
+        "vllm-bench/benchmaxxing-b200-glm47-fp8-c100.json",
+        "vllm-bench",
+        1,
+        0,
+        {
+            "concurrency": 100,
+            "request_throughput": 11.391910818368752,
+            "ttft_mean": 2209.299349929206,
+        },
+    ),
+    (
+        "vllm-bench/nerdalert-results-append.json",
+        "vllm-bench",
+        12,
+        11,
+        {
+            "line": 12,
+            "request_rate_unlimited": True,
+            "request_throughput": 26.94614157374034,
+            "ttft_mean": 17419.655205215113,
+        },
+    ),
+    # SGLang 0.5.8.post1 with --output-details (trimmed), tp 4 dp 2.
+    (
+        "sglang-bench/benchmaxxing-a100-gpt-oss-120b-c100-trimmed.jsonl",
+        "sglang-bench",
+        1,
+        0,
+        {
+            "concurrency": 100,
+            "request_throughput": 11.87010338334097,
+            "ttft_mean": 4037.9629086377104,
+            "engine_version": "0.5.8.post1",
+            "tensor_parallel": 4,
+        },
+    ),
+]
+
 CASES.append(
     # llm-d's own example Benchmark Report v0.2, YAML (its TTFT equals its request latency).
     (
