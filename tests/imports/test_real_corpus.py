@@ -318,6 +318,35 @@ CASES += [
     ),
 ]
 
+CASES += [
+    # AIPerf 0.10.0 (schema 1.3): phases as a list, models.items; a concurrency and a rate run.
+    (
+        "aiperf/anud18-5090-chatbot-c16-trimmed.json",
+        "aiperf",
+        1,
+        0,
+        {
+            "concurrency": 16,
+            "request_throughput": 5.232059072013586,
+            "ttft_mean": 119.13046247916667,
+            "model": "qwen3.6-nvfp4",
+            "tool_version": "0.10.0",
+        },
+    ),
+    (
+        "aiperf/anud18-5090-chatbot-r1.0-trimmed.json",
+        "aiperf",
+        1,
+        0,
+        {
+            "request_rate": 1.0,
+            "concurrency": None,
+            "request_throughput": 1.0096964703337958,
+            "output_throughput_per_user": 186.7355543508577,
+        },
+    ),
+]
+
 CASES.append(
     # llm-d's own example Benchmark Report v0.2, YAML (its TTFT equals its request latency).
     (

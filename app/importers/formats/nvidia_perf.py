@@ -169,6 +169,9 @@ def _config(config: Fields, run: RunBuilder) -> None:
     GenAI-Perf wrote flat CLI arguments, then model_names/endpoint/perf_analyzer.stimulus."""
     data = config.data
     names = _first(data, ("endpoint", "model_names"), ("model_names",), ("model",))
+    items = _first(data, ("models", "items"))  # AIPerf 0.10: models.items[].name
+    if names is None and isinstance(items, list) and items and isinstance(items[0], dict):
+        names = items[0].get("name")
     model = names[0] if isinstance(names, list) and names else names
     run.set("model", model[:300] if isinstance(model, str) and model else None)
     kind = _first(data, ("endpoint", "type"), ("endpoint_type",), ("service_kind",))
@@ -178,8 +181,12 @@ def _config(config: Fields, run: RunBuilder) -> None:
     served = _first(data, ("endpoint", "backend"), ("backend",))
     if kind in ("triton", "kserve") and isinstance(served, str) and served:
         run.set("engine", served)
-    run.set("concurrency", _positive_int(_load(data, "concurrency")), "input_config")
-    rate = _load(data, "request_rate")
+    phase = _profiling_phase(data)
+    concurrency = phase.get("concurrency") if phase else _load(data, "concurrency")
+    run.set("concurrency", _positive_int(concurrency), "input_config")
+    rate = (
+        (phase.get("rate") or phase.get("request_rate")) if phase else _load(data, "request_rate")
+    )
     if isinstance(rate, int | float) and not isinstance(rate, bool) and rate > 0:
         run.set("request_rate", float(rate), "input_config")
     isl = _first(
@@ -257,6 +264,18 @@ def _load(data: Mapping[str, Any], key: str) -> Any:
         if _is_number(value):
             return value
     return None
+
+
+def _profiling_phase(data: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """AIPerf 0.10 on lists its phases (warmup, profiling): the one measured is named
+    "profiling", else the first not excluded from the results."""
+    phases = data.get("phases")
+    if not isinstance(phases, list):
+        return None
+    measured = [p for p in phases[:50] if isinstance(p, dict) and not p.get("exclude_from_results")]
+    named = [p for p in measured if p.get("name") == "profiling"]
+    chosen = named or measured
+    return chosen[0] if chosen else None
 
 
 def _is_number(value: Any) -> bool:
