@@ -172,7 +172,11 @@ def test_only_editors_import_and_only_the_uploader_confirms(
     assert editor.post("/api/v1/imports/nope/confirm").status_code == 404
 
 
-@pytest.mark.parametrize("path", EVERY_FILE, ids=lambda p: f"{p.parent.name}/{p.name}")
+@pytest.mark.parametrize(
+    "path",
+    EVERY_FILE + REAL_FILES,
+    ids=lambda p: f"{p.parent.parent.name}/{p.parent.name}/{p.name}",
+)
 def test_every_format_imports_through_the_api(
     editor: TestClient, accounts_engine: Engine, path: Path
 ) -> None:
@@ -189,23 +193,6 @@ def test_every_format_imports_through_the_api(
     confirmed = editor.post(f"/api/v1/imports/{body['id']}/confirm")
     assert confirmed.status_code == 201, confirmed.text
     assert count(accounts_engine, BenchmarkResult) == before + len(body["results"]) > before
-
-
-@pytest.mark.parametrize("path", REAL_FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
-def test_every_real_file_imports_through_the_api(
-    editor: TestClient, accounts_engine: Engine, path: Path
-) -> None:
-    context = {"hardware": "unlisted-hardware", "gpus": "1", "precision": "BF16",
-               "model": "unlisted-model"}  # fmt: skip
-    if path.parent.name != "llama-bench":
-        context["system"] = "sglang"
-    preview = upload(editor, path, **context)
-    assert preview.status_code == 201, preview.text
-    body = preview.json()
-    assert body["ready"], body["problems"]
-    assert body["format"] == path.parent.name
-    confirmed = editor.post(f"/api/v1/imports/{body['id']}/confirm")
-    assert confirmed.status_code == 201, confirmed.text
 
 
 def test_several_files_or_an_archive_are_one_sweep(
