@@ -19,8 +19,7 @@ from app.accounts.passwords import password_problem
 from app.backup.document import TEAM_FILE, BackupError, describe_counts
 from app.backup.dump import export_backup
 from app.backup.restore import NotEmptyError, restore_backup
-from app.db import make_engine, startup_lock, writer
-from app.migrations import migrate as migrations
+from app.db import make_engine, writer
 from app.ops.logs import logging_config
 from app.ops.memory import tune_for_serving
 from app.seeding.errors import SeedError
@@ -29,6 +28,7 @@ from app.seeding.prepare import SchemaError, migrate_and_seed, prepare_database
 from app.settings import InsecureSecretError, Settings
 
 if TYPE_CHECKING:  # the import commands load the writes themselves, when they run
+    from app.importers import ParsedFile
     from app.writes.documents import ImportDoc
 
 cli = typer.Typer(help="Inference Atlas: choose an LLM inference server from sourced data.")
@@ -74,12 +74,21 @@ def migrate() -> None:
 
 def _prepare(settings: Settings, say: Callable[[str], object] = typer.echo) -> None:
     with _database(settings) as engine:
-        try:
-            done = prepare_database(engine, settings.seed_dir)
-        except SeedError as exc:
-            _refuse(str(exc))
-        except SchemaError as exc:
-            _refuse(str(exc), "Nothing was changed.")
+        _prepare_engine(engine, settings, say)
+
+
+def _prepare_engine(
+    engine: Engine, settings: Settings, say: Callable[[str], object] = typer.echo
+) -> None:
+    """Migrate the database and seed it if it is empty, saying what was done (`serve` and
+    `migrate` do it, and so do the commands that write to a database a team may have just
+    created: `import-results`, the user and token commands)."""
+    try:
+        done = prepare_database(engine, settings.seed_dir)
+    except SeedError as exc:
+        _refuse(str(exc))
+    except SchemaError as exc:
+        _refuse(str(exc), "Nothing was changed.")
     step = done.migration
     if step.rebuilt:
         say(
@@ -92,6 +101,12 @@ def _prepare(settings: Settings, say: Callable[[str], object] = typer.echo) -> N
         say(f"The database is at the newest schema ({step.after}).")
     if done.seeded:
         say(f"Seeded the empty database from {settings.seed_dir}.")
+
+
+def _quiet_unless_changed(message: str) -> None:
+    """Report a migration or seeding on stderr; stay silent when the schema was current."""
+    if not message.startswith("The database is at the newest schema"):
+        typer.echo(message, err=True)
 
 
 @contextmanager
@@ -213,11 +228,11 @@ def restore(
 @contextmanager
 def _accounts() -> Iterator[Session]:
     """One write transaction for a user or token command; a refusal writes nothing."""
-    with _database(Settings()) as engine:
+    settings = Settings()
+    with _database(settings) as engine:
+        # A new database is migrated and seeded first, as `serve` would (said on stderr).
+        _prepare_engine(engine, settings, _quiet_unless_changed)
         try:
-            # The account tables come with the schema (an empty database is seeded by `serve`).
-            with startup_lock(engine):
-                migrations.upgrade(engine)
             # Not expiring on commit: the commands print what they wrote after it is committed.
             with Session(writer(engine), expire_on_commit=False) as session, session.begin():
                 yield session
@@ -378,7 +393,14 @@ def _text(help_text: str, *names: str) -> Any:
 
 @cli.command("import-results")
 def import_results(
-    files: Annotated[list[Path], typer.Argument(metavar="FILE...", help="Result files.")],
+    files: Annotated[
+        list[Path],
+        typer.Argument(
+            metavar="FILE...",
+            help="Result files; a directory (a sweep's output folder) or a zip/tar archive "
+            "is imported as one sweep of all the result files in it.",
+        ),
+    ],
     system: Annotated[str | None, _text("The inference server measured (slug).")] = None,
     hardware: Annotated[str | None, _text("The accelerator it ran on (slug or alias).")] = None,
     gpus: Annotated[int | None, typer.Option(min=1, help="How many of them.")] = None,
@@ -392,7 +414,7 @@ def import_results(
 ) -> None:
     """Import benchmark result files as the team's results: all of them, or (on any problem)
     none. Shows what each file holds first; asks only for context no file gives."""
-    from app.importers import ParsedFile, ResultFileError, parse_result_file, read_limited
+    from app.importers import ParsedFile, ResultFileError
     from app.writes import imports
     from app.writes.team import TeamError
 
@@ -405,9 +427,7 @@ def import_results(
     with typer.progressbar(files, label="Reading", file=sys.stderr, hidden=not big) as bar:
         for path in bar:
             try:
-                with path.open("rb") as stream:
-                    data = read_limited(stream, path.name)
-                read.append((data, parse_result_file(path.name, data, file_format)))
+                read.append(_read_results(path, file_format))
             except OSError as exc:
                 _refuse_import(f"{path}: {exc.strerror or exc}")
             except ResultFileError as exc:
@@ -415,8 +435,9 @@ def import_results(
     settings = Settings()
     engine = make_engine(settings.database_url, **settings.engine_options())
     try:
-        with startup_lock(engine):
-            migrations.upgrade(engine)
+        # A new database is migrated and seeded first: its systems, hardware and metrics are
+        # what every imported result refers to.
+        _prepare_engine(engine, settings, _quiet_unless_changed)
         with Session(writer(engine), expire_on_commit=False) as session, session.begin():
             who = _editor(session, user)
             missing: dict[str, str] = {}
@@ -460,6 +481,75 @@ def import_results(
         _locked(exc)
     finally:
         engine.dispose()
+
+
+def _read_results(path: Path, file_format: str | None) -> tuple[bytes, "ParsedFile"]:
+    """One file, or every file under a directory / in an archive read as one sweep; the bytes
+    returned are what the import's checksum is taken over."""
+    from app.importers import (
+        MAX_SET_FILES,
+        ResultFileError,
+        is_archive,
+        parse_result_file,
+        parse_result_set,
+        read_limited,
+        unpack_archive,
+    )
+
+    if path.is_dir():
+        found = sorted(p for p in path.rglob("*") if p.is_file() and not _hidden(p, path))
+        if len(found) > MAX_SET_FILES:
+            message = f"it holds {len(found):,} files; one import takes at most {MAX_SET_FILES}"
+            raise ResultFileError(str(path), message, kind="too-many-runs")
+        entries = []
+        for item in found:
+            with item.open("rb") as stream:
+                entries.append((item.relative_to(path).as_posix(), read_limited(stream, item.name)))
+        parsed = parse_result_set(path.name, entries, file_format)
+        return _manifest(entries), parsed
+    with path.open("rb") as stream:
+        data = read_limited(stream, path.name)
+    if is_archive(data):
+        return data, parse_result_set(path.name, unpack_archive(path.name, data), file_format)
+    return data, parse_result_file(path.name, data, file_format)
+
+
+def _hidden(item: Path, root: Path) -> bool:
+    return any(part.startswith(".") for part in item.relative_to(root).parts)
+
+
+def _manifest(entries: list[tuple[str, bytes]]) -> bytes:
+    """What identifies a directory's contents: each file's name and checksum."""
+    import hashlib
+
+    return "".join(
+        f"{name}\t{hashlib.sha256(data).hexdigest()}\n" for name, data in entries
+    ).encode()
+
+
+@cli.command("export-llmd-report")
+def export_llmd_report(
+    import_id: Annotated[str, typer.Argument(metavar="IMPORT_ID", help="A saved import's id.")],
+    run: Annotated[int | None, typer.Option(help="Only the run at this place (0-based).")] = None,
+    out: Annotated[Path | None, typer.Option(help="Write here instead of stdout.")] = None,
+) -> None:
+    """Write a saved import (a team sweep) as llm-d Benchmark Reports v0.2 (a JSON list, or
+    one report with --run), for llm-d-benchmark and Prism."""
+    import json
+
+    from app.queries.imports import llmd_reports
+
+    with _database(Settings()) as engine, Session(engine) as session:
+        try:
+            reports = llmd_reports(session, import_id, run)
+        except LookupError as exc:
+            _refuse(str(exc), "Nothing was written.")
+    text = json.dumps(reports[0] if run is not None else reports, indent=2) + "\n"
+    if out is None:
+        typer.echo(text, nl=False)
+    else:
+        out.write_text(text)
+        typer.echo(f"Wrote {len(reports)} report{'s' if len(reports) != 1 else ''} to {out}.")
 
 
 def _refuse_import(message: str) -> NoReturn:

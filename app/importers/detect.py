@@ -8,7 +8,14 @@ from functools import partial
 from typing import Any
 
 from app.importers.errors import ResultFileError
-from app.importers.formats import guidellm, llama_bench, nvidia_perf, sglang_bench, vllm_bench
+from app.importers.formats import (
+    guidellm,
+    llama_bench,
+    llmd_report,
+    nvidia_perf,
+    sglang_bench,
+    vllm_bench,
+)
 from app.importers.reading import DEFAULT_MAX_BYTES, DEFAULT_MAX_RUNS, Record, decode, load_records
 from app.importers.runs import TOOLS, ParsedFile, ParsedRun
 
@@ -21,6 +28,8 @@ _ALIASES = {
     "llama-cpp": "llama-bench",
     "llamacpp": "llama-bench",
     "genaiperf": "genai-perf",
+    "llm-d": "llmd-report",
+    "llmd": "llmd-report",
 }
 Parser = Callable[[str, list[Record], int], tuple[list[ParsedRun], list[str]]]
 
@@ -39,6 +48,7 @@ _PARSERS: dict[str, Parser] = {
     "genai-perf": _ignoring_max_runs(partial(nvidia_perf.parse, tool="genai-perf")),
     "aiperf": _ignoring_max_runs(partial(nvidia_perf.parse, tool="aiperf")),
     "guidellm": guidellm.parse,
+    "llmd-report": _ignoring_max_runs(llmd_report.parse),
 }
 
 
@@ -85,6 +95,7 @@ def detect_format(name: str, records: list[Record]) -> str:
     if nvidia is not None:
         return nvidia
     for slug, looks_like in (
+        ("llmd-report", llmd_report.looks_like),
         ("guidellm", guidellm.looks_like),
         ("llama-bench", llama_bench.looks_like),
         ("sglang-bench", sglang_bench.looks_like),  # before vLLM: SGLang's is a fork of it
@@ -101,6 +112,7 @@ _EXPECTED = (
     "llama-bench (avg_ts with build_commit)",
     "GenAI-Perf and AIPerf (metric blocks such as request_throughput: {unit, avg})",
     "GuideLLM (a benchmarks list whose items have metrics)",
+    "llm-d Benchmark Report (version 0.2 with run and results)",
 )
 
 

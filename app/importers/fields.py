@@ -53,10 +53,14 @@ class Fields:
     def error(self, message: str, key: str, kind: str = "bad-value") -> ResultFileError:
         return self.place.error(message, kind=kind, key=self.key_path(key))
 
-    def missing(self, key: str, what: str = "") -> ResultFileError:
-        """`what` completes the sentence: ", which every vLLM result has"."""
-        message = f"this run has no {self.key_path(key)}{what}"
-        return self.error(message, key, "missing-field")
+    def missing(self, key: str, expected: str = "") -> ResultFileError:
+        """`expected` says what the field holds and which tool versions write it, e.g.
+        "the count of successful requests, which vLLM's benchmark_serving.py and `vllm bench
+        serve` write in every result"."""
+        message = f"this run has no {self.key_path(key)}"
+        return self.error(
+            f"{message}: expected {expected}" if expected else message, key, "missing-field"
+        )
 
     def child(self, key: str) -> Fields | None:
         value = self.data.get(key)
@@ -124,6 +128,7 @@ class RunBuilder:
         self.raw: dict[str, float] = {}
         self.extras: dict[str, str] = {}
         self.notes: list[str] = []
+        self.derived: list[str] = []  # metric keys computed here rather than read
         self._raw_dropped = 0
 
     def set(self, name: str, value: Any, source: str | None = None) -> None:
@@ -138,6 +143,23 @@ class RunBuilder:
             self.metrics[key] = value
             self.sources[key] = source
 
+    def derive(self, key: str, value: float | None, source: str, note: str) -> None:
+        """A metric the file does not hold, computed from ones it does: marked derived."""
+        if value is None or key in self.metrics:
+            return
+        self.metric(key, value, source)
+        self.derived.append(key)
+        self.notes.append(note)
+
+    def drop_metrics(self, prefix: str, note: str) -> None:
+        """Leave out every metric whose key starts with `prefix` (a reading that is not what
+        its name says, e.g. a non-streaming run's "time to first token")."""
+        dropped = [key for key in self.metrics if key.startswith(prefix)]
+        for key in dropped:
+            del self.metrics[key]
+        if dropped:
+            self.notes.append(note)
+
     def keep_raw(self, key: str, value: float) -> None:
         if len(self.raw) < RAW_MAX:
             self.raw[key] = value
@@ -151,8 +173,9 @@ class RunBuilder:
     def build(self) -> ParsedRun:
         """Check every value is possible, derive per-user throughput, freeze."""
         self._check_requests()
+        self._drop_unstreamed_ttft()
         self._check_metrics()
-        derived = self._derive_per_user()
+        derived = tuple(self.derived) + self._derive_per_user()
         if self._raw_dropped:
             self.notes.append(f"{self._raw_dropped} further numbers were not kept in raw")
         sources = {k: v for k, v in self.sources.items() if k in self.metrics}
@@ -188,6 +211,18 @@ class RunBuilder:
         rate = self.context.get("request_rate")
         if rate is not None and rate <= 0:
             raise self._fail("request_rate", f"a request rate of {rate} req/s is impossible")
+
+    def _drop_unstreamed_ttft(self) -> None:
+        """A "TTFT" equal to the whole request's latency was measured without streaming (the
+        first token arrived with the last): it is not a time to first token."""
+        ttft, latency = self.metrics.get("ttft_mean"), self.metrics.get("e2e_latency_mean")
+        if ttft and latency and math.isclose(ttft, latency, rel_tol=1e-9):
+            for prefix in ("ttft_", "tpot_", "itl_"):
+                self.drop_metrics(
+                    prefix,
+                    "time to first token equals the request latency (no streaming): "
+                    "TTFT and the per-token latencies are left out",
+                )
 
     def _check_metrics(self) -> None:
         for key, value in list(self.metrics.items()):

@@ -7,11 +7,17 @@ for archives and binary content, then decoded as UTF-8, then read as JSON. JSON 
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, BinaryIO
+
+from ruamel.yaml import YAML
+from ruamel.yaml.error import YAMLError
+from ruamel.yaml.events import AliasEvent
 
 from app.importers.errors import ResultFileError
 
@@ -104,6 +110,9 @@ def load_records(name: str, text: str, max_runs: int = DEFAULT_MAX_RUNS) -> list
     """Every top-level JSON object, with arrays of objects unrolled into their items."""
     start = len(text) - len(text.lstrip())
     if text[start] not in "{[":
+        report = _llmd_yaml(name, text)
+        if report is not None:
+            return [Record(report, None, "")]
         raise ResultFileError(name, _not_json_message(text[start:]), kind="not-json", line=1)
     documents = _json_lines(name, text, max_runs) if _is_json_lines(text, start) else None
     if documents is None:
@@ -119,6 +128,42 @@ def load_records(name: str, text: str, max_runs: int = DEFAULT_MAX_RUNS) -> list
     if not records:
         raise ResultFileError(name, "the file holds an empty JSON list: no runs", kind="empty")
     return records
+
+
+_YAML_VERSION = re.compile(r"^version:\s*['\"]?0\.2", re.MULTILINE)
+
+
+def _llmd_yaml(name: str, text: str) -> Any:
+    """An llm-d Benchmark Report written as YAML (llm-d-benchmark's own form), or None when
+    the text is not one. Anchors and aliases are refused: a report has no use for them, and
+    they can make a few bytes expand into gigabytes."""
+    if not (_YAML_VERSION.search(text[:20000]) and re.search(r"^results:", text, re.MULTILINE)):
+        return None
+    reader = YAML(typ="safe", pure=True)
+    try:
+        for event in reader.parse(text):
+            if isinstance(event, AliasEvent):
+                line = event.start_mark.line + 1 if event.start_mark else None
+                message = "this YAML report uses an alias (*name), which the importer refuses"
+                raise ResultFileError(name, message, kind="not-json", line=line)
+        value = reader.load(text)
+    except YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else None
+        message = f"not valid YAML: {getattr(exc, 'problem', None) or exc}"
+        raise ResultFileError(name, message, kind="not-json", line=line) from None
+    return _json_safe(value) if isinstance(value, dict) else None
+
+
+def _json_safe(value: Any) -> Any:
+    """YAML's dates and times as the ISO strings JSON would hold."""
+    if isinstance(value, dict):
+        return {str(k): _json_safe(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_json_safe(v) for v in value]
+    if isinstance(value, dt.date | dt.datetime):
+        return value.isoformat()
+    return value
 
 
 def _is_json_lines(text: str, start: int) -> bool:

@@ -22,6 +22,7 @@ TOOLS: dict[str, str] = {
     "genai-perf": "NVIDIA GenAI-Perf (profile_export_genai_perf.json)",
     "aiperf": "NVIDIA AIPerf (profile_export_aiperf.json)",
     "guidellm": "GuideLLM (benchmarks.json)",
+    "llmd-report": "llm-d Benchmark Report v0.2 (JSON or YAML)",
 }
 
 

@@ -2,6 +2,7 @@
 
 import datetime as dt
 from dataclasses import dataclass
+from typing import Any
 
 from sqlmodel import Session, col, select
 
@@ -46,4 +47,56 @@ def recent_imports(session: Session, limit: int = RECENT) -> list[RecentImport]:
             source=source,
         )
         for batch, name, source in rows
+    ]
+
+
+def result_llmd_report(session: Session, slug: str) -> dict[str, Any]:
+    """The llm-d report of the run a team result was imported from. Raises LookupError for no
+    such result, or one typed in rather than imported (it has no run to describe)."""
+    from app.models import BenchmarkResult, ImportRun
+
+    found = session.exec(
+        select(ImportBatch.key, ImportRun.position)
+        .join(ImportRun, col(ImportRun.batch_id) == col(ImportBatch.id))
+        .join(BenchmarkResult, col(BenchmarkResult.import_run_id) == col(ImportRun.id))
+        .where(col(BenchmarkResult.slug) == slug)
+    ).first()
+    if found is None:
+        raise LookupError(
+            f"no team result {slug!r} was imported from a result file; only imported results "
+            "have a run to write as a report"
+        )
+    return llmd_reports(session, found[0], found[1])[0]
+
+
+def llmd_reports(session: Session, key: str, position: int | None = None) -> list[dict[str, Any]]:
+    """A saved import's runs as llm-d Benchmark Reports v0.2 (app/present/llmd_report.py),
+    in file order; one run when `position` is given. Raises LookupError for no such saved
+    import or run."""
+    from app.models import ImportRun
+    from app.present.llmd_report import llmd_report
+
+    batch = session.exec(
+        select(ImportBatch).where(col(ImportBatch.key) == key, col(ImportBatch.state) == "saved")
+    ).first()
+    if batch is None:
+        raise LookupError(f"no saved import has the id {key!r}")
+    query = select(ImportRun).where(col(ImportRun.batch_id) == batch.id)
+    if position is not None:
+        query = query.where(col(ImportRun.position) == position)
+    rows = session.exec(query.order_by(col(ImportRun.position))).all()
+    if not rows:
+        raise LookupError(f"the import {key} has no run {position}")
+    # A saved import keeps each run's setup, normalised metrics and the file's own numbers;
+    # request counts are not among them, so the reports leave `requests` out.
+    return [
+        llmd_report(
+            row.setup,
+            row.metrics,
+            uid=f"atlas-{key}-{row.position}",
+            eid=f"atlas-{key}",
+            description=f"{batch.file_name} {row.location}".strip(),
+            load_tool=batch.format,
+        )
+        for row in rows
     ]

@@ -55,8 +55,8 @@ def _upload(
             {k: v or None for k, v in received.fields.items()}
         )
         with write_transaction(session):
-            preview = imports.preview_import(
-                session, who, received.name, received.data, context, received.file_format
+            preview = imports.preview_upload(
+                session, who, received.files, context, received.file_format
             )
     except ValidationError as exc:
         form.problems = field_problems(exc)

@@ -25,7 +25,16 @@ from sqlmodel import Session, col, select
 from app.accounts.models import Role, UserAccount
 from app.accounts.users import SignedIn
 from app.db import lock_writes
-from app.importers import AtlasFigure, ParsedFile, ParsedRun, atlas_figures, parse_result_file
+from app.importers import (
+    AtlasFigure,
+    ParsedFile,
+    ParsedRun,
+    atlas_figures,
+    is_archive,
+    parse_result_file,
+    parse_result_set,
+    unpack_archive,
+)
 from app.importers.runs import TOOLS
 from app.models import ImportBatch, ImportRun, Source
 from app.queries.entries import vocabulary_names
@@ -95,6 +104,30 @@ def preview_import(
     """Parse `data` and keep it as a pending import of `who`. Raises ResultFileError."""
     parsed = parse_result_file(file_name, data, file_format)
     return preview_parsed(session, who, parsed, data, context)
+
+
+def preview_upload(
+    session: Session,
+    who: SignedIn,
+    files: list[tuple[str, bytes]],
+    context: ImportContext,
+    file_format: str | None = None,
+) -> Preview:
+    """One uploaded file as `preview_import`; several files, or one zip/tar archive, as one
+    sweep of all their result files (app/importers/sets.py). Raises ResultFileError."""
+    if len(files) == 1 and not is_archive(files[0][1]):
+        name, data = files[0]
+        return preview_import(session, who, name, data, context, file_format)
+    if len(files) == 1:
+        name, data = files[0]
+        parsed = parse_result_set(name, unpack_archive(name, data), file_format)
+        return preview_parsed(session, who, parsed, data, context)
+    name = f"{len(files)} files ({files[0][0]}, …)"
+    parsed = parse_result_set(name, files, file_format)
+    manifest = "".join(
+        f"{entry}\t{hashlib.sha256(data).hexdigest()}\n" for entry, data in sorted(files)
+    )
+    return preview_parsed(session, who, parsed, manifest.encode(), context)
 
 
 def preview_parsed(
@@ -183,7 +216,8 @@ def build_preview(session: Session, parsed: ParsedFile, context: ImportContext) 
         for name, message in result_problems(session, results).items():
             index, _, field = name.partition(".")
             which = owners[int(index.strip("[]"))] if field else owners[0]
-            problems.setdefault(field or name, f"{runs[which].source}: {message}")
+            where = runs[which].source  # "" for a file of one run
+            problems.setdefault(field or name, f"{where}: {message}" if where else message)
     return {
         # The runs as parsed, so the context can be changed without the file (never shown).
         PARSED: {

@@ -283,3 +283,13 @@ def test_a_negative_request_count_is_refused():
     with pytest.raises(ResultFileError) as caught:
         parse_result_file("x.json", json.dumps(data).encode())
     assert (caught.value.kind, caught.value.path) == ("bad-value", "error_request_count.avg")
+
+
+def test_a_missing_field_says_what_was_expected_and_which_versions_write_it():
+    error = refused("bad/missing-field-append.json")
+    assert "output tokens per second" in error.message
+    assert "benchmark_serving.py" in error.message and "vllm bench serve" in error.message
+    sweep = refused("bad/missing-metric_benchmarks.json")
+    assert "v0.2 to v0.8" in sweep.message
+    for message in (error.message, sweep.message):
+        assert "which every" not in message

@@ -111,3 +111,17 @@ def test_a_throughput_block_with_a_latency_unit_is_refused():
     assert caught.value.kind == "unknown-unit"
     assert caught.value.path == "output_token_throughput.unit"
     assert "'ms'" in caught.value.message
+
+
+def test_a_sweep_range_in_the_config_does_not_hide_the_runs_own_concurrency():
+    # GenAI-Perf's analyze.sweep_parameters.concurrency is a {min, max} range of a sweep; the
+    # run's own load is perf_analyzer.stimulus.concurrency, placed after it in the file.
+    data = json.loads((FIXTURES / GENAI_NEW).read_text())
+    config = data["input_config"]
+    swept = {"analyze": {"sweep_parameters": {"concurrency": {"min": 1, "max": 256}}}}
+    data["input_config"] = swept | {k: v for k, v in config.items() if k != "analyze"}
+    (run,) = parse_result_file("x_genai_perf.json", json.dumps(data).encode()).runs
+    assert run.concurrency == 8
+    del data["input_config"]["perf_analyzer"]
+    (bare,) = parse_result_file("x_genai_perf.json", json.dumps(data).encode()).runs
+    assert bare.concurrency is None  # a range is never read as the run's load

@@ -1,6 +1,7 @@
 """The import API: upload a result file, get a preview (nothing saved), confirm it (all or
 nothing); who may do it; files that cannot be read; the size limit."""
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +12,7 @@ from sqlalchemy import Engine
 from app.models import BenchmarkResult, ImportBatch, ImportRun
 from app.routes.api import imports as imports_api
 from tests.accounts.conftest import SAME_ORIGIN
-from tests.team.test_import_cli import EVERY_FILE
+from tests.team.test_import_cli import EVERY_FILE, REAL_FILES
 from tests.team.test_write_api import count, token_for
 
 pytestmark = pytest.mark.database
@@ -108,7 +109,7 @@ def test_missing_context_is_named_and_the_preview_cannot_be_confirmed(
     ("name", "message"),
     [
         ("bad/truncated-append.json", "truncated-append.json: line"),
-        ("bad/results.zip", "zip"),
+        ("bad/results.json.gz", "gunzip"),  # a zip or tar of results is a sweep (below)
         ("bad/zero-ttft.jsonl", "zero-ttft.jsonl: line 3, field mean_ttft_ms"),
         ("bad/negative-throughput.json", "negative-throughput.json"),
     ],
@@ -171,7 +172,11 @@ def test_only_editors_import_and_only_the_uploader_confirms(
     assert editor.post("/api/v1/imports/nope/confirm").status_code == 404
 
 
-@pytest.mark.parametrize("path", EVERY_FILE, ids=lambda p: f"{p.parent.name}/{p.name}")
+@pytest.mark.parametrize(
+    "path",
+    EVERY_FILE + REAL_FILES,
+    ids=lambda p: f"{p.parent.parent.name}/{p.parent.name}/{p.name}",
+)
 def test_every_format_imports_through_the_api(
     editor: TestClient, accounts_engine: Engine, path: Path
 ) -> None:
@@ -188,3 +193,57 @@ def test_every_format_imports_through_the_api(
     confirmed = editor.post(f"/api/v1/imports/{body['id']}/confirm")
     assert confirmed.status_code == 201, confirmed.text
     assert count(accounts_engine, BenchmarkResult) == before + len(body["results"]) > before
+
+
+def test_several_files_or_an_archive_are_one_sweep(
+    editor: TestClient, accounts_engine: Engine
+) -> None:
+    import io
+    import zipfile
+
+    root = REAL_FILES[0].parents[1] / "vllm-sweep"
+    found = sorted(root.rglob("run=*.json"))
+    parts = [("file", (p.parent.name[:20] + "/" + p.name, p.read_bytes(), "application/json"))
+             for p in found]  # fmt: skip
+    several = editor.post("/api/v1/imports", files=parts, data=CONTEXT | {"gpus": "1"})
+    assert several.status_code == 201, several.text
+    assert len(several.json()["runs"]) == 4
+    zipped = io.BytesIO()
+    with zipfile.ZipFile(zipped, "w") as archive:
+        for path in root.rglob("*.json"):
+            archive.writestr(path.relative_to(root).as_posix(), path.read_bytes())
+    files = {"file": ("sweep.zip", zipped.getvalue(), "application/zip")}
+    archived = editor.post("/api/v1/imports", files=files, data=CONTEXT | {"gpus": "1"})
+    assert archived.status_code == 201, archived.text
+    body = archived.json()
+    assert len(body["runs"]) == 4 and body["file"] == "sweep.zip"
+    assert editor.post(f"/api/v1/imports/{body['id']}/confirm").status_code == 201
+
+
+def test_a_saved_import_exports_as_llmd_reports_that_import_back_the_same(
+    editor: TestClient,
+) -> None:
+    source = REAL_FILES[0].parents[1] / "vllm-bench" / "er0080-bench-serve-v0.25.1.json"
+    preview = upload(editor, source, **CONTEXT, gpus="2").json()
+    key = preview["id"]
+    assert editor.get(f"/api/v1/imports/{key}/llmd-report").status_code == 404  # not saved
+    confirmed = editor.post(f"/api/v1/imports/{key}/confirm")
+    assert confirmed.status_code == 201
+    anyone = TestClient(editor.app)  # a saved import is team data every reader sees
+    listed = anyone.get(f"/api/v1/imports/{key}/llmd-report")
+    assert listed.status_code == 200
+    [report] = listed.json()
+    assert report == anyone.get(f"/api/v1/imports/{key}/llmd-report?run=0").json()
+    assert anyone.get(f"/api/v1/imports/{key}/llmd-report?run=7").status_code == 404
+    # Any one of the run's team results gives the same report.
+    result = confirmed.json()["saved"][0]
+    slug = result.get("id") or result.get("slug")
+    assert anyone.get(f"/api/v1/benchmarks/{slug}/llmd-report").json() == report
+    assert anyone.get("/api/v1/benchmarks/nope/llmd-report").status_code == 404
+    files = {"file": ("report.json", json.dumps(report).encode(), "application/json")}
+    back = editor.post("/api/v1/imports", files=files, data=CONTEXT | {"gpus": "2"}).json()
+    assert back["format"] == "llmd-report"
+    (before,), (after,) = preview["runs"], back["runs"]
+    assert after["metrics"] == pytest.approx(before["metrics"])
+    for key_ in ("concurrency", "gpus", "precision", "model", "hardware", "input_tokens"):
+        assert after["setup"].get(key_) == before["setup"].get(key_), key_

@@ -1,6 +1,7 @@
 """`inference-atlas import-results`: result files become team results, all or nothing, each
 under a source describing its file and linked to the run (with its raw metrics)."""
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -219,3 +220,96 @@ def test_every_format_imports_from_the_command_line(url: str, path: Path) -> Non
     after = counts(url)
     assert after[1] == before[1] + 1 and after[2] > before[2], "one import, its runs"
     assert after[0] > before[0] and "from 1 files as eddie" in result.output
+
+
+REAL = Path(__file__).parents[1] / "imports" / "real"
+# Every file of the real corpus but the one refused for its true reason (no request
+# succeeded; pinned in tests/imports/test_real_corpus.py) and the sweep directory (below).
+REAL_FILES = sorted(
+    path
+    for path in REAL.rglob("*")
+    if path.suffix in (".json", ".jsonl", ".yaml")
+    and path.name != "er0080-all-failed-v0.25.1.json"
+    and "vllm-sweep" not in path.parts
+)
+
+
+@pytest.mark.parametrize("path", REAL_FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_every_real_file_imports_from_the_command_line(url: str, path: Path) -> None:
+    before = counts(url)
+    system = [] if path.parent.name == "llama-bench" else ["--system", "vllm"]
+    result = run(path, *system, "--hardware", "unlisted-hardware", "--gpus", "1",
+                 "--precision", "BF16", "--model", "unlisted-model", "--user", "eddie")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert counts(url)[0] > before[0]
+
+
+def test_a_one_run_file_names_its_problem_without_an_empty_place(url: str) -> None:
+    one = REAL / "vllm-bench" / "llmd-h100-1p1d-rate3.6.json"
+    result = run(one, "--system", "vllm-turbo", "--hardware", "H100", "--precision", "FP8",
+                 *LLAMA_8B, "--user", "eddie")  # fmt: skip
+    assert result.exit_code == 1
+    assert "system: no system has the slug 'vllm-turbo'" in result.output
+    assert ": :" not in result.output
+
+
+@pytest.mark.parametrize("command", ["import-results", "user-add"])
+def test_a_fresh_database_is_migrated_and_seeded_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    """A team's first command on a new database file: no 'no system has the slug vllm'."""
+    url = f"sqlite:///{tmp_path / 'new.db'}"
+    monkeypatch.setenv("DATABASE_URL", url)
+    monkeypatch.setenv("SEED_DIR", str(SEED_DIR))
+    runner = CliRunner()
+    if command == "user-add":
+        args = ["user", "add", "eddie", "--role", "editor", "--password-stdin"]
+        added = runner.invoke(cli, args, input="a long enough passphrase 9\n")
+        assert added.exit_code == 0, added.output
+        assert "Seeded the empty database" in added.output
+        imported = run(SWEEP, *H100, "--precision", "FP8", *LLAMA_8B, "--user", "eddie")
+        assert imported.exit_code == 0, imported.output
+        assert "from 1 files as eddie" in imported.output
+    else:
+        imported = run(SWEEP, *H100, "--precision", "FP8", *LLAMA_8B, "--user", "eddie")
+        # Migrated and seeded, so the one thing missing is a user to attribute results to.
+        assert imported.exit_code == 1
+        assert "Seeded the empty database" in imported.output
+        assert "no system has the slug" not in imported.output
+        assert "there is no active user called 'eddie'" in imported.output
+    engine = make_engine(url)
+    with Session(engine) as session:
+        assert session.exec(select(func.count()).select_from(Hardware)).one() > 0
+    engine.dispose()
+
+
+def test_a_sweep_directory_is_imported_as_one_sweep_of_all_its_runs(url: str) -> None:
+    before = counts(url)
+    result = run(REAL / "vllm-sweep", *H100, "--precision", "FP8", "--model", "unlisted-model",
+                 "--user", "eddie")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    after = counts(url)
+    assert (after[1] - before[1], after[2] - before[2]) == (1, 4), "one import of four runs"
+    assert "vllm-sweep: vLLM bench serve (--save-result JSON), 4 runs" in result.output
+
+
+def test_a_saved_import_is_written_as_llmd_reports(url: str, tmp_path: Path) -> None:
+    result = run(REAL / "vllm-sweep", *H100, "--precision", "FP8", "--model", "unlisted-model",
+                 "--user", "eddie")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    engine = make_engine(url)
+    with Session(engine) as session:
+        key = session.exec(
+            select(ImportBatch.key).where(ImportBatch.file_name == "vllm-sweep")
+        ).one()
+    engine.dispose()
+    out = tmp_path / "reports.json"
+    written = CliRunner().invoke(cli, ["export-llmd-report", key, "--out", str(out)])
+    assert written.exit_code == 0, written.output
+    reports = json.loads(out.read_text())
+    assert [r["version"] for r in reports] == ["0.2"] * 4
+    assert reports[1]["results"]["request_performance"]["aggregate"]["throughput"]["request_rate"][
+        "mean"
+    ] == pytest.approx(12.460566958863927)
+    one = CliRunner().invoke(cli, ["export-llmd-report", key, "--run", "9"])
+    assert one.exit_code == 1 and "has no run 9" in one.output

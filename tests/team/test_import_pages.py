@@ -71,10 +71,10 @@ def test_upload_preview_give_context_then_save(clients: Any, accounts_engine: En
 
 
 def test_a_bad_file_is_shown_again_with_its_problem(clients: Any) -> None:
-    refused = upload(clients("eddie"), FIXTURES / "bad" / "results.zip", system="vllm")
+    refused = upload(clients("eddie"), FIXTURES / "bad" / "results.json.gz", system="vllm")
     assert refused.status_code == 422
     note = page(refused).select_one("#imp-file-note")
-    assert "field-problem" in note["class"] and "zip" in note.get_text()
+    assert "field-problem" in note["class"] and "gunzip" in note.get_text()
     assert page(refused).select_one("#imp-system option[selected]")["value"] == "vllm"
 
 

@@ -39,7 +39,7 @@ _RATES = {
 }
 _STATS = ("mean", "median", "std_dev", "min", "max", "count")
 _PERCENTILES = {"p90": "p90", "p95": "p95", "p99": "p99"}
-REQUIRED = ("metrics", "config")
+_WRITERS = "GuideLLM writes it in every benchmark of every report layout, v0.2 to v0.8"
 
 
 def looks_like(value: Any) -> bool:
@@ -97,16 +97,19 @@ def _report_context(report: dict[str, Any]) -> dict[str, Any]:
 
 def parse_run(fields: Fields, shared: dict[str, Any]) -> ParsedRun:
     run = RunBuilder(TOOL, fields.place)
-    for key in REQUIRED:
-        if not isinstance(fields.data.get(key), dict):
-            raise fields.missing(key, ", which every GuideLLM benchmark has")
     metrics = fields.child("metrics")
-    assert metrics is not None
-    for key in ("requests_per_second", "output_tokens_per_second"):
+    if metrics is None:
+        raise fields.missing("metrics", f"an object of distribution summaries; {_WRITERS}")
+    for key, what in (
+        ("requests_per_second", "requests per second"),
+        ("output_tokens_per_second", "output tokens per second"),
+    ):
         if _summary(metrics, key) is None:
-            raise metrics.missing(f"{key}.successful", ", which every GuideLLM benchmark has")
+            expected = f"the distribution of {what} over successful requests; {_WRITERS}"
+            raise metrics.missing(f"{key}.successful", expected)
     for name in ("tool_version", "model", "backend", "dataset"):
         run.set(name, shared[name])
+    _older_layout(fields, run)
     for key, value in shared["labels"].items():
         run.keep_extra(f"label.{key}", value)
     metadata_hints(run, shared["labels"])
@@ -119,9 +122,26 @@ def parse_run(fields: Fields, shared: dict[str, Any]) -> ParsedRun:
     return run.build()
 
 
+def _older_layout(fields: Fields, run: RunBuilder) -> None:
+    """v0.2-v0.3 benchmarks name their model and data on the benchmark itself (worker,
+    request_loader) and keep request_totals beside metrics."""
+    worker = fields.child("worker")
+    if worker is not None:
+        run.set("model", worker.text("backend_model"), worker.key_path("backend_model"))
+        run.set("backend", worker.text("backend_type"), worker.key_path("backend_type"))
+    loader = fields.child("request_loader")
+    if loader is not None:
+        run.set("dataset", loader.text("data"), loader.key_path("data"))
+    totals = fields.child("request_totals")
+    if totals is not None:
+        run.set("successful_requests", totals.count("successful"), totals.key_path("successful"))
+        run.set("failed_requests", totals.count("errored"), totals.key_path("errored"))
+
+
 def _strategy(fields: Fields, run: RunBuilder) -> None:
-    config = fields.child("config")
-    strategy = config.child("strategy") if config else None
+    """The load of the benchmark: config.strategy from v0.4 on, args.strategy before."""
+    settings = fields.child("config") or fields.child("args")
+    strategy = settings.child("strategy") if settings else None
     if strategy is None:
         return
     kind = strategy.text("type_")
@@ -132,6 +152,7 @@ def _strategy(fields: Fields, run: RunBuilder) -> None:
     elif kind == "concurrent":
         run.set("concurrency", strategy.count("streams"), strategy.key_path("streams"))
     else:
+        # The configured cap on requests in flight, as vLLM's max_concurrency.
         limit = strategy.count("max_concurrency")
         run.set("concurrency", limit, strategy.key_path("max_concurrency"))
     if kind in ("constant", "poisson"):

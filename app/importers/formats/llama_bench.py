@@ -20,7 +20,12 @@ from app.importers.reading import Record
 from app.importers.runs import ParsedRun
 
 TOOL = "llama-bench"
-REQUIRED = ("avg_ts", "n_prompt", "n_gen")
+_WRITERS = "llama-bench writes it in every -o json / -o jsonl test, from the 2023 builds on"
+REQUIRED = {
+    "avg_ts": f"the mean tokens per second of the test; {_WRITERS}",
+    "n_prompt": f"the prompt tokens of the test; {_WRITERS}",
+    "n_gen": f"the generated tokens of the test; {_WRITERS}",
+}
 # model_type is "<arch> <size> <file type>", e.g. "llama 8B Q4_K - Medium", "qwen3moe 30B.A3B
 # Q8_0", "gemma3 ?B BF16" (llama_model_desc). The file type names the weights' quantisation.
 _MODEL_TYPE = re.compile(r"^\S+\s+\S*B\s+(?P<ftype>.+)$")
@@ -42,9 +47,9 @@ def parse(name: str, records: list[Record]) -> tuple[list[ParsedRun], list[str]]
 
 def parse_run(fields: Fields) -> ParsedRun:
     run = RunBuilder(TOOL, fields.place)
-    for key in REQUIRED:
+    for key, expected in REQUIRED.items():
         if fields.data.get(key) is None:
-            raise fields.missing(key, ", which every llama-bench test has")
+            raise fields.missing(key, expected)
     n_prompt, n_gen = fields.count("n_prompt"), fields.count("n_gen")
     depth = fields.count("n_depth") or 0
     run.set("test", test_label(n_prompt or 0, n_gen or 0, depth))
@@ -73,11 +78,17 @@ def test_label(n_prompt: int, n_gen: int, depth: int) -> str:
 
 
 def quant_from_model_type(model_type: str) -> str | None:
-    """'llama 8B Q4_K - Medium' -> 'Q4_K_M'; 'x 7B IQ4_XS - 4.25 bpw' -> 'IQ4_XS'."""
+    """'llama 8B Q4_K - Medium' -> 'Q4_K_M'; 'x 7B IQ4_XS - 4.25 bpw' -> 'IQ4_XS'.
+
+    Builds before 2024 wrote the file type as "mostly Q4_0" (all tensors but a few) and the
+    README kept that example into 2025; "MXFP4 MoE" (gpt-oss) names MXFP4 experts."""
     match = _MODEL_TYPE.match(model_type.strip())
     if not match:
         return None
-    ftype = match["ftype"].removeprefix("all ").strip()
+    ftype = match["ftype"].strip()
+    for prefix in ("all ", "mostly "):
+        ftype = ftype.removeprefix(prefix)
+    ftype = ftype.removesuffix(" MoE").strip()
     base, _, detail = ftype.partition(" - ")
     suffix = _SIZE_SUFFIX.get(detail.strip().lower())
     return f"{base.strip()}_{suffix}" if suffix else base.strip()

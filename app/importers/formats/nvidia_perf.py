@@ -44,7 +44,14 @@ _RATES = {  # file tag -> (normalised key, unit)
 }
 _STATS = {"avg": "mean", "p50": "median", "p90": "p90", "p95": "p95", "p99": "p99"}
 _AIPERF_ONLY = {"benchmark_duration", "total_isl", "inter_chunk_latency", "min_request_timestamp"}
-REQUIRED = ("request_throughput", "output_token_throughput")
+REQUIRED = {
+    "request_throughput": "a {unit, avg} block of requests per second",
+    "output_token_throughput": "a {unit, avg} block of output tokens per second",
+}
+_WRITERS = {
+    "genai-perf": "GenAI-Perf writes it in every LLM profile export (2024 releases to 0.0.16)",
+    "aiperf": "AIPerf writes it in every profile export, the 2025 layout under records included",
+}
 
 
 def blocks_of(value: Mapping[str, Any]) -> tuple[Mapping[str, Any], str]:
@@ -77,9 +84,10 @@ def parse_run(fields: Fields, tool: str) -> ParsedRun:
     run = RunBuilder(tool, fields.place)
     blocks, under = blocks_of(fields.data)
     tags = {_SHORT_TAGS.get(tag, tag) for tag, block in blocks.items() if isinstance(block, dict)}
-    for tag in REQUIRED:
+    for tag, expected in REQUIRED.items():
         if tag not in tags:
-            raise fields.missing(f"{under}.{tag}".strip("."), f", which every {tool} export has")
+            path = f"{under}.{tag}".strip(".")
+            raise fields.missing(path, f"{expected}; {_WRITERS[tool]}")
     for written, block in blocks.items():
         if isinstance(block, dict):
             # Read under the canonical tag, but name the field as the file writes it.
@@ -90,8 +98,18 @@ def parse_run(fields: Fields, tool: str) -> ParsedRun:
     config = fields.child("input_config")
     if config is not None:
         _config(config, run)
+        if _first(config.data, ("endpoint", "streaming"), ("streaming",)) is False:
+            run.drop_metrics("ttft_", _NOT_STREAMED)
+            run.drop_metrics("tpot_", _NOT_STREAMED)
+            run.drop_metrics("itl_", _NOT_STREAMED)
     _gpus(fields, run)
     return run.build()
+
+
+_NOT_STREAMED = (
+    "input_config says streaming was off: the tool's time to first token is then the whole "
+    "request's latency, so TTFT and the per-token latencies are left out"
+)
 
 
 def _read_block(block: Fields, tag: str, run: RunBuilder) -> None:
@@ -151,6 +169,9 @@ def _config(config: Fields, run: RunBuilder) -> None:
     GenAI-Perf wrote flat CLI arguments, then model_names/endpoint/perf_analyzer.stimulus."""
     data = config.data
     names = _first(data, ("endpoint", "model_names"), ("model_names",), ("model",))
+    items = _first(data, ("models", "items"))  # AIPerf 0.10: models.items[].name
+    if names is None and isinstance(items, list) and items and isinstance(items[0], dict):
+        names = items[0].get("name")
     model = names[0] if isinstance(names, list) and names else names
     run.set("model", model[:300] if isinstance(model, str) and model else None)
     kind = _first(data, ("endpoint", "type"), ("endpoint_type",), ("service_kind",))
@@ -160,8 +181,12 @@ def _config(config: Fields, run: RunBuilder) -> None:
     served = _first(data, ("endpoint", "backend"), ("backend",))
     if kind in ("triton", "kserve") and isinstance(served, str) and served:
         run.set("engine", served)
-    run.set("concurrency", _positive_int(_find(data, "concurrency")), "input_config")
-    rate = _find(data, "request_rate")
+    phase = _profiling_phase(data)
+    concurrency = phase.get("concurrency") if phase else _load(data, "concurrency")
+    run.set("concurrency", _positive_int(concurrency), "input_config")
+    rate = (
+        (phase.get("rate") or phase.get("request_rate")) if phase else _load(data, "request_rate")
+    )
     if isinstance(rate, int | float) and not isinstance(rate, bool) and rate > 0:
         run.set("request_rate", float(rate), "input_config")
     isl = _first(
@@ -214,17 +239,51 @@ def _first(data: Mapping[str, Any], *paths: tuple[str, ...]) -> Any:
     return None
 
 
-def _find(data: Mapping[str, Any], key: str) -> Any:
-    """The first value under `key` anywhere in the config, breadth first and bounded:
-    the place of load settings moves between releases (loadgen, perf_analyzer.stimulus,
-    phases.profiling)."""
+# Where each release put the run's own load: AIPerf loadgen (and phases.profiling in newer
+# configs), GenAI-Perf's flat CLI arguments (2024) and perf_analyzer.stimulus (2025).
+_LOAD_PATHS = (
+    ("loadgen",),
+    ("phases", "profiling"),
+    ("perf_analyzer", "stimulus"),
+    (),
+)
+# Sweep ranges (GenAI-Perf analyze.sweep_parameters.concurrency = {min, max}) describe many
+# runs, not this one, and are never read as its load.
+_NOT_THE_RUN = {"analyze", "sweep_parameters"}
+
+
+def _load(data: Mapping[str, Any], key: str) -> Any:
+    """The run's configured concurrency or request rate: a number at a known place, else
+    the first number under `key` anywhere outside the sweep settings."""
+    for path in _LOAD_PATHS:
+        value = _first(data, (*path, key))
+        if _is_number(value):
+            return value
     for node in _walk(data, depth=5, limit=2000):
-        if key in node and node[key] is not None:
-            return node[key]
+        value = node.get(key)
+        if _is_number(value):
+            return value
     return None
 
 
+def _profiling_phase(data: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """AIPerf 0.10 on lists its phases (warmup, profiling): the one measured is named
+    "profiling", else the first not excluded from the results."""
+    phases = data.get("phases")
+    if not isinstance(phases, list):
+        return None
+    measured = [p for p in phases[:50] if isinstance(p, dict) and not p.get("exclude_from_results")]
+    named = [p for p in measured if p.get("name") == "profiling"]
+    chosen = named or measured
+    return chosen[0] if chosen else None
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
 def _walk(data: Mapping[str, Any], depth: int, limit: int) -> Iterator[Mapping[str, Any]]:
+    """The config's objects breadth first, bounded, leaving out the sweep settings."""
     level: list[Mapping[str, Any]] = [data]
     seen = 0
     for _ in range(depth):
@@ -234,7 +293,11 @@ def _walk(data: Mapping[str, Any], depth: int, limit: int) -> Iterator[Mapping[s
             if seen > limit:
                 return
             yield node
-            following += [value for value in node.values() if isinstance(value, dict)]
+            following += [
+                value
+                for name, value in node.items()
+                if isinstance(value, dict) and name not in _NOT_THE_RUN
+            ]
         level = following
 
 

@@ -37,20 +37,28 @@ def parse(
     return runs, notes
 
 
-# What every result of these benchmarks holds: the rest may be missing.
-REQUIRED = ("completed", "request_throughput", "output_throughput")
-
-
-def new_run(tool: str, fields: Fields, which: str) -> tuple[RunBuilder, int | None]:
-    """A run of `tool` once its required keys are there (else an error saying every result
-    `which` names has them), with its completed requests counted as successful."""
+def new_run(tool: str, fields: Fields, required: dict[str, str]) -> tuple[RunBuilder, int | None]:
+    """A run of `tool` once its `required` keys are there (else an error naming the key and
+    what was expected of it), with its completed requests counted as successful."""
     run = RunBuilder(tool, fields.place)
-    for key in REQUIRED:
+    for key, expected in required.items():
         if fields.data.get(key) is None:
-            raise fields.missing(key, f", which every {which} result has")
+            raise fields.missing(key, expected)
     completed = fields.count("completed")
     run.set("successful_requests", completed, "completed")
     return run, completed
+
+
+def derive_request_rate(fields: Fields, run: RunBuilder, completed: int | None) -> None:
+    """Requests per second as completed ÷ duration, for files that do not write it."""
+    duration = fields.number("duration")
+    if completed and duration:
+        run.derive(
+            "request_throughput",
+            completed / duration,
+            "completed / duration",
+            "request throughput derived as completed / duration (the file does not write it)",
+        )
 
 
 def read_latencies(fields: Fields, run: RunBuilder, words: dict[str, str]) -> None:

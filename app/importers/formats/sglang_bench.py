@@ -19,6 +19,14 @@ from app.importers.reading import Record
 from app.importers.runs import ParsedRun
 
 TOOL = "sglang-bench"
+# Every layout since 2024 writes these. Records of late 2024 (seen in
+# datacrunch-research/h200-benchmarks) have no request_throughput and no mean or percentile
+# TTFT/TPOT, only medians: request throughput is then derived as completed / duration.
+_WRITERS = "SGLang's bench_serving writes it in every result, the 2024 layout included"
+REQUIRED = {
+    "completed": f"the count of requests that succeeded; {_WRITERS}",
+    "output_throughput": f"output tokens per second; {_WRITERS}",
+}
 _LATENCY_WORDS = {"ttft": "ttft", "tpot": "tpot", "itl": "itl", "e2e_latency": "e2e_latency"}
 _KNOWN_TEXT = {"backend", "dataset_name", "tag"}
 
@@ -39,7 +47,7 @@ def parse(name: str, records: list[Record]) -> tuple[list[ParsedRun], list[str]]
 
 
 def parse_run(fields: Fields) -> tuple[ParsedRun, list[str]]:
-    run, completed = serving.new_run(TOOL, fields, "SGLang bench_serving")
+    run, completed = serving.new_run(TOOL, fields, REQUIRED)
     run.set("backend", fields.text("backend"), "backend")
     run.set("label", fields.text("tag"), "tag")
     dataset = fields.text("dataset_name")
@@ -60,6 +68,7 @@ def parse_run(fields: Fields) -> tuple[ParsedRun, list[str]]:
         ("request_throughput", "request_throughput"),
     ):
         run.metric(key, fields.number(source), source)
+    serving.derive_request_rate(fields, run, completed)
     serving.read_latencies(fields, run, _LATENCY_WORDS)
     _server_info(fields, run)
     dropped = serving.keep_scalars(fields, run, _KNOWN_TEXT)

@@ -19,6 +19,15 @@ from app.importers.reading import Record
 from app.importers.runs import ParsedRun
 
 TOOL = "vllm-bench"
+_WRITERS = (
+    "vLLM's benchmarks/benchmark_serving.py (2024-2025) and `vllm bench serve` "
+    "write it in every result"
+)
+REQUIRED = {
+    "completed": f"the count of requests that succeeded; {_WRITERS}",
+    "request_throughput": f"requests per second; {_WRITERS}",
+    "output_throughput": f"output tokens per second; {_WRITERS}",
+}
 _LATENCY_WORDS = {"ttft": "ttft", "tpot": "tpot", "itl": "itl", "e2e_latency": "e2el"}
 _KNOWN_TEXT = {
     "date",
@@ -62,7 +71,7 @@ def parse(name: str, records: list[Record]) -> tuple[list[ParsedRun], list[str]]
 
 
 def parse_run(fields: Fields) -> tuple[ParsedRun, list[str]]:
-    run, completed = serving.new_run(TOOL, fields, "vLLM")
+    run, completed = serving.new_run(TOOL, fields, REQUIRED)
     run.set("failed_requests", fields.count("failed"), "failed")
     run.set("measured_at", _date(fields), "date")
     run.set("model", fields.text("model_id"), "model_id")

@@ -1,7 +1,9 @@
 """The import API: upload a benchmark tool's result file, look at the preview, confirm it.
 
 `POST /api/v1/imports` (multipart: `file` plus the context fields) parses the file and keeps
-a preview (201, with its id); nothing is saved as results until
+a preview (201, with its id). Several `file` parts, or one zip / tar(.gz) archive, are read
+as one sweep of all their result files (at most MAX_SET_FILES files, 50 MB in all). Nothing
+is saved as results until
 `POST /api/v1/imports/{id}/confirm`, which saves all of the preview's results or none.
 A file that cannot be read is a 422 naming the problem and its line or field; a file over
 the size limit is a 413 before it is read.
@@ -20,7 +22,7 @@ from starlette.datastructures import UploadFile
 from app.accounts.users import SignedIn
 from app.accounts.web import EditorUser
 from app.db import SessionDep
-from app.importers import DEFAULT_MAX_BYTES, ResultFileError
+from app.importers import DEFAULT_MAX_BYTES, MAX_SET_FILES, ResultFileError
 from app.routes.api.team import WRITE_ERRORS, problems_reply, validation_problems
 from app.writes import imports
 from app.writes.team import TeamError, UnknownItemError
@@ -42,7 +44,13 @@ UPLOAD_BODY = {
                 "type": "object",
                 "required": ["file"],
                 "properties": {
-                    "file": {"type": "string", "format": "binary"},
+                    "file": {
+                        "description": "a result file; repeat the part, or send a zip / "
+                        "tar archive, to import several as one sweep",
+                        "type": "array",
+                        "items": {"type": "string", "format": "binary"},
+                        "maxItems": MAX_SET_FILES,
+                    },
                     "format": {"type": "string", "description": "skip detection"},
                     **{name: {"type": "string"} for name in CONTEXT_FIELDS},
                 },
@@ -62,7 +70,8 @@ IMPORT_ERRORS: dict[int | str, dict[str, Any]] = WRITE_ERRORS | {
     openapi_extra={"requestBody": UPLOAD_BODY},
 )
 async def post_import(request: Request, who: EditorUser, session: SessionDep) -> Response:
-    """Upload one result file with its context; the reply is the preview (nothing saved yet)."""
+    """Upload a result file (or several, or an archive, as one sweep) with its context; the
+    reply is the preview (nothing saved yet)."""
     upload = await read_upload(request)
     if isinstance(upload, UploadRefused):
         if upload.status == 413:
@@ -76,16 +85,23 @@ async def post_import(request: Request, who: EditorUser, session: SessionDep) ->
         return problems_reply(validation_problems(exc, what="an import"))
     # Parsing a large file takes seconds: off the event loop, with the database work.
     return await run_in_threadpool(
-        _preview, session, who, upload.name, upload.data, context, upload.file_format
+        _preview, session, who, upload.files, context, upload.file_format
     )
 
 
 @dataclass(frozen=True)
 class Upload:
-    name: str
-    data: bytes
+    files: list[tuple[str, bytes]]  # (file name, bytes), one or more
     fields: dict[str, str]  # the context fields, as typed
     file_format: str | None
+
+    @property
+    def name(self) -> str:
+        return self.files[0][0]
+
+    @property
+    def data(self) -> bytes:
+        return self.files[0][1]
 
 
 @dataclass(frozen=True)
@@ -103,37 +119,41 @@ async def read_upload(request: Request) -> Upload | UploadRefused:
     if not request.headers.get("content-type", "").startswith("multipart/form-data"):
         wanted = "send multipart/form-data with the file in the field 'file'"
         return UploadRefused(422, {"body": wanted})
-    async with request.form(max_files=1, max_fields=len(CONTEXT_FIELDS) + 4) as form:
-        upload = form.get("file")
-        if not isinstance(upload, UploadFile) or not upload.filename:
+    fields_allowed = len(CONTEXT_FIELDS) + 4
+    async with request.form(max_files=MAX_SET_FILES, max_fields=fields_allowed) as form:
+        uploads = [u for u in form.getlist("file") if isinstance(u, UploadFile) and u.filename]
+        if not uploads:
             return UploadRefused(422, {"file": "no file: choose the result file to upload"})
-        data = await upload.read(MAX_UPLOAD_BYTES + 1)
-        if len(data) > MAX_UPLOAD_BYTES:
-            return UploadRefused(413, {"file": _too_big(len(data))})
+        files: list[tuple[str, bytes]] = []
+        total = 0
+        for upload in uploads:
+            data = await upload.read(MAX_UPLOAD_BYTES + 1 - total)
+            total += len(data)
+            if total > MAX_UPLOAD_BYTES:
+                return UploadRefused(413, {"file": _too_big(total)})
+            files.append((upload.filename or "file", data))
         fields = {k: v for k, v in form.items() if k in CONTEXT_FIELDS and isinstance(v, str)}
         unknown = sorted(k for k in form if k not in (*CONTEXT_FIELDS, *FORM_EXTRAS))
         chosen = form.get("format")
-        name = upload.filename
     if unknown:
         allowed = ", ".join(("file", "format", *CONTEXT_FIELDS))
         return UploadRefused(
             422, {k: f"not a field of an import; allowed: {allowed}" for k in unknown}
         )
     file_format = chosen if isinstance(chosen, str) and chosen else None
-    return Upload(name, data, fields, file_format)
+    return Upload(files, fields, file_format)
 
 
 def _preview(
     session: Session,
     who: SignedIn,
-    name: str,
-    data: bytes,
+    files: list[tuple[str, bytes]],
     context: imports.ImportContext,
     file_format: str | None,
 ) -> Response:
     try:
         with write_transaction(session):
-            preview = imports.preview_import(session, who, name, data, context, file_format)
+            preview = imports.preview_upload(session, who, files, context, file_format)
     except ResultFileError as exc:
         return problems_reply({"file": str(exc)})
     headers = {"Location": f"/api/v1/imports/{preview.key}"}
@@ -187,6 +207,31 @@ def confirm_import(
     except UnknownItemError as exc:
         return JSONResponse({"detail": str(exc)}, status_code=404)
     return JSONResponse(saved, status_code=201)
+
+
+@router.get("/imports/{import_id}/llmd-report", responses=IMPORT_ERRORS)
+def get_llmd_report(import_id: str, session: SessionDep, run: int | None = None) -> Response:
+    """A saved import (a team sweep) as llm-d Benchmark Reports v0.2: a JSON list, one report
+    per run in file order, or the one report of `run` (its 0-based place in the file). Any
+    reader may fetch it, as the team's sweeps and results are shown to every reader."""
+    from app.queries.imports import llmd_reports
+
+    try:
+        reports = llmd_reports(session, import_id, run)
+    except LookupError as exc:
+        return JSONResponse({"detail": str(exc)}, status_code=404)
+    return JSONResponse(reports[0] if run is not None else reports)
+
+
+@router.get("/benchmarks/{result_id}/llmd-report", responses=IMPORT_ERRORS)
+def get_result_llmd_report(result_id: str, session: SessionDep) -> Response:
+    """The llm-d Benchmark Report v0.2 of the run an imported team result came from."""
+    from app.queries.imports import result_llmd_report
+
+    try:
+        return JSONResponse(result_llmd_report(session, result_id))
+    except LookupError as exc:
+        return JSONResponse({"detail": str(exc)}, status_code=404)
 
 
 def _too_big(size: int) -> str:
