@@ -35,6 +35,6 @@ def test_the_new_fields_round_trip_through_the_document() -> None:
             "since": "v0.4.0",
             "how": "--enable-prefix-caching",
             "page": "https://example.org/docs/apc.md",
-        }  # fmt: skip
+        }
     )
     assert ClaimItem.model_validate(claim.model_dump()).how == "--enable-prefix-caching"
