@@ -89,10 +89,10 @@ def test_the_first_party_sources_say_what_was_read(session: Session) -> None:
     hows = Counter(session.exec(select(Claim.source_id).where(col(Claim.how).is_not(None))).all())
     counts = {s.slug: (claims[s.id], hows[s.id]) for s in sources}  # type: ignore[index]
     assert counts == {
-        "vllm-docs": (81, 30),
-        "sglang-docs": (64, 22),
-        "llama-cpp-docs": (81, 40),
-        "ollama-docs": (45, 10),
+        "vllm-docs": (94, 33),
+        "sglang-docs": (90, 30),
+        "llama-cpp-docs": (92, 45),
+        "ollama-docs": (79, 11),
     }
     for source in sources:
         assert source.url and source.read == "2026-11-25", source.slug
