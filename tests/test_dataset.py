@@ -71,7 +71,9 @@ def test_every_system_has_a_summary_best_for_and_a_source(session: Session) -> N
 
 
 def test_all_five_articles_are_sources_and_each_contributes(session: Session) -> None:
-    sources = session.exec(select(Source)).all()
+    # The five articles; the vendors' pages and reports beside them name vocabulary and give
+    # figures, not claims.
+    sources = session.exec(select(Source).where(Source.kind == "article")).all()
     assert len(sources) == 5
     claims = Counter(session.exec(select(Claim.source_id)).all())
     figures = Counter(session.exec(select(BenchmarkResult.source_id)).all())
