@@ -14,7 +14,7 @@ from sqlmodel import Session
 
 from app.db import SessionDep
 from app.decision.engine import Recommendation
-from app.params.readings import read_benchmarks, read_matrix
+from app.params.readings import read_benchmarks, read_matrix, system_names, with_slugs
 from app.params.views import (
     AnswerParams,
     BenchmarkParams,
@@ -257,8 +257,9 @@ async def sweeps(request: Request, session: SessionDep) -> Response:
 
 
 def _compare(request: Request, session: Session) -> Response:
-    reading = read_query(CompareApiParams, request.query_params, system_vocabularies(session))
-    _checked(reading.problems + compare_problems(request.query_params))
+    query = with_slugs(request.query_params, {"s": system_names(session)})
+    reading = read_query(CompareApiParams, query, system_vocabularies(session))
+    _checked(reading.problems + compare_problems(query))
     comparison = build_comparison(session, list(reading.params.s), reading.params.diff)
     return _json(comparison, reading.ignored)
 
