@@ -147,13 +147,16 @@ def seed(
 def check(
     seed_dir: Annotated[Path | None, typer.Option(help="Seed folder (default: seed/)")] = None,
 ) -> None:
-    """Validate the seed files without touching the database."""
+    """Validate the seed files without touching the database; print their coverage."""
+    from app.queries.coverage import report_lines, seed_coverage
+
     try:
-        load_seed(seed_dir or Settings().seed_dir)
+        data = load_seed(seed_dir or Settings().seed_dir)
     except SeedError as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(code=1) from exc
     typer.echo("Seed files are valid.")
+    typer.echo("\n".join(report_lines(seed_coverage(data))))
 
 
 @cli.command()

@@ -88,6 +88,11 @@ class Source(SQLModel, table=True):
     date: str = Field(max_length=10)
     kind: str = Field(max_length=30)
     url: str | None = None
+    # A first-party source (project docs, release notes, official blog) names what was read:
+    # the docs version and/or the repository commit, and the day we read it (migration 0008).
+    version: str | None = Field(default=None, max_length=40)
+    commit: str | None = Field(default=None, max_length=40)
+    read: str | None = Field(default=None, max_length=10)
     note: str | None = None
     position: int = 0
     # The seed owns the published sources and every row that cites one; a team's rows cite
@@ -177,6 +182,11 @@ class Claim(SQLModel, table=True):
     source_id: int = Field(foreign_key="source.id", index=True)
     level: str = Field(max_length=20)
     strength: int | None = None
+    # What first-party docs add (migration 0008): the version the feature arrived in, how it
+    # is turned on (a flag, an option, a build switch) and the page that says so.
+    since: str | None = Field(default=None, max_length=40)
+    how: str | None = Field(default=None, max_length=200)
+    page: str | None = None
     note: str | None = None
     position: int = 0
     withdrawn: bool = withdrawn_field()

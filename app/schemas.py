@@ -44,6 +44,11 @@ class SourceRef(BaseModel):
     date: str
     kind: str = "article"
     caveats: list[Caveat] = []
+    # What was read of a first-party source (project docs, release notes, official blog):
+    # the docs version and/or the repository commit, and the day it was read (YYYY-MM-DD).
+    version: str | None = None
+    commit: str | None = None
+    read: str | None = None
 
 
 class SourcedText(BaseModel):
@@ -93,6 +98,9 @@ class ClaimView(BaseModel):
     strength: int | None
     note: str | None
     source: SourceRef
+    since: str | None = None  # the version the source says the feature arrived in
+    how: str | None = None  # the flag, option or build switch that turns it on
+    page: str | None = None  # the page of the source that says so (http or https)
     # Kept because team notes point at it, but gone from the published data: shown, marked,
     # and never counted (headline level, disputes, the guided flow).
     withdrawn: bool = False
@@ -108,11 +116,13 @@ class Cell(BaseModel):
     capability: str
     name: str
     description: str
-    # The newest current source's level; "unknown" when the sources only say "unknown";
-    # "no-claim" when every claim left is withdrawn.
+    # The strongest current source's level (docs/data-model.md, "Weighing"); "unknown" when
+    # the sources only say "unknown"; "no-claim" when every claim left is withdrawn.
     level: str
     disputed: bool
-    claims: list[ClaimView]  # current claims newest first, then withdrawn ones
+    claims: list[ClaimView]  # current claims strongest first, then withdrawn ones
+    weak: bool = False  # a "no" resting only on sources marked machine-written or vendor-interest
+    reason: str = ""  # why the cell reads what it reads, in one sentence
 
 
 class CategoryCells(BaseModel):

@@ -31,7 +31,25 @@ def test_system_detail_has_claims_benchmarks_and_sources(client: TestClient) -> 
         assert cell["claims"], cell["capability"]
         assert all(claim["source"]["slug"] for claim in cell["claims"])
     assert {b["system"] for b in body["benchmarks"]} == {"vllm"}
-    assert len(body["sources"]) == 5
+    assert len(body["sources"]) == 6  # the five articles and vLLM's own docs
+
+
+def test_a_first_party_claim_carries_how_page_and_the_docs_read(client: TestClient) -> None:
+    body = client.get("/api/v1/systems/vllm").json()
+    cells = {c["capability"]: c for g in body["features"] + body["hardware"] for c in g["cells"]}
+    [docs] = [c for c in cells["prefix-caching"]["claims"] if c["source"]["slug"] == "vllm-docs"]
+    assert (docs["level"], docs["since"], docs["how"]) == ("yes", None, "--enable-prefix-caching")
+    assert docs["page"].endswith("/automatic_prefix_caching.md")
+    source = docs["source"]
+    assert (source["kind"], source["version"], source["commit"], source["read"]) == (
+        "project-docs", "v0.33.0", None, "2026-11-25"
+    )  # fmt: skip
+    # An article's claim has none of these.
+    article = next(c for c in cells["prefix-caching"]["claims"] if c["source"]["kind"] == "article")
+    assert (article["since"], article["how"], article["page"]) == (None, None, None)
+    schema = client.get("/openapi.json").json()["components"]["schemas"]
+    assert {"since", "how", "page"} <= set(schema["ClaimView"]["properties"])
+    assert {"version", "commit", "read"} <= set(schema["SourceRef"]["properties"])
 
 
 def test_every_claim_appears_once_across_system_details(client: TestClient, engine: Engine) -> None:
@@ -63,7 +81,13 @@ def test_capabilities(client: TestClient, engine: Engine) -> None:
 
 def test_sources_count_their_contributions(client: TestClient, engine: Engine) -> None:
     body = client.get("/api/v1/sources").json()
-    assert len(body) == 5
+    assert len(body) == 6
+    docs = next(s for s in body if s["slug"] == "vllm-docs")
+    assert (docs["kind"], docs["version"], docs["read"]) == (
+        "project-docs",
+        "v0.33.0",
+        "2026-11-25",
+    )
     assert sum(s["claim_count"] for s in body) == count(engine, Claim)
     assert sum(s["benchmark_count"] for s in body) == count(engine, BenchmarkResult)
     assert [s["date"] for s in body] == sorted((s["date"] for s in body), reverse=True)

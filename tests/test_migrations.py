@@ -310,9 +310,10 @@ def test_upgrading_to_team_notes_keeps_every_row_and_notes_then_hold_published_r
 
     migration = migrate.upgrade(old)
 
-    # Through 0005n (team notes), 0006 (imports) and 0007 (vocabulary), the newest.
+    # Through 0005n (team notes), 0006 (imports), 0007 (vocabulary) and 0008 (first-party
+    # sources), the newest.
     assert (migration.before, migration.after) == ("0004", migrate.head_revision())
-    assert migrate.head_revision() == "0007"
+    assert migrate.head_revision() == "0008"
     assert count_rows(old, tables) == counts
     assert count_rows(old, ["importbatch", "importrun"]) == {"importbatch": 0, "importrun": 0}
     assert schema_differences(old) == []
@@ -454,3 +455,53 @@ def test_the_vocabulary_migration_goes_back_to_the_articles_wording(tmp_path: Pa
     assert tuple(row) == ("NVIDIA H100", "Llama 3.1 8B", "Llama 3.1 8B throughput on one H100")
     assert count == 161
     full.dispose()
+
+
+def test_the_first_party_migration_renames_vendor_docs_and_keeps_every_row(
+    tmp_path: Path,
+) -> None:
+    """0008 adds since/how/page to claims and version/commit/read to sources: a database at
+    0007 holding a vendor-docs source keeps every row, and the kind reads project-docs; going
+    down, every first-party kind reads vendor-docs again and the new columns are gone."""
+    old = new_engine(tmp_path, "at-0007")
+    prepare_database(old, SEED_DIR)
+    migrate.downgrade(old, "0007")
+    with old.begin() as connection:
+        connection.execute(text(
+            "UPDATE source SET kind = 'vendor-docs' WHERE slug = 'olla-servers-compared'"
+        ))  # fmt: skip
+    tables = ["claim", "source", "sourcecaveat", "benchmarkresult", "system"]
+    counts = count_rows(old, tables)
+    assert counts["claim"] > 0
+
+    migration = migrate.upgrade(old)
+
+    assert (migration.before, migration.after) == ("0007", "0008")
+    assert count_rows(old, tables) == counts
+    assert schema_differences(old) == []
+    with old.begin() as connection:
+        kinds: dict[str, str] = dict(
+            connection.execute(text("SELECT slug, kind FROM source")).all()
+        )
+        assert kinds["olla-servers-compared"] == "project-docs"
+        assert "vendor-docs" not in kinds.values()
+        empty = connection.execute(text(
+            "SELECT count(*) FROM claim WHERE since IS NOT NULL OR how IS NOT NULL "
+            "OR page IS NOT NULL"
+        )).scalar_one()  # fmt: skip
+        assert empty == 0
+        connection.execute(text(
+            "UPDATE source SET kind = 'release-notes', version = 'v1.2.0', read = '2026-11-25' "
+            "WHERE slug = 'overview-early-2026'"
+        ))  # fmt: skip
+
+    migrate.downgrade(old, "0007")
+
+    assert count_rows(old, tables) == counts
+    columns = {c["name"] for c in inspect(old).get_columns("source")}
+    assert not {"version", "commit", "read"} & columns
+    assert not {"since", "how", "page"} & {c["name"] for c in inspect(old).get_columns("claim")}
+    with old.connect() as connection:
+        kinds = dict(connection.execute(text("SELECT slug, kind FROM source")).all())
+    assert kinds["olla-servers-compared"] == kinds["overview-early-2026"] == "vendor-docs"
+    old.dispose()

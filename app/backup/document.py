@@ -12,10 +12,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import (
+    AwareDatetime,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StringConstraints,
+)
 
 from app.accounts.models import Role
 from app.seeding.schema import INT_MAX, TEXT_MAX, Level, Number, Slug, Unit
+from app.vocabulary.fixed import OLD_SOURCE_KINDS
 from app.writes.inputs import NoteLink
 from app.writes.revisions import Action
 
@@ -127,8 +135,12 @@ class SourceItem(Item):
     publisher: str | None = None
     author: str | None = None
     date: Max10
-    kind: Max30
+    # A backup made before migration 0008 may name project docs by their old kind.
+    kind: Annotated[Max30, BeforeValidator(lambda kind: OLD_SOURCE_KINDS.get(kind, kind))]
     url: str | None = None
+    version: Max40 | None = None  # the docs version read (first-party sources)
+    commit: Max40 | None = None
+    read: Max10 | None = None
     note: str | None = None
     position: Count = 0
     published: bool = False
@@ -220,6 +232,9 @@ class ClaimItem(TeamRow):
     source: Slug
     level: Level
     strength: Annotated[int, Field(ge=1, le=3)] | None = None
+    since: Max40 | None = None
+    how: Annotated[str, StringConstraints(max_length=200)] | None = None
+    page: str | None = None
     note: str | None = None
 
 

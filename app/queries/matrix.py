@@ -15,10 +15,12 @@ from app.params.views import MATRIX_PAGE_SIZE, MatrixParams, Need
 from app.queries.cells import (
     NO_CLAIM,
     cell_level,
+    cell_reason,
     current,
     is_disputed,
-    newest_first,
+    is_weak,
     reading_numbers,
+    strongest_first,
 )
 from app.queries.common import capabilities_in_order, source_refs
 from app.queries.note_index import note_index
@@ -53,6 +55,7 @@ class MatrixCell(BaseModel):
     capability: str
     level: str  # NO_CLAIM when no source speaks to this cell: unknown, never "no"
     disputed: bool
+    weak: bool = False  # a "no" resting only on sources marked machine-written or vendor-interest
     strength: int | None
     sources: list[str]  # the current sources
     withdrawn: bool = False  # some claim behind it has left the published data (still shown)
@@ -111,7 +114,9 @@ class MatrixResult(BaseModel):
 class CellClaims:
     level: str  # NO_CLAIM when every claim left is withdrawn
     disputed: bool
-    claims: list[ClaimView]  # current ones newest first, then withdrawn ones
+    claims: list[ClaimView]  # current ones strongest first (app/queries/cells.py), then withdrawn
+    weak: bool = False  # a "no" resting only on sources with a weakening caveat
+    reason: str = ""  # why the cell reads what it reads, in one sentence
 
     @property
     def claimed(self) -> bool:
@@ -195,6 +200,9 @@ def _load_cells(
         col(Claim.source_id),
         col(Claim.level),
         col(Claim.strength),
+        col(Claim.since),
+        col(Claim.how),
+        col(Claim.page),
         col(Claim.note),
         col(Claim.withdrawn),
     ).order_by(col(Claim.position))  # the seed's order breaks ties, on every database
@@ -203,12 +211,20 @@ def _load_cells(
     for r, reading in zip(rows, readings, strict=True):
         claims[(system_slugs[r.system_id], cap_slugs[r.capability_id])].append(
             ClaimView(level=r.level, strength=r.strength, note=r.note, source=refs[r.source_id],
-                      withdrawn=r.withdrawn, reading=reading, team_notes=notes.get(r.id, []))
+                      since=r.since, how=r.how, page=r.page, withdrawn=r.withdrawn,
+                      reading=reading, team_notes=notes.get(r.id, []))
         )  # fmt: skip
-    return {
-        key: CellClaims(cell_level(views), is_disputed(views), newest_first(views))
-        for key, views in claims.items()
-    }
+    return {key: _cell_claims(views) for key, views in claims.items()}
+
+
+def _cell_claims(views: list[ClaimView]) -> CellClaims:
+    return CellClaims(
+        cell_level(views),
+        is_disputed(views),
+        strongest_first(views),
+        is_weak(views),
+        cell_reason(views),
+    )
 
 
 def build_matrix(
@@ -396,6 +412,7 @@ def _matrix_cell(base: MatrixBase, system: str, capability: str) -> MatrixCell:
         capability=capability,
         level=cell.level,
         disputed=cell.disputed,
+        weak=cell.weak,
         strength=headline.strength if headline else None,
         sources=[c.source.slug for c in claims],
         withdrawn=len(claims) < len(cell.claims),

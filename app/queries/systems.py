@@ -9,7 +9,14 @@ from sqlmodel import Session, col, select
 from app.data_version.version import per_version
 from app.models import BenchmarkResult, Claim, System, SystemFact, SystemNote
 from app.queries.benchmarks import benchmark_views
-from app.queries.cells import cell_level, is_disputed, newest_first, reading_numbers
+from app.queries.cells import (
+    cell_level,
+    cell_reason,
+    is_disputed,
+    is_weak,
+    reading_numbers,
+    strongest_first,
+)
 from app.queries.common import capabilities_in_order, notes_and_facts, source_refs
 from app.queries.contexts import context_key
 from app.queries.note_index import note_index
@@ -95,12 +102,12 @@ def _category_cells(
     for c, reading in zip(rows, readings, strict=True):
         claims[c.capability_id].append(
             ClaimView(level=c.level, strength=c.strength, note=c.note, source=refs[c.source_id],
-                      withdrawn=c.withdrawn, reading=reading,
+                      since=c.since, how=c.how, page=c.page, withdrawn=c.withdrawn, reading=reading,
                       team_notes=notes.get(c.id, []))  # type: ignore[arg-type]
         )  # fmt: skip
     groups: dict[str, CategoryCells] = {}
     for capability, category in capabilities_in_order(session):
-        cap_claims = newest_first(claims.get(capability.id, []))  # type: ignore[arg-type]
+        cap_claims = strongest_first(claims.get(capability.id, []))  # type: ignore[arg-type]
         if not cap_claims:
             continue
         group = groups.setdefault(
@@ -114,6 +121,8 @@ def _category_cells(
                 description=capability.description,
                 level=cell_level(cap_claims),
                 disputed=is_disputed(cap_claims),
+                weak=is_weak(cap_claims),
+                reason=cell_reason(cap_claims),
                 claims=cap_claims,
             )
         )

@@ -11,6 +11,7 @@ from app.forms.editing import system_editing
 from app.params.views import QueryModel, read_query
 from app.queries.benchmarks import latest_versions
 from app.queries.catalogue import list_sources
+from app.queries.coverage import database_coverage
 from app.queries.matrix import system_name_map
 from app.queries.revisions import field_changes, revision_page
 from app.queries.systems import (
@@ -87,6 +88,7 @@ def _system_page(request: Request, session: Session, slug: str, ignored: list[st
         "atom_title": f"Changes to {detail.name}",
         "ignored_parameters": ignored,
         "team": system_editing(request, session, detail),
+        "coverage": database_coverage(session).of(slug),
     }
     return render(request, "pages/system.html", context, session=session)
 
@@ -103,6 +105,7 @@ async def system_page(slug: str, request: Request, session: SessionDep) -> Respo
 def _sources_page(request: Request, session: Session, ignored: list[str]) -> Response:
     context = {
         "sources": list_sources(session),
+        "coverage": database_coverage(session),
         "names": {s.slug: s.name for s in list_systems(session)},
         "json_url": "/api/v1/sources",
         "active": "sources",

@@ -4,11 +4,42 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from app.seeding.entries import resolve_row
-from app.seeding.schema import BenchmarkRow, ClaimEntry, SystemFile
+from app.seeding.schema import BenchmarkRow, ClaimEntry, SourceEntry, SystemFile
 from app.seeding.yamlio import line_of
+from app.vocabulary.fixed import FIRST_PARTY_KINDS
 
 if TYPE_CHECKING:
     from app.seeding.load import _Reader
+
+
+# The five articles the Atlas started from came as files without an address; every other
+# kind of source is cited by its URL, and its figures carry their whole context.
+UNADDRESSED_KINDS = ("article",)
+CONTEXT_COLUMNS = ("hardware", "model", "workload")
+
+
+def check_source_entry(
+    reader: "_Reader", path: Path, raw: Any, slug: str, source: SourceEntry
+) -> None:
+    """A source says where to find it; a first-party one says what was read, and when."""
+
+    def at(key: str) -> int | None:
+        return line_of(raw, (slug, key))
+
+    kind = source.kind
+    if source.url is None and kind not in UNADDRESSED_KINDS:
+        reader.problem(path, at("url"), slug, f"field 'url': a {kind} source needs its URL")
+    if kind not in FIRST_PARTY_KINDS:
+        return
+    if source.read is None:
+        msg = f"field 'read': a {kind} source needs the day it was read (YYYY-MM-DD)"
+        reader.problem(path, at("read"), slug, msg)
+    elif source.read < source.date:
+        msg = f"field 'read': {source.read} is before the source's date {source.date}"
+        reader.problem(path, at("read"), slug, msg)
+    if source.version is None and source.commit is None:
+        msg = f"field 'version': a {kind} source needs the docs version or the commit read"
+        reader.problem(path, at("version"), slug, msg)
 
 
 def check_system(reader: "_Reader", path: Path, raw: Any, slug: str, system: SystemFile) -> None:
@@ -105,6 +136,7 @@ def check_benchmark(
                        f"{row.metric!r}; allowed: {allowed}")  # fmt: skip
         ok = False
     ok = _check_ratio(reader, path, line, where, row) and ok
+    ok = _check_context(reader, path, line, where, row) and ok
     ok = resolve_row(reader, path, line, row) and ok
     has_range = row.low is not None or row.high is not None
     if (row.value is None) == (not has_range) or (has_range and None in (row.low, row.high)):
@@ -119,6 +151,23 @@ def check_benchmark(
         ok = False
     seen.setdefault(row.id, f"{path.name}:{line}")
     return ok
+
+
+def _check_context(reader: "_Reader", path: Path, line: int, where: str, row: BenchmarkRow) -> bool:
+    """A figure says what it ran on, which model and which workload: a vague entry
+    ("a GPU, not stated which") is an answer, a blank is not. The five articles' rows
+    predate this rule and often leave hardware or model out; they are let through."""
+    source = reader.data.sources.get(path.stem)
+    if source is None or source.kind in UNADDRESSED_KINDS:
+        return True
+    blank = [name for name in CONTEXT_COLUMNS if getattr(row, name) is None]
+    for name in blank:
+        msg = (
+            f"column '{name}': a figure needs its {name} (a vague entry will do where the "
+            f"{source.kind} does not say)"
+        )
+        reader.problem(path, line, where, msg)
+    return not blank
 
 
 def _check_ratio(reader: "_Reader", path: Path, line: int, where: str, row: BenchmarkRow) -> bool:

@@ -31,7 +31,13 @@ from app.ops.files import write_atomically
 from app.queries.common import notes_and_facts
 from app.seeding.entries import VOCABULARY_FILES
 from app.seeding.layout import FOLDERS
-from app.seeding.schema import BENCHMARK_COLUMNS, MetricEntry, SourceEntry, SystemFile
+from app.seeding.schema import (
+    BENCHMARK_COLUMNS,
+    ClaimEntry,
+    MetricEntry,
+    SourceEntry,
+    SystemFile,
+)
 from app.seeding.yamlio import dump_yaml
 
 
@@ -198,7 +204,7 @@ def _claims(session: Session, slugs: _Slugs) -> dict[str, dict[str, Any]]:
         if not slugs.cites_published(claim):
             continue
         by_system = out[slugs.source[claim.source_id]].setdefault(slugs.system[claim.system_id], {})
-        entry = _clean({"level": claim.level, "strength": claim.strength, "note": claim.note})
+        entry = _clean(claim.model_dump(include=set(ClaimEntry.model_fields)), ClaimEntry)
         capability = slugs.capability[claim.capability_id]
         if capability in by_system:  # a second reading of the same source: a list of claims
             earlier = by_system[capability]

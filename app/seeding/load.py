@@ -164,7 +164,12 @@ class _Reader:
     def read_sources(self) -> None:
         path = self.root / "sources.yaml"
         raw = self.read(path)
-        self.data.sources = self.keyed_entries(SourceEntry, raw, path, raw)
+        from app.seeding.checks import check_source_entry
+
+        sources = self.keyed_entries(SourceEntry, raw, path, raw)
+        for slug, source in sources.items():
+            check_source_entry(self, path, raw, slug, source)
+        self.data.sources = sources
 
     def read_capabilities(self) -> None:
         path = self.root / "capabilities.yaml"

@@ -17,7 +17,7 @@ from pydantic import (
     field_validator,
 )
 
-from app.vocabulary.fixed import CAVEAT_KINDS
+from app.vocabulary.fixed import CAVEAT_KINDS, SOURCE_KINDS
 
 SLUG_PATTERN = r"^[a-z0-9]+(?:[-.][a-z0-9]+)*$"
 SLUG_MAX = 100  # the database's slug columns
@@ -27,6 +27,14 @@ SHORT_MAX = 60  # sources.short, the database column: it labels citations inline
 FIGURE_MAX = 1e15  # beyond any real figure in these units, far below float overflow in charts
 INT_MAX = 2**31 - 1  # the largest integer every SQL database stores in an integer column
 DATE_PATTERN = r"^\d{4}(?:-\d{2}(?:-\d{2})?)?$"
+DAY_PATTERN = r"^\d{4}-\d{2}-\d{2}$"
+# A release as projects write it: an optional v, digits and dots, an optional pre- or
+# post-release suffix (v0.4.0, 0.5.0rc1, 1.2.post1, 2.0.0-beta.2), or a llama.cpp build (b1234).
+VERSION_PATTERN = r"^(?:v?\d+(?:\.\d+)*(?:[-.]?(?:rc|a|b|alpha|beta|dev|post)\.?\d*)?|b\d+)$"
+VERSION_RULE = "a version such as v0.4.0, 0.5.0rc1, 1.2.post1 or b1234"
+VERSION_MAX = 40  # the database's version and since columns
+COMMIT_PATTERN = r"^[0-9a-f]{7,40}$"
+HOW_MAX = 200  # claim.how: a flag or an option, not a paragraph
 Unit = Literal[
     "tok/s",
     "tok/s/user",  # per-user (interactive) throughput: what one stream of a busy server sees
@@ -125,9 +133,54 @@ ShortText = Annotated[
     AfterValidator(_printable),
 ]
 Url = Annotated[Text, AfterValidator(_http_url)]
+
+
+def _version(value: str) -> str:
+    if len(value) > VERSION_MAX or re.match(VERSION_PATTERN, value) is None:
+        raise ValueError(f"not a version; allowed: {VERSION_RULE}")
+    return value
+
+
+def _commit(value: str) -> str:
+    if re.match(COMMIT_PATTERN, value) is None:
+        raise ValueError("not a commit; allowed: 7 to 40 lower-case hex digits (full 40 if known)")
+    return value
+
+
+def _day(value: str) -> str:
+    if re.match(DAY_PATTERN, value) is None:
+        raise ValueError("not a day; allowed: YYYY-MM-DD")
+    return value
+
+
+def _unquoted_number(value: Any) -> Any:
+    # YAML reads `since: 0.4` as a number (and 1.10 as 1.1): a version must stay as written.
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        raise ValueError(f"{value} is read as a number; quote it: '{value}'")
+    return value
+
+
+VersionText = Annotated[
+    str,
+    BeforeValidator(_unquoted_number),
+    StringConstraints(strip_whitespace=True),
+    AfterValidator(_version),
+]
+CommitText = Annotated[str, StringConstraints(strip_whitespace=True), AfterValidator(_commit)]
+DayText = Annotated[DateText, AfterValidator(_day)]
+HowText = Annotated[
+    str,
+    StringConstraints(strip_whitespace=True, min_length=1, max_length=HOW_MAX),
+    AfterValidator(_printable),
+]
 Level = Literal["yes", "partial", "experimental", "via", "no", "unknown"]
 CaveatKind = Literal["machine-written", "vendor-interest", "estimates", "vague-date"]
 assert get_args(CaveatKind) == CAVEAT_KINDS
+SourceKind = Literal[
+    "article", "paper", "project-docs", "release-notes", "official-blog", "benchmark-report",
+    "team-measurement",
+]  # fmt: skip
+assert get_args(SourceKind) == SOURCE_KINDS
 
 
 class Strict(BaseModel):
@@ -147,8 +200,11 @@ class SourceEntry(Strict):
     publisher: Text | None = None
     author: Text | None = None
     date: DateText
-    kind: Literal["article", "paper", "vendor-docs", "benchmark-report", "team-measurement"]
-    url: Url | None = None
+    kind: SourceKind
+    url: Url | None = None  # required for every kind but article (load.py)
+    version: VersionText | None = None  # first-party: the docs version read ...
+    commit: CommitText | None = None  # ... and/or the repository commit read
+    read: DayText | None = None  # first-party: the day we read it
     note: Text | None = None
     caveats: list[CaveatEntry] = []
 
@@ -218,6 +274,9 @@ class SystemFile(Strict):
 class ClaimEntry(Strict):
     level: Level
     strength: Annotated[int, Field(ge=1, le=3)] | None = None
+    since: VersionText | None = None  # the version the source says the feature arrived in
+    how: HowText | None = None  # the flag, option or build switch that turns it on
+    page: Url | None = None  # the page of the source that says so
     note: Text | None = None
 
 
