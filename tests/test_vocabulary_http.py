@@ -139,3 +139,15 @@ def test_the_counts_follow_an_htmx_swap_without_duplicating_ids(client: TestClie
     for label in full.select("label.facet"):
         count = label.select_one(".facet-count")
         assert by_id[count["id"]] == count.get_text(" ")
+
+
+def test_a_hugging_face_id_finds_its_model_page(client: TestClient) -> None:
+    """A repository id holds a slash; the page and the API still answer it with the entry."""
+    for path in ("/models/meta-llama/Llama-3.3-70B-Instruct",
+                 "/api/v1/models/meta-llama/Llama-3.3-70B-Instruct"):  # fmt: skip
+        moved = client.get(path, follow_redirects=False)
+        assert moved.status_code == 308, path
+        assert moved.headers["location"].endswith("/models/llama-3.3-70b-instruct"), path
+    gguf = client.get("/models/Llama-3.3-70B-Instruct-Q4_K_M.gguf", follow_redirects=False)
+    assert gguf.headers["location"] == "/models/llama-3.3-70b-instruct"
+    assert client.get("/api/v1/models/meta-llama/Llama-9-1B").status_code == 404

@@ -133,7 +133,7 @@ async def hardware_entry(slug: str, request: Request, session: SessionDep) -> Re
     return await serve(request, session, lambda s: _entry(request, s, "hardware", slug))
 
 
-@router.get("/models/{slug}", response_model=EntryResponse, responses=NO_ENTRY)
+@router.get("/models/{slug:path}", response_model=EntryResponse, responses=NO_ENTRY)
 async def model_entry(slug: str, request: Request, session: SessionDep) -> Response:
     """One model entry and every figure that ran it (an alias redirects to the slug)."""
     return await serve(request, session, lambda s: _entry(request, s, "model", slug))
