@@ -170,3 +170,27 @@ def test_the_legend_explains_every_mark(client: TestClient) -> None:
     for words in ("Yes", "Partial", "Experimental", "Via another project", "No",
                   "No source says", "Disputed", "own rating"):  # fmt: skip
         assert words in legend
+
+
+def test_systems_may_be_named_as_people_write_them(client: TestClient) -> None:
+    """Display names, any case, any punctuation: answered with the slug form of the link."""
+    for query in ("s=llama.cpp&s=vllm", "s=LLAMA.CPP&s=vLLM", "s=llama.cpp,VLLM"):
+        response = client.get(f"/compare?{query}", follow_redirects=False)
+        assert response.status_code == 303, query
+        assert response.headers["location"] == "/compare?s=llama-cpp&s=vllm", query
+    api = client.get("/api/v1/compare?s=TensorRT-LLM&s=llama.cpp")
+    assert api.status_code == 200
+    assert [s["slug"] for s in api.json()["systems"]] == ["tensorrt-llm", "llama-cpp"]
+    # One system given by slug and by name is the same system twice.
+    twice = client.get("/compare?s=llama-cpp&s=llama.cpp")
+    assert twice.status_code == 422 and "listed twice" in twice.text
+    assert client.get("/api/v1/compare?s=vllm&s=llama.cp").status_code == 422
+
+
+def test_benchmark_filters_take_system_names(client: TestClient) -> None:
+    response = client.get("/benchmarks?system=TensorRT-LLM", follow_redirects=False)
+    assert response.status_code == 303
+    assert response.headers["location"] == "/benchmarks?system=tensorrt-llm"
+    named = client.get("/api/v1/benchmarks?system=TensorRT-LLM").json()["results"]
+    by_slug = client.get("/api/v1/benchmarks?system=tensorrt-llm").json()["results"]
+    assert named == by_slug and {r["system"] for r in named} == {"tensorrt-llm"}

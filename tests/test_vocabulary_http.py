@@ -39,7 +39,7 @@ def test_models_and_workloads_list_their_entries(real_client: TestClient) -> Non
     workloads = by_slug(real_client, "/api/v1/workloads")
     assert workloads["prefill-pp512"]["input_tokens"] == 512
     published = real_client.get("/api/v1/benchmarks?origin=published").json()["results"]
-    assert sum(e["figures"] for e in workloads.values()) >= len(published) == 161
+    assert sum(e["figures"] for e in workloads.values()) >= len(published) == 441
     assert all(r["workload"] for r in published), "every published figure has a workload"
 
 
@@ -139,3 +139,15 @@ def test_the_counts_follow_an_htmx_swap_without_duplicating_ids(client: TestClie
     for label in full.select("label.facet"):
         count = label.select_one(".facet-count")
         assert by_id[count["id"]] == count.get_text(" ")
+
+
+def test_a_hugging_face_id_finds_its_model_page(client: TestClient) -> None:
+    """A repository id holds a slash; the page and the API still answer it with the entry."""
+    for path in ("/models/meta-llama/Llama-3.3-70B-Instruct",
+                 "/api/v1/models/meta-llama/Llama-3.3-70B-Instruct"):  # fmt: skip
+        moved = client.get(path, follow_redirects=False)
+        assert moved.status_code == 308, path
+        assert moved.headers["location"].endswith("/models/llama-3.3-70b-instruct"), path
+    gguf = client.get("/models/Llama-3.3-70B-Instruct-Q4_K_M.gguf", follow_redirects=False)
+    assert gguf.headers["location"] == "/models/llama-3.3-70b-instruct"
+    assert client.get("/api/v1/models/meta-llama/Llama-9-1B").status_code == 404

@@ -4,9 +4,10 @@ twin share, so both check the same parameters and get the same read model."""
 import datetime as dt
 from typing import TypeVar
 
-from sqlmodel import Session
+from sqlmodel import Session, select
 from starlette.datastructures import QueryParams
 
+from app.models import System
 from app.params.views import (
     BenchmarkParams,
     ChangesParams,
@@ -44,19 +45,36 @@ def read_benchmarks(
     """Parse the filters against the data's own values and build the page's data."""
     if results is None:
         results = all_results(session, dt.date.today())
-    named = with_slugs(query, vocabulary_names(session))
+    named = with_slugs(query, {**vocabulary_names(session), "system": system_names(session)})
     reading = read_query(BenchmarkParams, named, benchmark_vocabularies(session))
     return reading, build_benchmark_page(session, reading.params, results)
 
 
 def with_slugs(query: QueryParams, names: dict[str, Names]) -> QueryParams:
-    """Hardware, model and workload values given by name or alias, as their slugs.
+    """Values of the parameters in `names` (hardware, model, workload, systems) given by name
+    or alias, as their slugs; a comma-separated list is read item by item when every item
+    resolves. Anything else is left for the reading to report.
 
-    Links made before the vocabulary ("hardware=NVIDIA H100 SXM5 80GB") keep working: the
-    page answers them with a redirect to the slug form."""
-    return QueryParams(
-        [(k, names[k].resolve(v) or v if k in names else v) for k, v in query.multi_items()]
-    )
+    Links made before the vocabulary ("hardware=NVIDIA H100 SXM5 80GB") and links typed by
+    hand ("/compare?s=llama.cpp&s=vLLM") keep working: the page answers them with a redirect
+    to the slug form."""
+
+    def slug(param: str, value: str) -> str:
+        if param not in names:
+            return value
+        found = names[param].resolve(value)
+        if found or "," not in value:
+            return found or value
+        parts = [names[param].resolve(part) for part in value.split(",") if part.strip()]
+        return ",".join(p for p in parts if p) if all(parts) else value
+
+    return QueryParams([(k, slug(k, v)) for k, v in query.multi_items()])
+
+
+def system_names(session: Session) -> Names:
+    """Every system's slug and display name ("llama.cpp", "TensorRT-LLM"), for resolving."""
+    systems = session.exec(select(System.slug, System.name)).all()
+    return Names.of("system", ((slug, [name]) for slug, name in systems))
 
 
 def read_changes(
@@ -72,6 +90,7 @@ def read_changes(
 
 def read_compare(session: Session, query: QueryParams) -> Reading[CompareParams]:
     """The systems to compare, in the user's order, with every problem named."""
+    query = with_slugs(query, {"s": system_names(session)})
     reading = read_query(CompareParams, query, system_vocabularies(session))
     params, problems = reading.params, reading.problems
     problems += compare_problems(query)

@@ -57,7 +57,7 @@ async def hardware_page(slug: str, request: Request, session: SessionDep) -> Res
     return await serve(request, session, lambda s: _entry_page(request, s, "hardware", slug))
 
 
-@router.get("/models/{slug}")
+@router.get("/models/{slug:path}")  # a Hugging Face id holds a slash
 async def model_page(slug: str, request: Request, session: SessionDep) -> Response:
     return await serve(request, session, lambda s: _entry_page(request, s, "model", slug))
 

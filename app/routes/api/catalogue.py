@@ -14,7 +14,7 @@ from sqlmodel import Session
 
 from app.db import SessionDep
 from app.decision.engine import Recommendation
-from app.params.readings import read_benchmarks, read_matrix
+from app.params.readings import read_benchmarks, read_matrix, system_names, with_slugs
 from app.params.views import (
     AnswerParams,
     BenchmarkParams,
@@ -133,7 +133,7 @@ async def hardware_entry(slug: str, request: Request, session: SessionDep) -> Re
     return await serve(request, session, lambda s: _entry(request, s, "hardware", slug))
 
 
-@router.get("/models/{slug}", response_model=EntryResponse, responses=NO_ENTRY)
+@router.get("/models/{slug:path}", response_model=EntryResponse, responses=NO_ENTRY)
 async def model_entry(slug: str, request: Request, session: SessionDep) -> Response:
     """One model entry and every figure that ran it (an alias redirects to the slug)."""
     return await serve(request, session, lambda s: _entry(request, s, "model", slug))
@@ -257,8 +257,9 @@ async def sweeps(request: Request, session: SessionDep) -> Response:
 
 
 def _compare(request: Request, session: Session) -> Response:
-    reading = read_query(CompareApiParams, request.query_params, system_vocabularies(session))
-    _checked(reading.problems + compare_problems(request.query_params))
+    query = with_slugs(request.query_params, {"s": system_names(session)})
+    reading = read_query(CompareApiParams, query, system_vocabularies(session))
+    _checked(reading.problems + compare_problems(query))
     comparison = build_comparison(session, list(reading.params.s), reading.params.diff)
     return _json(comparison, reading.ignored)
 
