@@ -29,6 +29,12 @@ ADMIN_POSTS = [
     ("/admin/users/nobody/disable", {}),
     ("/admin/users/nobody/enable", {}),
 ]
+# A signed-in user's own account: any role, nobody anonymous. A token id that is not the
+# caller's is a real answer past the sign-in check (404).
+SIGNED_IN_POSTS = [
+    ("/account/tokens", {"label": "x", "expires": "0"}),
+    ("/account/tokens/999999/revoke", {}),
+]
 PUBLIC = {
     ("POST", "/login"): "anyone may try to sign in (limited per name and address)",
     ("POST", "/logout"): "ends the caller's own session, if it has one",
@@ -60,6 +66,7 @@ def covered_paths() -> list[tuple[str, str]]:
         *((method.upper(), path) for method, path in test_import_api.WRITES),
         *(("POST", path.format(id="x-1")) for path, _ in forms),
         *(("POST", path) for path, _ in ADMIN_POSTS),
+        *(("POST", path) for path, _ in SIGNED_IN_POSTS),
     ]
 
 
@@ -87,3 +94,14 @@ def test_the_users_page_changes_are_for_admins_alone(
         assert refused.status_code == 403
         assert "this needs admin" in page(refused).get_text()
     assert post(clients("ada"), path, data).status_code == 422  # past the check: no such user
+
+
+@pytest.mark.parametrize(("path", "data"), SIGNED_IN_POSTS)
+def test_account_changes_need_a_signed_in_user_of_any_role(
+    clients: Clients, path: str, data: dict[str, str]
+) -> None:
+    anonymous = post(clients(), path, data)
+    assert anonymous.status_code == 303 and anonymous.headers["location"].startswith("/login")
+    for who in ("vera", "eddie", "ada"):
+        # Past the check: an expiry of 0 days is refused (422), an unknown token is 404.
+        assert post(clients(who), path, data).status_code in (404, 422)
