@@ -38,6 +38,7 @@ from app.routes import (
     team_results,
 )
 from app.routes.api import API_ROUTERS
+from app.routes.api import imports as imports_api
 from app.seeding.prepare import prepare_database
 from app.settings import PROJECT_ROOT, Settings
 from app.web.cache import RenderCache
@@ -123,7 +124,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # everything, hosts checked before the forgery check compares Origin with Host.
     app.add_middleware(NoteRoute, routes=app.router.routes)
     app.add_middleware(CrossOriginGuard, cookie_name=COOKIE)
-    app.add_middleware(HttpBasics, max_query_bytes=settings.max_query_bytes)
+    upload = imports_api.MAX_UPLOAD_BYTES + imports_api.ENVELOPE_BYTES
+    app.add_middleware(
+        HttpBasics,
+        max_query_bytes=settings.max_query_bytes,
+        max_body_bytes=settings.max_body_bytes,
+        upload_limits={"/api/v1/imports": upload, "/imports": upload},
+        body_timeout=settings.body_timeout_seconds,
+    )
     app.add_middleware(ops.HostCheck, allowed_hosts=settings.trusted_host_list())
     app.add_middleware(SecurityHeaders)
     app.add_middleware(RequestObserver, metrics=metrics, access_log=settings.access_log)

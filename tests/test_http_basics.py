@@ -110,6 +110,30 @@ def test_trailing_slash_redirect_never_reflects_the_host(client: TestClient) -> 
     assert sneaky.headers["location"] == "/evil.example"
 
 
+@pytest.mark.parametrize(
+    ("raw", "location"),
+    [
+        ("/%5Cevil.example/", "/%5Cevil.example"),
+        ("/%09/evil.example/", "/%09/evil.example"),
+        ("/%5C%5Cevil.example/", "/%5C%5Cevil.example"),
+        ("/matrix%0a/", "/matrix%0a"),
+        ("/%0d%0aSet-Cookie:%20x=1/", "/%0d%0aSet-Cookie:%20x=1"),
+        ("///evil.example/", "/evil.example"),
+    ],
+)
+def test_trailing_slash_redirect_stays_on_this_site(
+    client: TestClient, raw: str, location: str
+) -> None:
+    """Built from the path as sent: the decoded `/\\evil.example` was followed off-site by
+    Chromium, and a decoded line break ended in a traceback."""
+    response = client.get(f"http://testserver{raw}", follow_redirects=False)
+    assert response.status_code == 308
+    assert response.headers["location"] == location
+    target = response.headers["location"]
+    assert target.startswith("/") and not target.startswith(("//", "/\\"))
+    assert not any(c in target for c in "\\\t\r\n ")
+
+
 def test_untrusted_host_is_refused(client: TestClient) -> None:
     response = client.get("/compare?s=vllm&s=sglang", headers={"Host": "evil.example"})
     assert response.status_code == 400
