@@ -31,6 +31,7 @@ def spreadsheet_safe(value: object) -> object:
 def _row(cells: list[object]) -> list[object]:
     return [spreadsheet_safe(cell) for cell in cells]
 
+
 BENCHMARK_COLUMNS = ("id", "system", "metric", "value", "low", "high", "qualifier", "unit",
                      "hardware", "gpus", "model", "precision", "concurrency", "workload", "setup",
                      "system_version", "baseline", "run_by", "date", "age_days", "stale",
