@@ -4,7 +4,8 @@ import difflib
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
+from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.params.views import ParamError, ParamProblem
@@ -110,7 +111,28 @@ async def _invalid_request(request: Request, exc: RequestValidationError) -> Res
     return JSONResponse(problem_details(problems), status_code=422)
 
 
+# How long a client is asked to wait after a write found the database locked.
+LOCKED_RETRY_SECONDS = 5
+
+
+async def _database_error(request: Request, exc: OperationalError) -> Response:
+    """SQLite's write lock held by another writer past the busy timeout: a 503 that says so and
+    when to try again (a sign-in, a note or a confirm behind a long import), not a traceback.
+    Any other operational error is the server's own: it goes on to the 500 handler."""
+    if "locked" not in str(exc.orig):
+        raise exc
+    detail = (
+        "The database is busy with another change (a large import, perhaps) and this one "
+        f"could not wait longer. Nothing was saved; try again in {LOCKED_RETRY_SECONDS} seconds."
+    )
+    headers = {"Retry-After": str(LOCKED_RETRY_SECONDS)}
+    if _wants_json(request):
+        return JSONResponse({"detail": detail}, status_code=503, headers=headers)
+    return PlainTextResponse(detail, status_code=503, headers=headers)
+
+
 def install_error_handlers(app: FastAPI) -> None:
+    app.add_exception_handler(OperationalError, _database_error)  # type: ignore[arg-type]
     app.add_exception_handler(ParamError, _bad_params)  # type: ignore[arg-type]
     app.add_exception_handler(NotFoundError, _not_found)  # type: ignore[arg-type]
     app.add_exception_handler(RefusedError, _refused)  # type: ignore[arg-type]
