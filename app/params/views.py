@@ -682,6 +682,44 @@ class ChangesParams(QueryModel):
         return bool(self.user or self.system or self.kind)
 
 
+# --- paging of the JSON lists --------------------------------------------------------------
+
+API_RESULTS_PAGE_SIZE = 1000
+"""Results per reply of /api/v1/benchmarks unless `per_page` says otherwise."""
+API_RESULTS_MAX_PAGE_SIZE = 5000
+LIST_PAGE_SIZE = 500
+"""Items per reply of the catalogue lists (/api/v1/systems, …) unless `per_page` says."""
+LIST_MAX_PAGE_SIZE = 1000
+
+
+class BenchmarkApiParams(BenchmarkParams):
+    """/api/v1/benchmarks: the page's filters, a page of `per_page` results at a time."""
+
+    page: Annotated[
+        int,
+        Field(description=f"which page of results ({API_RESULTS_PAGE_SIZE} a page unless "
+                          "per_page says; follow `next`)", ge=1, le=100_000),
+    ] = 1  # fmt: skip
+    per_page: Annotated[
+        int,
+        Field(description=f"results per page (at most {API_RESULTS_MAX_PAGE_SIZE})", ge=1,
+              le=API_RESULTS_MAX_PAGE_SIZE),
+    ] = API_RESULTS_PAGE_SIZE  # fmt: skip
+
+
+class ListParams(QueryModel):
+    """The catalogue lists: a page of `per_page` items; a `Link: <…>; rel="next"` header
+    names the next page while there is one."""
+
+    page: Annotated[int, Field(description="which page (follow the Link header's next)",
+                               ge=1, le=100_000)] = 1  # fmt: skip
+    per_page: Annotated[
+        int,
+        Field(description=f"items per page (at most {LIST_MAX_PAGE_SIZE})", ge=1,
+              le=LIST_MAX_PAGE_SIZE),
+    ] = LIST_PAGE_SIZE  # fmt: skip
+
+
 # --- /api/v1/notes -----------------------------------------------------------------------
 
 NOTES_PAGE_SIZE = 100
