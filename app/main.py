@@ -13,7 +13,7 @@ from sqlmodel import Session
 from app.accounts.csrf import CrossOriginGuard
 from app.accounts.passwords import warm_up
 from app.accounts.responses import install_account_handlers
-from app.accounts.web import COOKIE, cookie_signer, identify
+from app.accounts.web import COOKIE, SECURE_COOKIE, cookie_signer, identify
 from app.data_version.signal import change_signal
 from app.data_version.version import data_version
 from app.data_version.watcher import VersionWatcher
@@ -123,7 +123,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Last added runs first: every request observed (id, metrics, log line), headers on
     # everything, hosts checked before the forgery check compares Origin with Host.
     app.add_middleware(NoteRoute, routes=app.router.routes)
-    app.add_middleware(CrossOriginGuard, cookie_name=COOKIE)
+    app.add_middleware(CrossOriginGuard, cookie_name=(COOKIE, SECURE_COOKIE))
     upload = imports_api.MAX_UPLOAD_BYTES + imports_api.ENVELOPE_BYTES
     app.add_middleware(
         HttpBasics,

@@ -30,7 +30,6 @@ from app.schemas import BenchmarkView, RevisionPage
 from app.vocabulary.names import Names
 
 M = TypeVar("M", bound=QueryModel)
-B = TypeVar("B", bound=BenchmarkParams)
 
 
 def read_matrix(session: Session, query: QueryParams, model: type[M]) -> Reading[M]:
@@ -43,9 +42,9 @@ def read_benchmarks(
     session: Session,
     query: QueryParams,
     results: list[BenchmarkView] | None = None,
-    model: type[B] = BenchmarkParams,  # type: ignore[assignment]
+    model: type[BenchmarkParams] = BenchmarkParams,
     window: slice | None = None,
-) -> tuple[Reading[B], BenchmarkPage]:
+) -> tuple[Reading[BenchmarkParams], BenchmarkPage]:
     """Parse the filters against the data's own values and build the page's data (only the
     results in `window` of those the filters keep, when given)."""
     if results is None:
