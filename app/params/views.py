@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, Generic, Literal, Self, TypeVar, get_args, get_origin
 
+from annotated_types import MaxLen
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model
 from starlette.datastructures import QueryParams
 
@@ -174,10 +175,12 @@ def _read_list(
     if SPLIT in marks:
         raw = [part.strip() for value in raw for part in value.split(",") if part.strip()]
     distinct = list(dict.fromkeys(raw))
-    if len(distinct) > MAX_VALUES:
-        reason = f"{len(distinct)} values given; at most {MAX_VALUES} are read"
+    # Counted as sent (repeats too), as the schema's maxItems says.
+    most = min([MAX_VALUES, *(m.max_length for m in marks if isinstance(m, MaxLen))])
+    if len(raw) > most:
+        reason = f"{len(raw)} values given; at most {most} are read"
         problems.append(ParamProblem(name, f"{distinct[0]},…", (), reason))
-        distinct = distinct[:MAX_VALUES]
+        distinct = distinct[:most]
     item_type = get_args(annotation)[0]
     out = []
     for value in distinct:

@@ -1,12 +1,14 @@
 """Errors that name the wrong value and what is allowed: JSON under /api, a page elsewhere."""
 
 import difflib
+from collections.abc import Iterator
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse, Response
 from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import BaseRoute, Match
 
 from app.params.views import ParamError, ParamProblem
 from app.web.render import render
@@ -72,9 +74,36 @@ async def _refused(request: Request, exc: RefusedError) -> Response:
     return exc.response
 
 
+def allowed_methods(request: Request) -> str:
+    """Every method some route answers at this path (the router's own 405 names only the
+    first matching route's), HEAD wherever GET is, as an Allow header."""
+    methods: set[str] = set()
+    scope = {"type": "http", "path": request.url.path, "method": "", "root_path": ""}
+    for route in _flat(request.app.router.routes):
+        route_methods = getattr(route, "methods", None)
+        if route_methods and route.matches(scope)[0] is not Match.NONE:
+            methods |= set(route_methods)
+    if "GET" in methods:
+        methods.add("HEAD")
+    return ", ".join(sorted(methods))
+
+
+def _flat(routes: list[BaseRoute]) -> Iterator[BaseRoute]:
+    """Every route, those of included routers too (FastAPI keeps an included router whole;
+    its routes carry their full paths)."""
+    for route in routes:
+        inner = getattr(route, "original_router", None)
+        if inner is not None:
+            yield from _flat(inner.routes)
+        else:
+            yield route
+
+
 async def _http_error(request: Request, exc: StarletteHTTPException) -> Response:
     # 405s carry Allow, 401s WWW-Authenticate: keep whatever headers the error brought.
     headers = getattr(exc, "headers", None)
+    if exc.status_code == 405:
+        headers = {**(headers or {}), "Allow": allowed_methods(request)}
     if _wants_json(request) or exc.status_code != 404:
         return JSONResponse({"detail": exc.detail}, status_code=exc.status_code, headers=headers)
     body = {"detail": f"There is no page at {request.url.path}.", "allowed": []}

@@ -7,7 +7,7 @@ ignored in `ignored_parameters` (objects) or an `X-Ignored-Parameters` header (l
 
 from collections.abc import Sequence
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
@@ -87,7 +87,9 @@ class RecommendResponse(Recommendation, Ignoring): ...
 def _json(data: BaseModel | list[Any], ignored: list[str]) -> Response:
     if isinstance(data, BaseModel):
         return JSONResponse({**data.model_dump(mode="json"), "ignored_parameters": ignored})
-    headers = {"X-Ignored-Parameters": ", ".join(ignored)} if ignored else None
+    # A header carries Latin-1 only: a name outside printable ASCII goes percent-encoded.
+    shown = [n if n.isascii() and n.isprintable() else quote(n, safe="") for n in ignored]
+    headers = {"X-Ignored-Parameters": ", ".join(shown)} if ignored else None
     return JSONResponse([item.model_dump(mode="json") for item in data], headers=headers)
 
 
