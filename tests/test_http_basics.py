@@ -1,6 +1,8 @@
 """HTTP as clients expect it: HEAD, 405 with Allow, gzip, ETags, 414, hosts, local API docs."""
 
 import gzip
+import hashlib
+import re
 
 import pytest
 from fastapi.testclient import TestClient
@@ -154,3 +156,23 @@ def test_cached_pages_are_stored_compressed_once(client: TestClient) -> None:
     raw = client.get("/benchmarks", headers={"Accept-Encoding": "identity"}).content
     assert body.headers["content-encoding"] == "gzip"
     assert len(gzip.compress(raw)) < len(raw) / 3
+
+
+def test_anonymous_answers_may_be_kept_by_shared_caches(client: TestClient) -> None:
+    response = client.get("/matrix")
+    control = response.headers["cache-control"]
+    assert control.startswith("public,") and "max-age=" in control
+    assert "stale-while-revalidate=" in control and response.headers["etag"]
+    revalidated = client.get("/matrix", headers={"If-None-Match": response.headers["etag"]})
+    assert revalidated.status_code == 304 and revalidated.headers["cache-control"] == control
+
+
+def test_static_files_are_linked_by_content_hash_and_immutable(client: TestClient) -> None:
+    page = client.get("/").text
+    [href] = re.findall(r'href="(/static/css/app\.css\?v=[0-9a-f]{12})"', page)
+    content = (PROJECT_ROOT / "static/css/app.css").read_bytes()
+    assert href.endswith(hashlib.sha256(content).hexdigest()[:12])
+    assert client.get(href).headers["cache-control"] == "public, max-age=31536000, immutable"
+    # Without the hash (or with an old one) the file may change: a short life only.
+    for stale in ("/static/css/app.css", "/static/css/app.css?v=000000000000"):
+        assert "immutable" not in client.get(stale).headers["cache-control"]

@@ -13,8 +13,10 @@
 
 import asyncio
 import gzip
+import hashlib
 import json
 import re
+from functools import cache
 from pathlib import Path
 
 from starlette.concurrency import run_in_threadpool
@@ -213,6 +215,26 @@ async def _send(send: Send, status: int, body: bytes, headers: list[tuple[bytes,
 
 
 COMPRESSIBLE = ("text/", "application/javascript", "application/json", "image/svg+xml")
+STATIC_ROOT = Path(__file__).resolve().parents[2] / "static"
+# A static URL that names its content's hash (`?v=…`, from static_url) never changes: any
+# cache may keep it a year without asking again. Without the hash: an hour, then revalidate.
+IMMUTABLE = "public, max-age=31536000, immutable"
+REVALIDATE = "public, max-age=3600"
+
+
+@cache
+def _content_hash(path: str, mtime: float) -> str:
+    return hashlib.sha256((STATIC_ROOT / path).read_bytes()).hexdigest()[:12]
+
+
+def static_url(path: str) -> str:
+    """`/static/<path>?v=<hash of its content>`: a new URL whenever the file changes, so the
+    file can be cached as immutable (templates call it as `static_url("css/app.css")`)."""
+    try:
+        mtime = (STATIC_ROOT / path).stat().st_mtime
+    except OSError:
+        return f"/static/{path}"
+    return f"/static/{path}?v={_content_hash(path, mtime)}"
 
 
 class CompressedStaticFiles(StaticFiles):
@@ -223,6 +245,12 @@ class CompressedStaticFiles(StaticFiles):
         self._gzipped: dict[tuple[str, float], bytes] = {}
 
     async def get_response(self, path: str, scope: Scope) -> Response:
+        response = await self._compressed_response(path, scope)
+        if response.status_code == 200:
+            response.headers["cache-control"] = _static_caching(path, scope)
+        return response
+
+    async def _compressed_response(self, path: str, scope: Scope) -> Response:
         response = await super().get_response(path, scope)
         accept = Headers(scope=scope).get("accept-encoding", "")
         if not isinstance(response, FileResponse) or not accepts_gzip(accept):
@@ -241,3 +269,12 @@ class CompressedStaticFiles(StaticFiles):
         if body is None:
             body = self._gzipped[key] = gzip.compress(Path(path).read_bytes(), compresslevel=9)
         return body
+
+
+def _static_caching(path: str, scope: Scope) -> str:
+    """Immutable when the URL's `v` is the file's current hash, else a short public life."""
+    query = scope.get("query_string", b"").decode("latin-1")
+    wanted = next((v for k, _, v in (p.partition("=") for p in query.split("&")) if k == "v"), "")
+    if wanted and wanted == static_url(path).partition("?v=")[2]:
+        return IMMUTABLE
+    return REVALIDATE
