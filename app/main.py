@@ -98,26 +98,25 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Our middleware answers `/path/` itself with a relative Location.
     app.router.redirect_slashes = False
     app.mount("/static", CompressedStaticFiles(PROJECT_ROOT / "static"), name="static")
+    # FastAPI tries routes in the order they were added, every route of every router until
+    # one matches (twice: the router, then inside it): the health check and the pages a crowd
+    # reads come first, the API next, the team's forms and accounts last (no paths overlap).
+    ops.add_routes(app)
+    for module in (matrix, pages, benchmarks, compare, decide, entries):
+        app.include_router(module.router)
     for api_router in API_ROUTERS:
         app.include_router(api_router)
     for module in (
-        imports,
-        matrix,
-        benchmarks,
-        compare,
-        decide,
-        pages,
         docs,
+        changes,
+        imports,
         accounts,
         admin,
         team_results,
         team_claims,
         team_notes,
-        entries,
-        changes,
     ):
         app.include_router(module.router)
-    ops.add_routes(app)
     install_error_handlers(app)
     install_account_handlers(app)
     # Last added runs first: every request observed (id, metrics, log line), headers on

@@ -54,8 +54,9 @@ class JsonFormatter(logging.Formatter):
 
 
 class NonBlockingHandler(logging.handlers.QueueHandler):
-    """The request log's handler: the line is formatted where it is logged (the request's id
-    is known there), then queued; a thread of its own writes the queue to the stream. A slow
+    """The request log's handler: the record is stamped where it is logged (the filters run
+    there, so the request's id is known), then queued; a thread of its own formats it and
+    writes it to the stream. A slow
     reader of standard error (a full pipe, a stalled log collector) then never blocks the
     event loop. Past `capacity` lines waiting, lines are dropped, counted, and the count is
     written once the writer catches up."""
@@ -73,6 +74,10 @@ class NonBlockingHandler(logging.handlers.QueueHandler):
         if getattr(self.listener, "_thread", None) is not None:
             self.listener.stop()
 
+    def prepare(self, record: logging.LogRecord) -> logging.LogRecord:
+        # Formatting waits for the writer thread: the record's values are plain and final.
+        return record
+
     def enqueue(self, record: logging.LogRecord) -> None:
         try:
             self.queue.put_nowait(record)
@@ -85,8 +90,10 @@ class _Writer(logging.StreamHandler):  # type: ignore[type-arg]
 
     def __init__(self, stream: Any, owner: NonBlockingHandler) -> None:
         super().__init__(stream)
-        self.setFormatter(logging.Formatter("%(message)s"))
         self.owner = owner
+
+    def format(self, record: logging.LogRecord) -> str:
+        return self.owner.format(record)  # with the formatter the configuration gave it
 
     def emit(self, record: logging.LogRecord) -> None:
         dropped, self.owner.dropped = self.owner.dropped, 0
