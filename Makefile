@@ -33,6 +33,7 @@ seed: setup
 check: setup
 	$(BIN)/inference-atlas check
 
+# Debian's chromium (browser tests) and caddy (the Caddyfile check under CI), when missing.
 browser-deps:
 	bash scripts/system-deps.sh
 

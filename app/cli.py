@@ -63,7 +63,18 @@ def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
     # cookie's Secure flag) from X-Forwarded-* only when the proxy's address is listed in
     # FORWARDED_ALLOW_IPS (default: 127.0.0.1); nothing else in the app reads those headers.
     # The app writes its own line per request (ACCESS_LOG), so uvicorn's access log is off.
-    uvicorn.run(app, host=host, port=port, access_log=False, log_config=log_config)
+    # uvicorn has no header-read timeout of its own: an idle keep-alive connection is closed
+    # after 5 s, headers are capped at 64 KB (h11's buffer), and a body that stalls gets a 408
+    # from the app (BODY_TIMEOUT_SECONDS). Caddy, in front, times out slow headers itself.
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        access_log=False,
+        log_config=log_config,
+        timeout_keep_alive=5,
+        h11_max_incomplete_event_size=64 * 1024,
+    )
 
 
 @cli.command()

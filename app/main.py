@@ -13,7 +13,7 @@ from sqlmodel import Session
 from app.accounts.csrf import CrossOriginGuard
 from app.accounts.passwords import warm_up
 from app.accounts.responses import install_account_handlers
-from app.accounts.web import COOKIE, cookie_signer, identify
+from app.accounts.web import COOKIE, SECURE_COOKIE, cookie_signer, identify
 from app.data_version.signal import change_signal
 from app.data_version.version import data_version
 from app.data_version.watcher import VersionWatcher
@@ -39,6 +39,7 @@ from app.routes import (
     tokens,
 )
 from app.routes.api import API_ROUTERS
+from app.routes.api import imports as imports_api
 from app.seeding.prepare import prepare_database
 from app.settings import PROJECT_ROOT, Settings
 from app.web.cache import RenderCache
@@ -98,34 +99,40 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Our middleware answers `/path/` itself with a relative Location.
     app.router.redirect_slashes = False
     app.mount("/static", CompressedStaticFiles(PROJECT_ROOT / "static"), name="static")
+    # FastAPI tries routes in the order they were added, every route of every router until
+    # one matches (twice: the router, then inside it): the health check and the pages a crowd
+    # reads come first, the API next, the team's forms and accounts last (no paths overlap).
+    ops.add_routes(app)
+    for module in (matrix, pages, benchmarks, compare, decide, entries):
+        app.include_router(module.router)
     for api_router in API_ROUTERS:
         app.include_router(api_router)
     for module in (
-        imports,
-        matrix,
-        benchmarks,
-        compare,
-        decide,
-        pages,
         docs,
+        changes,
+        imports,
         accounts,
         admin,
         tokens,
         team_results,
         team_claims,
         team_notes,
-        entries,
-        changes,
     ):
         app.include_router(module.router)
-    ops.add_routes(app)
     install_error_handlers(app)
     install_account_handlers(app)
     # Last added runs first: every request observed (id, metrics, log line), headers on
     # everything, hosts checked before the forgery check compares Origin with Host.
     app.add_middleware(NoteRoute, routes=app.router.routes)
-    app.add_middleware(CrossOriginGuard, cookie_name=COOKIE)
-    app.add_middleware(HttpBasics, max_query_bytes=settings.max_query_bytes)
+    app.add_middleware(CrossOriginGuard, cookie_name=(COOKIE, SECURE_COOKIE))
+    upload = imports_api.MAX_UPLOAD_BYTES + imports_api.ENVELOPE_BYTES
+    app.add_middleware(
+        HttpBasics,
+        max_query_bytes=settings.max_query_bytes,
+        max_body_bytes=settings.max_body_bytes,
+        upload_limits={"/api/v1/imports": upload, "/imports": upload},
+        body_timeout=settings.body_timeout_seconds,
+    )
     app.add_middleware(ops.HostCheck, allowed_hosts=settings.trusted_host_list())
     app.add_middleware(SecurityHeaders)
     app.add_middleware(RequestObserver, metrics=metrics, access_log=settings.access_log)

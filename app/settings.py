@@ -39,6 +39,10 @@ class Settings(BaseSettings):
     # (SQLite; on PostgreSQL a NOTIFY wakes it at once and this is the fallback).
     version_poll_seconds: float = Field(default=1.0, gt=0, le=60)
     max_query_bytes: int = 8192
+    # Every request body but an upload's (those have the import limit): JSON writes, forms.
+    max_body_bytes: int = Field(default=1024 * 1024, ge=1024)
+    # A request body that stops arriving for this long gets a 408 (slow-body clients).
+    body_timeout_seconds: float = Field(default=30.0, gt=0)
     # How long a SQLite writer waits for another one before giving up with a clear message.
     sqlite_busy_timeout_ms: int = 10_000
 

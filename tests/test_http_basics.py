@@ -1,6 +1,8 @@
 """HTTP as clients expect it: HEAD, 405 with Allow, gzip, ETags, 414, hosts, local API docs."""
 
 import gzip
+import hashlib
+import re
 
 import pytest
 from fastapi.testclient import TestClient
@@ -110,6 +112,30 @@ def test_trailing_slash_redirect_never_reflects_the_host(client: TestClient) -> 
     assert sneaky.headers["location"] == "/evil.example"
 
 
+@pytest.mark.parametrize(
+    ("raw", "location"),
+    [
+        ("/%5Cevil.example/", "/%5Cevil.example"),
+        ("/%09/evil.example/", "/%09/evil.example"),
+        ("/%5C%5Cevil.example/", "/%5C%5Cevil.example"),
+        ("/matrix%0a/", "/matrix%0a"),
+        ("/%0d%0aSet-Cookie:%20x=1/", "/%0d%0aSet-Cookie:%20x=1"),
+        ("///evil.example/", "/evil.example"),
+    ],
+)
+def test_trailing_slash_redirect_stays_on_this_site(
+    client: TestClient, raw: str, location: str
+) -> None:
+    """Built from the path as sent: the decoded `/\\evil.example` was followed off-site by
+    Chromium, and a decoded line break ended in a traceback."""
+    response = client.get(f"http://testserver{raw}", follow_redirects=False)
+    assert response.status_code == 308
+    assert response.headers["location"] == location
+    target = response.headers["location"]
+    assert target.startswith("/") and not target.startswith(("//", "/\\"))
+    assert not any(c in target for c in "\\\t\r\n ")
+
+
 def test_untrusted_host_is_refused(client: TestClient) -> None:
     response = client.get("/compare?s=vllm&s=sglang", headers={"Host": "evil.example"})
     assert response.status_code == 400
@@ -130,3 +156,23 @@ def test_cached_pages_are_stored_compressed_once(client: TestClient) -> None:
     raw = client.get("/benchmarks", headers={"Accept-Encoding": "identity"}).content
     assert body.headers["content-encoding"] == "gzip"
     assert len(gzip.compress(raw)) < len(raw) / 3
+
+
+def test_anonymous_answers_may_be_kept_by_shared_caches(client: TestClient) -> None:
+    response = client.get("/matrix")
+    control = response.headers["cache-control"]
+    assert control.startswith("public,") and "max-age=" in control
+    assert "stale-while-revalidate=" in control and response.headers["etag"]
+    revalidated = client.get("/matrix", headers={"If-None-Match": response.headers["etag"]})
+    assert revalidated.status_code == 304 and revalidated.headers["cache-control"] == control
+
+
+def test_static_files_are_linked_by_content_hash_and_immutable(client: TestClient) -> None:
+    page = client.get("/").text
+    [href] = re.findall(r'href="(/static/css/app\.css\?v=[0-9a-f]{12})"', page)
+    content = (PROJECT_ROOT / "static/css/app.css").read_bytes()
+    assert href.endswith(hashlib.sha256(content).hexdigest()[:12])
+    assert client.get(href).headers["cache-control"] == "public, max-age=31536000, immutable"
+    # Without the hash (or with an old one) the file may change: a short life only.
+    for stale in ("/static/css/app.css", "/static/css/app.css?v=000000000000"):
+        assert "immutable" not in client.get(stale).headers["cache-control"]

@@ -9,13 +9,14 @@ from app.main import create_app
 from app.seeding.prepare import seed
 from app.seeding.yamlio import dump_yaml, read_yaml
 from app.settings import Settings
+from app.web.cache import PUBLIC_CACHING
 from tests.databases import new_database_url
 
 
 def test_etag_gives_304_and_differs_per_query(client: TestClient) -> None:
     first = client.get("/matrix?kind=proxy")
     etag = first.headers["etag"]
-    assert first.headers["cache-control"] == "no-cache"
+    assert first.headers["cache-control"] == PUBLIC_CACHING
     again = client.get("/matrix?kind=proxy", headers={"If-None-Match": etag})
     assert again.status_code == 304 and again.content == b""
     other = client.get("/matrix?kind=engine")

@@ -94,3 +94,56 @@ def test_benchmark_results_table_pages_but_exports_hold_everything(
     assert exports == ["/benchmarks.csv?sort=date", "/api/v1/benchmarks?sort=date"]
     sort_link = soup.select_one('table.results thead a[href*="sort=-date"]')
     assert "page=" not in sort_link["href"], "re-sorting starts from the first page"
+
+
+# The JSON lists come a page at a time too (the review's 178 MB /api/v1/benchmarks reply).
+
+
+def test_api_benchmarks_pages_follow_next_to_every_result(client: TestClient) -> None:
+    whole = client.get("/api/v1/benchmarks?sort=value").json()
+    assert whole["page"] == 1 and whole["per_page"] == 1000 and whole["next"] is None
+    assert whole["matched"] == len(whole["results"])
+    seen: list[str] = []
+    url: str | None = "/api/v1/benchmarks?sort=value&per_page=7"
+    pages = 0
+    while url is not None:
+        body = client.get(url).json()
+        assert len(body["results"]) <= 7 and body["matched"] == whole["matched"]
+        # The contexts of a page group that page's results only.
+        grouped = {r["result"]["id"] for c in body["contexts"] for r in c["results"]}
+        assert grouped <= {r["id"] for r in body["results"]}
+        seen += [r["id"] for r in body["results"]]
+        url, pages = body["next"], pages + 1
+    assert seen == [r["id"] for r in whole["results"]]
+    assert pages == -(-whole["matched"] // 7) == body["pages"]
+
+
+@pytest.mark.parametrize("query", ["per_page=0", "per_page=5001", "page=0"])
+def test_api_benchmarks_page_size_is_bounded(client: TestClient, query: str) -> None:
+    response = client.get(f"/api/v1/benchmarks?{query}")
+    assert response.status_code == 422
+    assert response.json()["detail"][0]["field"] in ("per_page", "page")
+
+
+@pytest.mark.parametrize(
+    "path", ["/api/v1/systems", "/api/v1/capabilities", "/api/v1/sources", "/api/v1/hardware",
+             "/api/v1/models", "/api/v1/workloads"],
+)  # fmt: skip
+def test_catalogue_lists_stay_arrays_and_link_their_next_page(
+    client: TestClient, path: str
+) -> None:
+    whole = client.get(path)
+    items = whole.json()
+    assert isinstance(items, list) and "link" not in whole.headers
+    assert whole.headers["x-total-count"] == str(len(items))
+    got: list[object] = []
+    url: str | None = f"{path}?per_page=2"
+    while url is not None:
+        response = client.get(url)
+        assert len(response.json()) <= 2
+        got += response.json()
+        link = response.headers.get("link")
+        url = link.split(">", 1)[0].lstrip("<") if link else None
+        assert link is None or link.endswith('rel="next"')
+    assert got == items
+    assert client.get(f"{path}?per_page=1001").status_code == 422

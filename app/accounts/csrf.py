@@ -6,8 +6,10 @@ from in headers a page cannot forge, so a state-changing request is refused when
 
 1. `Sec-Fetch-Site` is present and is neither `same-origin` nor `none` (typed or
    bookmarked by the user); otherwise
-2. `Origin` is present and its host differs from the `Host` header (older browsers that
-   send Origin but not Sec-Fetch-Site); otherwise
+2. `Origin` is present and its scheme or host differs from this request's (the scheme
+   uvicorn reports, https behind a proxy it trusts, and the `Host` header): older browsers
+   that send Origin but not Sec-Fetch-Site; `http://host` posting to `https://host` is
+   another origin (a network attacker can serve the http one); otherwise
 3. neither header is present but the request carries our session cookie. Go and Datasette
    let such requests through as non-browser clients; we refuse them, because the cookie
    is the one thing a forged request would ride on, every browser this site supports sends
@@ -30,8 +32,11 @@ from app.web.http_basics import send_plain
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 
-def cross_origin_problem(headers: Headers, cookie_name: str) -> str | None:
-    """Why a state-changing request with these headers looks forged, or None."""
+def cross_origin_problem(
+    headers: Headers, cookie_name: str | tuple[str, ...], scheme: str = "http"
+) -> str | None:
+    """Why a state-changing request with these headers, made over `scheme`, looks forged, or
+    None. `cookie_name`: our session cookie's name(s)."""
     authorization = headers.get("authorization", "")
     if authorization.split(" ", 1)[0].lower() == "bearer" and "cookie" not in headers:
         return None
@@ -43,9 +48,11 @@ def cross_origin_problem(headers: Headers, cookie_name: str) -> str | None:
     origin = headers.get("origin")
     if origin is not None:
         host = headers.get("host", "").lower()
-        if origin != "null" and urlsplit(origin).netloc.lower() == host:
+        parts = urlsplit(origin)
+        if origin != "null" and parts.netloc.lower() == host and parts.scheme.lower() == scheme:
             return None
-        return f"it came from another site (Origin: {origin}, this site: {host or 'unknown'})"
+        here = f"{scheme}://{host}" if host else "unknown"
+        return f"it came from another site (Origin: {origin}, this site: {here})"
     if _has_cookie(headers, cookie_name):
         return (
             "it carries a sign-in cookie but neither an Origin nor a Sec-Fetch-Site header, "
@@ -54,10 +61,11 @@ def cross_origin_problem(headers: Headers, cookie_name: str) -> str | None:
     return None
 
 
-def _has_cookie(headers: Headers, name: str) -> bool:
+def _has_cookie(headers: Headers, name: str | tuple[str, ...]) -> bool:
+    names = (name,) if isinstance(name, str) else name
     for header in headers.getlist("cookie"):
         for part in header.split(";"):
-            if part.strip().partition("=")[0] == name:
+            if part.strip().partition("=")[0] in names:
                 return True
     return False
 
@@ -65,7 +73,7 @@ def _has_cookie(headers: Headers, name: str) -> bool:
 class CrossOriginGuard:
     """Refuses state-changing requests that look cross-site with a 403 that says why."""
 
-    def __init__(self, app: ASGIApp, cookie_name: str) -> None:
+    def __init__(self, app: ASGIApp, cookie_name: str | tuple[str, ...]) -> None:
         self.app = app
         self.cookie_name = cookie_name
 
@@ -73,7 +81,8 @@ class CrossOriginGuard:
         if scope["type"] != "http" or scope["method"] in SAFE_METHODS:
             await self.app(scope, receive, send)
             return
-        problem = cross_origin_problem(Headers(scope=scope), self.cookie_name)
+        scheme = str(scope.get("scheme", "http"))
+        problem = cross_origin_problem(Headers(scope=scope), self.cookie_name, scheme)
         if problem is None:
             await self.app(scope, receive, send)
             return

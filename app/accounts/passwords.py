@@ -1,9 +1,11 @@
 """Password hashing (Argon2 through pwdlib) and the rules a new password must meet."""
 
 import os
+import re
 import secrets
 import threading
 from functools import cache
+from pathlib import Path
 
 from pwdlib import PasswordHash
 from pwdlib.exceptions import UnknownHashError
@@ -87,4 +89,38 @@ def password_problem(password: str, name: str = "") -> str | None:
         return f"The password is longer than {MAX_LENGTH} characters."
     if name and password.lower() == name.lower():
         return "The password is the account's name."
+    if is_common(password):
+        return (
+            "The password is one of the most common ones (or one of them with digits or "
+            "symbols around it, or a short pattern repeated), which are tried first by anyone "
+            "guessing. Use a few unrelated words, or a password manager's."
+        )
     return None
+
+
+COMMON_PASSWORDS = Path(__file__).parent / "data" / "common-passwords.txt"
+# Digits and punctuation people add around a common word ("Password2024!").
+_AROUND = re.compile(r"^[\W\d_]+|[\W\d_]+$")
+
+
+@cache
+def _common() -> frozenset[str]:
+    lines = COMMON_PASSWORDS.read_text(encoding="utf-8").splitlines()
+    return frozenset(line for line in lines if line and not line.startswith("#"))
+
+
+def is_common(password: str) -> bool:
+    """Whether `password` is in the bundled list of the 30,000 most common passwords, as it is
+    or once digits and symbols around it are taken off (a core of 4 characters or more), or
+    is one short unit repeated ("abcabcabcabc")."""
+    lowered = password.lower()
+    common = _common()
+    if lowered in common:
+        return True
+    core = _AROUND.sub("", lowered)
+    if len(core) >= 4 and core in common:
+        return True
+    return any(
+        len(lowered) % size == 0 and lowered == lowered[:size] * (len(lowered) // size)
+        for size in range(1, min(len(lowered) // 2, 6) + 1)
+    )

@@ -17,6 +17,7 @@ from app.accounts import limits
 from app.accounts.limits import Blocked
 from app.accounts.models import ApiToken, LoginSession, Role, UserAccount, utcnow
 from app.accounts.passwords import hash_password, password_problem, verify_password
+from app.db import lock_writes
 from app.writes.transaction import end_read, write_transaction
 
 NAME_PATTERN = re.compile(r"[a-z0-9][a-z0-9._-]{1,39}")
@@ -72,6 +73,14 @@ def parse_role(value: str) -> Role:
         raise AccountError({"role": f"There is no role {value!r}; use one of {allowed}."}) from None
 
 
+NAME_TAKEN = "There is already a user called {name!r}."
+
+
+def name_taken(problems: dict[str, str]) -> bool:
+    """Whether the problem with a new account is that its name is in use (a 409, not a 422)."""
+    return problems.get("name", "").startswith(NAME_TAKEN.split("{", 1)[0])
+
+
 def get_user(session: Session, name: str) -> UserAccount | None:
     return session.exec(select(UserAccount).where(UserAccount.name == normalise_name(name))).first()
 
@@ -90,7 +99,7 @@ def new_user_problems(session: Session, name: str, role: str, password: str) -> 
     if not NAME_PATTERN.fullmatch(clean):
         problems["name"] = f"The name {name!r} is not allowed: use {NAME_RULE}."
     elif get_user(session, clean) is not None:
-        problems["name"] = f"There is already a user called {clean!r}."
+        problems["name"] = NAME_TAKEN.format(name=clean)
     try:
         parse_role(role)
     except AccountError as exc:
@@ -103,6 +112,9 @@ def new_user_problems(session: Session, name: str, role: str, password: str) -> 
 def add_user(
     session: Session, name: str, role: str, password: str, now: datetime | None = None
 ) -> UserAccount:
+    # One account change at a time, on PostgreSQL too: two admins demoting each other at
+    # once would otherwise both count two admins and leave none (SQLite: BEGIN IMMEDIATE).
+    lock_writes(session)
     if problems := new_user_problems(session, name, role, password):
         raise AccountError(problems)
     user = UserAccount(
@@ -129,6 +141,7 @@ def _keep_an_admin(session: Session, user: UserAccount, doing: str) -> None:
 
 
 def set_role(session: Session, name: str, role: str) -> UserAccount:
+    lock_writes(session)
     user = _require_user(session, name)
     new_role = parse_role(role)
     if new_role != Role.admin:
@@ -142,6 +155,7 @@ def disable_user(session: Session, name: str, now: datetime | None = None) -> tu
     """Disable the account, end its browser sessions and revoke its API tokens.
 
     Returns how many sessions ended and how many tokens were revoked."""
+    lock_writes(session)
     user = _require_user(session, name)
     _keep_an_admin(session, user, "make another user an admin before disabling this one")
     user.disabled = True
@@ -157,6 +171,7 @@ def disable_user(session: Session, name: str, now: datetime | None = None) -> tu
 
 def enable_user(session: Session, name: str) -> UserAccount:
     """Let a disabled user sign in again (their old sessions and tokens stay ended)."""
+    lock_writes(session)
     user = _require_user(session, name)
     user.disabled = False
     session.add(user)
@@ -165,6 +180,7 @@ def enable_user(session: Session, name: str) -> UserAccount:
 
 def set_password(session: Session, name: str, password: str) -> int:
     """Change the password and end the user's browser sessions; returns how many ended."""
+    lock_writes(session)
     user = _require_user(session, name)
     if message := password_problem(password, user.name):
         raise AccountError({"password": message})
@@ -413,3 +429,65 @@ def revoke_token(session: Session, token_id: int, now: datetime | None = None) -
         token.revoked_at = now or utcnow()
         session.add(token)
     return token
+
+
+# Changing one's own password ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PasswordChange:
+    problems: dict[str, str]
+    blocked: Blocked | None = None
+    # A fresh browser session (its raw token), when the change came from one: every old
+    # session ends, the browser that made the change stays signed in.
+    token: str = ""
+
+
+def change_own_password(
+    session: Session,
+    who: SignedIn,
+    current: str,
+    new: str,
+    repeat: str | None,
+    address: str,
+    lifetime: timedelta,
+) -> PasswordChange:
+    """Check `current` (counted as a sign-in failure when wrong, under the same limits) and
+    the new password; then store it and end every browser session of the user.
+
+    As in sign_in, Argon2 runs outside any transaction, and the row is re-read before the
+    change, so a password changed meanwhile by someone else is not overwritten blindly."""
+    now = utcnow()
+    if (stop := limits.blocked(session, who.name, address, now)) is not None:
+        end_read(session)
+        return PasswordChange({"current_password": stop.message}, blocked=stop)
+    problems: dict[str, str] = {}
+    if message := password_problem(new, who.name):
+        problems["new_password"] = message
+    elif new == current:
+        problems["new_password"] = "The new password is the same as the current one."
+    if repeat is not None and repeat != new:
+        problems["repeat"] = "The two new passwords differ."
+    user = session.get(UserAccount, who.user_id)
+    stored = user.password_hash if user is not None and not user.disabled else None
+    end_read(session)
+    matches, _ = verify_password(current, stored)
+    if not matches:
+        with write_transaction(session):
+            limits.record_failure(session, who.name, address, now)
+        return PasswordChange(problems | {"current_password": "The current password is wrong."})
+    if problems:
+        return PasswordChange(problems)
+    new_hash = hash_password(new)
+    with write_transaction(session):
+        lock_writes(session)
+        fresh = session.get(UserAccount, who.user_id)
+        if fresh is None or fresh.disabled or fresh.password_hash != stored:
+            return PasswordChange({"current_password": "The password was changed meanwhile."})
+        fresh.password_hash = new_hash
+        session.add(fresh)
+        _end_sessions(session, fresh.id)
+        token = ""
+        if who.via == "session":
+            token, _ = start_session(session, fresh.id or 0, address, lifetime)
+        return PasswordChange({}, token=token)

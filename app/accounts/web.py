@@ -35,6 +35,10 @@ from app.db import SessionDep
 from app.writes.transaction import end_read, write_transaction
 
 COOKIE = "atlas_session"
+# Over HTTPS the cookie is `__Host-atlas_session`: browsers then accept it only with Secure,
+# Path=/ and no Domain, so neither a sibling subdomain nor a plain-http response (a network
+# attacker's) can set or overwrite it.
+SECURE_COOKIE = "__Host-" + COOKIE
 # Namespaces the signature: a value signed for anything else never passes as a session.
 COOKIE_SALT = "inference-atlas.session"
 # Reachable without signing in when ATLAS_PUBLIC_READ=false (static files are a mount of
@@ -52,9 +56,13 @@ def cookie_signer(secret: str) -> URLSafeTimedSerializer:
     return URLSafeTimedSerializer(secret, salt=COOKIE_SALT)
 
 
+def session_cookie_name(request: Request) -> str:
+    return SECURE_COOKIE if request.url.scheme == "https" else COOKIE
+
+
 def cookie_token(request: Request) -> str | None:
     """The session token in the request's cookie, if the signature holds and is recent."""
-    value = request.cookies.get(COOKIE)
+    value = request.cookies.get(session_cookie_name(request))
     if not value:
         return None
     signer: URLSafeTimedSerializer = request.app.state.cookie_signer
@@ -69,7 +77,7 @@ def cookie_token(request: Request) -> str | None:
 def set_session_cookie(request: Request, response: Response, token: str) -> None:
     signer: URLSafeTimedSerializer = request.app.state.cookie_signer
     response.set_cookie(
-        COOKIE,
+        session_cookie_name(request),
         signer.dumps(token),
         max_age=int(session_lifetime(request).total_seconds()),
         path="/",
@@ -83,7 +91,11 @@ def set_session_cookie(request: Request, response: Response, token: str) -> None
 
 def clear_session_cookie(request: Request, response: Response) -> None:
     response.delete_cookie(
-        COOKIE, path="/", httponly=True, samesite="lax", secure=request.url.scheme == "https"
+        session_cookie_name(request),
+        path="/",
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
     )
 
 

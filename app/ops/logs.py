@@ -6,8 +6,12 @@ request is being answered carries that request's id (REQUEST_ID, a context varia
 threads started with run_in_threadpool inherit it).
 """
 
+import atexit
 import json
 import logging
+import logging.handlers
+import queue
+import sys
 from contextvars import ContextVar
 from datetime import UTC, datetime
 from typing import Any, Literal
@@ -49,6 +53,56 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(document, ensure_ascii=False, default=str)
 
 
+class NonBlockingHandler(logging.handlers.QueueHandler):
+    """The request log's handler: the record is stamped where it is logged (the filters run
+    there, so the request's id is known), then queued; a thread of its own formats it and
+    writes it to the stream. A slow
+    reader of standard error (a full pipe, a stalled log collector) then never blocks the
+    event loop. Past `capacity` lines waiting, lines are dropped, counted, and the count is
+    written once the writer catches up."""
+
+    def __init__(self, capacity: int = 10_000, stream: Any = None) -> None:
+        super().__init__(queue.Queue(capacity))
+        self.dropped = 0
+        writer = _Writer(stream or sys.stderr, self)
+        self.listener = logging.handlers.QueueListener(self.queue, writer)
+        self.listener.start()
+        atexit.register(self.stop)
+
+    def stop(self) -> None:
+        """Write what is queued and end the writer thread (at exit; safe to call twice)."""
+        if getattr(self.listener, "_thread", None) is not None:
+            self.listener.stop()
+
+    def prepare(self, record: logging.LogRecord) -> logging.LogRecord:
+        # Formatting waits for the writer thread: the record's values are plain and final.
+        return record
+
+    def enqueue(self, record: logging.LogRecord) -> None:
+        try:
+            self.queue.put_nowait(record)
+        except queue.Full:
+            self.dropped += 1
+
+
+class _Writer(logging.StreamHandler):  # type: ignore[type-arg]
+    """Writes the already formatted lines; says how many were dropped since the last one."""
+
+    def __init__(self, stream: Any, owner: NonBlockingHandler) -> None:
+        super().__init__(stream)
+        self.owner = owner
+
+    def format(self, record: logging.LogRecord) -> str:
+        return self.owner.format(record)  # with the formatter the configuration gave it
+
+    def emit(self, record: logging.LogRecord) -> None:
+        dropped, self.owner.dropped = self.owner.dropped, 0
+        if dropped:
+            notice = f"{dropped} request log lines were dropped: the log could not keep up"
+            super().emit(logging.makeLogRecord({"msg": notice, "levelno": logging.WARNING}))
+        super().emit(record)
+
+
 def _timestamp(created: float) -> str:
     moment = datetime.fromtimestamp(created, UTC)
     return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
@@ -73,9 +127,17 @@ def logging_config(log_format: LogFormat, level: LogLevel = "INFO") -> dict[str,
                 "stream": "ext://sys.stderr",
                 "formatter": "main",
                 "filters": ["request_id"],
-            }
+            },
+            # The same lines, written by a thread of their own (never blocks a request).
+            "access": {
+                "()": "app.ops.logs.NonBlockingHandler",
+                "stream": "ext://sys.stderr",
+                "formatter": "main",
+                "filters": ["request_id"],
+            },
         },
         "loggers": {
+            "inference_atlas.access": {"handlers": ["access"], "level": level, "propagate": False},
             "uvicorn": {"handlers": ["main"], "level": level, "propagate": False},
             "uvicorn.access": {"handlers": [], "level": "WARNING", "propagate": False},
             # Alembic announces its context at every start-up; `serve` says what it did.

@@ -40,14 +40,19 @@ def read_matrix(session: Session, query: QueryParams, model: type[M]) -> Reading
 
 
 def read_benchmarks(
-    session: Session, query: QueryParams, results: list[BenchmarkView] | None = None
+    session: Session,
+    query: QueryParams,
+    results: list[BenchmarkView] | None = None,
+    model: type[BenchmarkParams] = BenchmarkParams,
+    window: slice | None = None,
 ) -> tuple[Reading[BenchmarkParams], BenchmarkPage]:
-    """Parse the filters against the data's own values and build the page's data."""
+    """Parse the filters against the data's own values and build the page's data (only the
+    results in `window` of those the filters keep, when given)."""
     if results is None:
         results = all_results(session, dt.date.today())
     named = with_slugs(query, {**vocabulary_names(session), "system": system_names(session)})
-    reading = read_query(BenchmarkParams, named, benchmark_vocabularies(session))
-    return reading, build_benchmark_page(session, reading.params, results)
+    reading = read_query(model, named, benchmark_vocabularies(session))
+    return reading, build_benchmark_page(session, reading.params, results, window)
 
 
 def with_slugs(query: QueryParams, names: dict[str, Names]) -> QueryParams:

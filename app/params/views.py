@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, Generic, Literal, Self, TypeVar, get_args, get_origin
 
+from annotated_types import MaxLen
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model
 from starlette.datastructures import QueryParams
 
@@ -174,10 +175,12 @@ def _read_list(
     if SPLIT in marks:
         raw = [part.strip() for value in raw for part in value.split(",") if part.strip()]
     distinct = list(dict.fromkeys(raw))
-    if len(distinct) > MAX_VALUES:
-        reason = f"{len(distinct)} values given; at most {MAX_VALUES} are read"
+    # Counted as sent (repeats too), as the schema's maxItems says.
+    most = min([MAX_VALUES, *(m.max_length for m in marks if isinstance(m, MaxLen))])
+    if len(raw) > most:
+        reason = f"{len(raw)} values given; at most {most} are read"
         problems.append(ParamProblem(name, f"{distinct[0]},…", (), reason))
-        distinct = distinct[:MAX_VALUES]
+        distinct = distinct[:most]
     item_type = get_args(annotation)[0]
     out = []
     for value in distinct:
@@ -680,6 +683,44 @@ class ChangesParams(QueryModel):
     @property
     def filtered(self) -> bool:
         return bool(self.user or self.system or self.kind)
+
+
+# --- paging of the JSON lists --------------------------------------------------------------
+
+API_RESULTS_PAGE_SIZE = 1000
+"""Results per reply of /api/v1/benchmarks unless `per_page` says otherwise."""
+API_RESULTS_MAX_PAGE_SIZE = 5000
+LIST_PAGE_SIZE = 500
+"""Items per reply of the catalogue lists (/api/v1/systems, …) unless `per_page` says."""
+LIST_MAX_PAGE_SIZE = 1000
+
+
+class BenchmarkApiParams(BenchmarkParams):
+    """/api/v1/benchmarks: the page's filters, a page of `per_page` results at a time."""
+
+    page: Annotated[
+        int,
+        Field(description=f"which page of results ({API_RESULTS_PAGE_SIZE} a page unless "
+                          "per_page says; follow `next`)", ge=1, le=100_000),
+    ] = 1  # fmt: skip
+    per_page: Annotated[
+        int,
+        Field(description=f"results per page (at most {API_RESULTS_MAX_PAGE_SIZE})", ge=1,
+              le=API_RESULTS_MAX_PAGE_SIZE),
+    ] = API_RESULTS_PAGE_SIZE  # fmt: skip
+
+
+class ListParams(QueryModel):
+    """The catalogue lists: a page of `per_page` items; a `Link: <…>; rel="next"` header
+    names the next page while there is one."""
+
+    page: Annotated[int, Field(description="which page (follow the Link header's next)",
+                               ge=1, le=100_000)] = 1  # fmt: skip
+    per_page: Annotated[
+        int,
+        Field(description=f"items per page (at most {LIST_MAX_PAGE_SIZE})", ge=1,
+              le=LIST_MAX_PAGE_SIZE),
+    ] = LIST_PAGE_SIZE  # fmt: skip
 
 
 # --- /api/v1/notes -----------------------------------------------------------------------

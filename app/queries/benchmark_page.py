@@ -20,7 +20,8 @@ from app.schemas import BenchmarkView
 
 class BenchmarkPage(BaseModel):
     query: str
-    total: int
+    total: int  # every result in the data
+    matched: int = 0  # the results the filters keep, on every page
     results: list[BenchmarkView]
     contexts: list[Context]
 
@@ -64,13 +65,22 @@ def facet_counts(results: list[BenchmarkView], params: BenchmarkParams) -> dict[
 
 
 def build_benchmark_page(
-    session: Session, params: BenchmarkParams, results: list[BenchmarkView]
+    session: Session,
+    params: BenchmarkParams,
+    results: list[BenchmarkView],
+    window: slice | None = None,
 ) -> BenchmarkPage:
+    """The results the filters keep, sorted, grouped into contexts; with `window`, only that
+    slice of them (the JSON's pages), and `matched` counts them all."""
     shown = _sorted([r for r in results if _keeps(r, params)], params.sort)
+    matched = len(shown)
+    if window is not None:
+        shown = shown[window]
     units = {m.slug: m.units[0] for m in session.exec(select(Metric))}
     return BenchmarkPage(
         query=params.query_string(),
         total=len(results),
+        matched=matched,
         results=shown,
         contexts=group_contexts(shown, units),
     )

@@ -1,4 +1,5 @@
-"""Browser sign-in and sign-out: /login and /logout.
+"""Browser sign-in and sign-out: /login and /logout; changing one's own password at
+/account/password.
 
 A successful sign-in stores a session row and sets a signed, HttpOnly, SameSite=Lax cookie
 holding the session's random token; signing out deletes the row, so the cookie is dead
@@ -11,9 +12,16 @@ from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
-from app.accounts.users import end_session, sign_in
+from app.accounts.users import (
+    PasswordChange,
+    SignedIn,
+    change_own_password,
+    end_session,
+    sign_in,
+)
 from app.accounts.web import (
     CurrentUser,
+    SignedInUser,
     clear_session_cookie,
     cookie_token,
     safe_next,
@@ -123,3 +131,55 @@ async def logout(request: Request, session: SessionDep) -> Response:
     response = RedirectResponse("/", 303)
     clear_session_cookie(request, response)
     return response
+
+
+def _password_page(
+    request: Request,
+    *,
+    problems: dict[str, str] | None = None,
+    done: bool = False,
+    status_code: int = 200,
+    headers: dict[str, str] | None = None,
+) -> Response:
+    context = {"problems": problems or {}, "done": done, "active": "account"}
+    response = render(request, "pages/password.html", context, status_code=status_code)
+    response.headers["Cache-Control"] = "no-store"
+    response.headers.update(headers or {})
+    return response
+
+
+@router.get("/account/password")
+async def password_form(request: Request, who: SignedInUser) -> Response:
+    return _password_page(request, done=request.query_params.get("done") == "1")
+
+
+@router.post("/account/password")
+async def change_password(request: Request, session: SessionDep, who: SignedInUser) -> Response:
+    form = await read_form(request)
+    fields = {k: str(form.get(k) or "") for k in ("current_password", "new_password", "repeat")}
+    result = await change_password_for(request, session, who, fields, fields["repeat"])
+    if result.blocked is not None:
+        headers = {"Retry-After": str(result.blocked.retry_after)}
+        return _password_page(request, problems=result.problems, status_code=429, headers=headers)
+    if result.problems:
+        return _password_page(request, problems=result.problems, status_code=422)
+    response = RedirectResponse("/account/password?done=1", 303)
+    if result.token:
+        set_session_cookie(request, response, result.token)
+    return response
+
+
+async def change_password_for(
+    request: Request, session: Session, who: SignedIn, fields: dict[str, str], repeat: str | None
+) -> PasswordChange:
+    """The page's and the API's change of the caller's own password (app/accounts/users.py)."""
+    return await run_in_threadpool(
+        change_own_password,
+        session,
+        who,
+        fields["current_password"],
+        fields["new_password"],
+        repeat,
+        _address(request),
+        session_lifetime(request),
+    )

@@ -17,7 +17,7 @@ from app.queries.vocabularies import (
     note_vocabularies,
     system_vocabularies,
 )
-from app.web.openapi import fill_vocabularies
+from app.web.openapi import add_common_answers, fill_vocabularies
 from app.web.render import serve
 from app.writes.inputs import TeamNoteIn, TeamNotePatch, TeamResultIn
 
@@ -39,6 +39,7 @@ def _base_schema(request: Request) -> dict[str, Any]:
         for model in BODY_SCHEMAS:
             body = model.model_json_schema(ref_template="#/components/schemas/{model}")
             components.update({**body.pop("$defs", {}), model.__name__: body})
+        add_common_answers(schema)
         app.openapi_schema = schema
     return copy.deepcopy(app.openapi_schema)
 

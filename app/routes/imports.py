@@ -61,6 +61,9 @@ def _upload(
     except ValidationError as exc:
         form.problems = field_problems(exc)
         return _imports_page(request, session, form, 422)
+    except imports.ImportQuotaError as exc:
+        form.problems = {"file": str(exc)}
+        return _imports_page(request, session, form, 429)
     except ResultFileError as exc:
         form.problems = {"file": str(exc)}
         return _imports_page(request, session, form, 422)

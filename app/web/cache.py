@@ -23,6 +23,11 @@ VARY = (
     "Cookie, Authorization"
 )
 MIN_GZIP_BYTES = 512
+# Anonymous answers may be kept by browsers and by a shared cache (the Caddy in deploy/, a
+# CDN) for 30 s, then served while one revalidation (a 304 on its ETag) runs, for up to 5 min:
+# a crowd reading one page costs the app one request per half minute. A change made meanwhile
+# shows within those 30 s (docs/deploy.md). A signed-in user's answers stay private, no-cache.
+PUBLIC_CACHING = "public, max-age=30, stale-while-revalidate=300"
 
 log = logging.getLogger("inference_atlas")
 
@@ -47,7 +52,7 @@ class CachedPage:
         body = bytes(response.body)
         headers = {k: v for k, v in response.headers.items() if k.lower() != "content-length"}
         headers["etag"] = f'W/"{hashlib.sha256(body).hexdigest()[:24]}"'
-        headers.setdefault("cache-control", "private, no-cache" if private else "no-cache")
+        headers.setdefault("cache-control", "private, no-cache" if private else PUBLIC_CACHING)
         headers["vary"] = VARY
         if len(body) < MIN_GZIP_BYTES:
             return cls(body, response.status_code, headers)

@@ -1,11 +1,14 @@
 """Errors that name the wrong value and what is allowed: JSON under /api, a page elsewhere."""
 
 import difflib
+from collections.abc import Iterator
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import JSONResponse, PlainTextResponse, Response
+from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import BaseRoute, Match
 
 from app.params.views import ParamError, ParamProblem
 from app.web.render import render
@@ -71,9 +74,36 @@ async def _refused(request: Request, exc: RefusedError) -> Response:
     return exc.response
 
 
+def allowed_methods(request: Request) -> str:
+    """Every method some route answers at this path (the router's own 405 names only the
+    first matching route's), HEAD wherever GET is, as an Allow header."""
+    methods: set[str] = set()
+    scope = {"type": "http", "path": request.url.path, "method": "", "root_path": ""}
+    for route in _flat(request.app.router.routes):
+        route_methods = getattr(route, "methods", None)
+        if route_methods and route.matches(scope)[0] is not Match.NONE:
+            methods |= set(route_methods)
+    if "GET" in methods:
+        methods.add("HEAD")
+    return ", ".join(sorted(methods))
+
+
+def _flat(routes: list[BaseRoute]) -> Iterator[BaseRoute]:
+    """Every route, those of included routers too (FastAPI keeps an included router whole;
+    its routes carry their full paths)."""
+    for route in routes:
+        inner = getattr(route, "original_router", None)
+        if inner is not None:
+            yield from _flat(inner.routes)
+        else:
+            yield route
+
+
 async def _http_error(request: Request, exc: StarletteHTTPException) -> Response:
     # 405s carry Allow, 401s WWW-Authenticate: keep whatever headers the error brought.
     headers = getattr(exc, "headers", None)
+    if exc.status_code == 405:
+        headers = {**(headers or {}), "Allow": allowed_methods(request)}
     if _wants_json(request) or exc.status_code != 404:
         return JSONResponse({"detail": exc.detail}, status_code=exc.status_code, headers=headers)
     body = {"detail": f"There is no page at {request.url.path}.", "allowed": []}
@@ -110,7 +140,28 @@ async def _invalid_request(request: Request, exc: RequestValidationError) -> Res
     return JSONResponse(problem_details(problems), status_code=422)
 
 
+# How long a client is asked to wait after a write found the database locked.
+LOCKED_RETRY_SECONDS = 5
+
+
+async def _database_error(request: Request, exc: OperationalError) -> Response:
+    """SQLite's write lock held by another writer past the busy timeout: a 503 that says so and
+    when to try again (a sign-in, a note or a confirm behind a long import), not a traceback.
+    Any other operational error is the server's own: it goes on to the 500 handler."""
+    if "locked" not in str(exc.orig):
+        raise exc
+    detail = (
+        "The database is busy with another change (a large import, perhaps) and this one "
+        f"could not wait longer. Nothing was saved; try again in {LOCKED_RETRY_SECONDS} seconds."
+    )
+    headers = {"Retry-After": str(LOCKED_RETRY_SECONDS)}
+    if _wants_json(request):
+        return JSONResponse({"detail": detail}, status_code=503, headers=headers)
+    return PlainTextResponse(detail, status_code=503, headers=headers)
+
+
 def install_error_handlers(app: FastAPI) -> None:
+    app.add_exception_handler(OperationalError, _database_error)  # type: ignore[arg-type]
     app.add_exception_handler(ParamError, _bad_params)  # type: ignore[arg-type]
     app.add_exception_handler(NotFoundError, _not_found)  # type: ignore[arg-type]
     app.add_exception_handler(RefusedError, _refused)  # type: ignore[arg-type]

@@ -2,27 +2,69 @@
 
 - HEAD is answered as GET without the body (uptime checkers and link previews use it).
 - A query string past the limit gets a 414 that says so, before any work is done.
+- A request body past its limit (1 MB; an upload's own limit on the upload routes) gets a
+  413 before any of it is read: at once when Content-Length says so, and for a chunked body
+  as soon as the bytes received pass the limit (nothing past it is read, kept or parsed).
+  A body that stops arriving for `body_timeout` seconds gets a 408; a client that goes away
+  mid-body is noted as aborted (status 499 in the log), not as a server error.
 - `/path/` redirects to `/path` with a relative Location, so the Host header is never echoed.
 - Static files are gzipped when the client accepts it.
 """
 
+import asyncio
 import gzip
+import hashlib
 import json
+import re
+from functools import cache
 from pathlib import Path
 
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import Headers
+from starlette.exceptions import HTTPException
+from starlette.requests import ClientDisconnect
 from starlette.responses import FileResponse, Response
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.web.cache import accepts_gzip
 
+MB = 1024 * 1024
+# Every request body but an upload's: JSON writes and form posts are a few KB.
+DEFAULT_MAX_BODY_BYTES = 1 * MB
+BODY_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+# Set in the scope when the client went away before its body was complete (logged as 499).
+ABORTED = "atlas.aborted"
+
+
+class BodyTooLargeError(HTTPException):
+    """Raised from `receive` once a streamed body passes its limit. An HTTPException, so
+    FastAPI's body parsing hands it on unchanged (any other error there becomes a 400)."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(413, _too_large_detail(None, limit))
+
+
+class BodyTimeoutError(HTTPException):
+    def __init__(self, seconds: float) -> None:
+        super().__init__(408, f"The request body stopped arriving for {seconds:g} s.")
+
 
 class HttpBasics:
-    def __init__(self, app: ASGIApp, max_query_bytes: int) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        max_query_bytes: int,
+        max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+        upload_limits: dict[str, int] | None = None,
+        body_timeout: float = 30.0,
+    ) -> None:
         self.app = app
         self.max_query_bytes = max_query_bytes
+        self.max_body_bytes = max_body_bytes
+        # Exact path -> limit, for the routes that take a file.
+        self.upload_limits = upload_limits or {}
+        self.body_timeout = body_timeout
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -34,12 +76,80 @@ class HttpBasics:
             return
         path: str = scope["path"]
         if path != "/" and path.endswith("/") and not path.startswith("/static/"):
-            await _redirect_without_slash(send, path, query)
+            await _redirect_without_slash(send, scope)
             return
         if scope["method"] == "HEAD":
             await self.app({**scope, "method": "GET"}, receive, _without_body(send))
             return
+        if scope["method"] in BODY_METHODS:
+            await self._bounded(scope, receive, send)
+            return
         await self.app(scope, receive, send)
+
+    async def _bounded(self, scope: Scope, receive: Receive, send: Send) -> None:
+        limit = self.upload_limits.get(scope["path"], self.max_body_bytes)
+        declared = _content_length(scope)
+        if declared is not None and declared > limit:
+            await send_plain(scope, send, 413, _too_large_detail(declared, limit), _CLOSE)
+            return
+        received = 0
+        timeout = self.body_timeout
+
+        async def bounded_receive() -> Message:
+            nonlocal received
+            try:
+                message = await asyncio.wait_for(receive(), timeout)
+            except TimeoutError:
+                raise BodyTimeoutError(timeout) from None
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > limit:
+                    raise BodyTooLargeError(limit)
+            elif message["type"] == "http.disconnect":
+                scope[ABORTED] = True
+            return message
+
+        started = False
+
+        async def noting_send(message: Message) -> None:
+            nonlocal started
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, bounded_receive, noting_send)
+        except ClientDisconnect:
+            scope[ABORTED] = True
+        except (BodyTooLargeError, BodyTimeoutError) as exc:
+            # Raised where no handler turned it into a reply (a route reading its own body).
+            if started:
+                raise
+            await send_plain(scope, send, exc.status_code, exc.detail, _CLOSE)
+
+
+_CLOSE = ((b"connection", b"close"),)
+
+
+def _content_length(scope: Scope) -> int | None:
+    for name, value in scope["headers"]:
+        if name == b"content-length":
+            return int(value) if value.isdigit() else None
+    return None
+
+
+def _too_large_detail(length: int | None, limit: int) -> str:
+    said = f"is {_size(length)}" if length is not None else "is longer than that"
+    return (
+        f"The request body {said}; this route reads at most {_size(limit)}. "
+        "Send less at once (several requests, or a smaller file)."
+    )
+
+
+def _size(n: int) -> str:
+    if n >= MB:
+        return f"{n / MB:.1f} MB"
+    return f"{n / 1024:.1f} KB" if n >= 1024 else f"{n} bytes"
 
 
 def _without_body(send: Send) -> Send:
@@ -75,11 +185,27 @@ async def send_plain(
     await _send(send, status, body, [(b"content-type", media), *headers])
 
 
-async def _redirect_without_slash(send: Send, path: str, query: bytes) -> None:
-    # Collapsing the leading slashes keeps `//host/` from becoming a protocol-relative URL.
-    target = "/" + path.strip("/")
-    location = target.encode() + (b"?" + query if query else b"")
+async def _redirect_without_slash(send: Send, scope: Scope) -> None:
+    """308 from `/path/` to `/path`, built from the path as sent (still percent-encoded).
+
+    The decoded path would turn `/%5Cevil.example/` into `/\\evil.example`, which browsers
+    read as `//evil.example` (another site), and `%0a` into a line break in a header. The
+    raw path keeps every such byte encoded; leading slashes and backslashes collapse to one
+    slash, so the target is always a path on this site."""
+    raw: bytes = scope.get("raw_path") or scope["path"].encode()
+    raw = raw.split(b"?", 1)[0]
+    target = b"/" + _REDIRECT_UNSAFE.sub(_percent, raw).lstrip(b"/\\").rstrip(b"/")
+    query: bytes = scope.get("query_string", b"")
+    location = target + (b"?" + _REDIRECT_UNSAFE.sub(_percent, query) if query else b"")
     await _send(send, 308, b"", [(b"location", location)])
+
+
+# Bytes a Location must not carry as they are: controls, space, backslash, non-ASCII.
+_REDIRECT_UNSAFE = re.compile(rb"[\x00-\x20\x5c\x7f-\xff]")
+
+
+def _percent(match: re.Match[bytes]) -> bytes:
+    return b"%%%02X" % match.group()[0]
 
 
 async def _send(send: Send, status: int, body: bytes, headers: list[tuple[bytes, bytes]]) -> None:
@@ -89,6 +215,26 @@ async def _send(send: Send, status: int, body: bytes, headers: list[tuple[bytes,
 
 
 COMPRESSIBLE = ("text/", "application/javascript", "application/json", "image/svg+xml")
+STATIC_ROOT = Path(__file__).resolve().parents[2] / "static"
+# A static URL that names its content's hash (`?v=…`, from static_url) never changes: any
+# cache may keep it a year without asking again. Without the hash: an hour, then revalidate.
+IMMUTABLE = "public, max-age=31536000, immutable"
+REVALIDATE = "public, max-age=3600"
+
+
+@cache
+def _content_hash(path: str, mtime: float) -> str:
+    return hashlib.sha256((STATIC_ROOT / path).read_bytes()).hexdigest()[:12]
+
+
+def static_url(path: str) -> str:
+    """`/static/<path>?v=<hash of its content>`: a new URL whenever the file changes, so the
+    file can be cached as immutable (templates call it as `static_url("css/app.css")`)."""
+    try:
+        mtime = (STATIC_ROOT / path).stat().st_mtime
+    except OSError:
+        return f"/static/{path}"
+    return f"/static/{path}?v={_content_hash(path, mtime)}"
 
 
 class CompressedStaticFiles(StaticFiles):
@@ -99,6 +245,12 @@ class CompressedStaticFiles(StaticFiles):
         self._gzipped: dict[tuple[str, float], bytes] = {}
 
     async def get_response(self, path: str, scope: Scope) -> Response:
+        response = await self._compressed_response(path, scope)
+        if response.status_code == 200:
+            response.headers["cache-control"] = _static_caching(path, scope)
+        return response
+
+    async def _compressed_response(self, path: str, scope: Scope) -> Response:
         response = await super().get_response(path, scope)
         accept = Headers(scope=scope).get("accept-encoding", "")
         if not isinstance(response, FileResponse) or not accepts_gzip(accept):
@@ -117,3 +269,12 @@ class CompressedStaticFiles(StaticFiles):
         if body is None:
             body = self._gzipped[key] = gzip.compress(Path(path).read_bytes(), compresslevel=9)
         return body
+
+
+def _static_caching(path: str, scope: Scope) -> str:
+    """Immutable when the URL's `v` is the file's current hash, else a short public life."""
+    query = scope.get("query_string", b"").decode("latin-1")
+    wanted = next((v for k, _, v in (p.partition("=") for p in query.split("&")) if k == "v"), "")
+    if wanted and wanted == static_url(path).partition("?v=")[2]:
+        return IMMUTABLE
+    return REVALIDATE

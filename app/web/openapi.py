@@ -28,6 +28,9 @@ def query_parameters(model: type[BaseModel]) -> dict[str, Any]:
             "required": bool(prop.get("minItems")),
             "description": description,
             "schema": prop,
+            # An empty value counts as absent (`?cell=` reads as no `cell`, as a form's
+            # unanswered select sends it).
+            "allowEmptyValue": True,
         }
         if prop.get("type") == "array":
             parameter |= {"style": "form", "explode": True}
@@ -66,3 +69,28 @@ def fill_vocabularies(
                 target = parameter["schema"]
                 target = target["items"] if target.get("type") == "array" else target
                 target["enum"] = list(allowed)
+
+
+# What any operation that takes a body may answer before its own code runs (HttpBasics, the
+# body parser), and what any operation may answer when the database is locked.
+BODY_ANSWERS: dict[str, dict[str, Any]] = {
+    "400": {"description": "The body could not be parsed (not JSON, or a broken form)"},
+    "408": {"description": "The body stopped arriving (BODY_TIMEOUT_SECONDS)"},
+    "413": {"description": "The body is over the limit: 1 MB, or the import limit for files"},
+}
+LOCKED_ANSWER: dict[str, Any] = {
+    "description": "The database is busy with another change; try again after Retry-After"
+}
+
+
+def add_common_answers(schema: dict[str, Any]) -> None:
+    """List the answers every operation of a kind can give, so a client (and the schema
+    fuzzer) finds each status it may receive in the schema."""
+    for operations in schema.get("paths", {}).values():
+        for method, operation in operations.items():
+            responses = operation.setdefault("responses", {})
+            if "requestBody" in operation:
+                for status, answer in BODY_ANSWERS.items():
+                    responses.setdefault(status, answer)
+            if method in ("post", "put", "patch", "delete"):
+                responses.setdefault("503", LOCKED_ANSWER)

@@ -27,6 +27,7 @@ from app.present import formatting
 from app.queries.catalogue import site_facts
 from app.settings import PROJECT_ROOT
 from app.web.cache import VARY, CachedPage, RenderCache
+from app.web.http_basics import static_url
 
 HX_HEADERS = ("hx-request", "hx-target", "hx-boosted", "hx-history-restore-request")
 
@@ -51,6 +52,7 @@ templates.env.filters["truncate"] = lambda text, length=255, killwords=False, en
 # Macro modules see the globals that exist when they load: helpers first.
 templates.env.globals["group_problems"] = group_problems
 templates.env.globals["fmt"] = formatting
+templates.env.globals["static_url"] = static_url
 templates.env.globals["note_forms"] = note_forms
 # Blocks rendered alone cannot see a template's own imports, so macros are globals.
 templates.env.globals["ui"] = templates.env.get_template("macros/ui.html").module

@@ -93,6 +93,42 @@ class Preview:
         return bool(self.document["ready"])
 
 
+# Uploads one user may make in a rolling day: each is parsed (up to 50 MB) and its preview
+# kept for a day, so an editor's token cannot fill the disk or keep the server parsing.
+IMPORTS_PER_DAY: Final = 50
+QUOTA_WINDOW: Final = dt.timedelta(days=1)
+
+
+class ImportQuotaError(Exception):
+    """`who` has used the day's uploads; `retry_after` is seconds until the oldest leaves."""
+
+    def __init__(self, used: int, retry_after: int) -> None:
+        self.retry_after = retry_after
+        hours = max(1, round(retry_after / 3600))
+        super().__init__(
+            f"You have uploaded {used} result files in the last 24 hours, the most one account "
+            f"may; the next one can be uploaded in about {hours} hour{'s' if hours > 1 else ''}."
+        )
+
+
+def check_import_quota(session: Session, who: SignedIn, now: dt.datetime | None = None) -> None:
+    """Raise ImportQuotaError when `who` has made IMPORTS_PER_DAY uploads in the last day
+    (saved or not: parsing is the cost)."""
+    now = now or _now()
+    since = now - QUOTA_WINDOW
+    recent = session.exec(
+        select(ImportBatch.created_at)
+        .where(ImportBatch.user_id == who.user_id, col(ImportBatch.created_at) > since)
+        .order_by(col(ImportBatch.created_at))
+    ).all()
+    if len(recent) >= IMPORTS_PER_DAY:
+        oldest = recent[len(recent) - IMPORTS_PER_DAY]
+        if oldest.tzinfo is None:
+            oldest = oldest.replace(tzinfo=dt.UTC)
+        wait = int((oldest + QUOTA_WINDOW - now).total_seconds()) + 1
+        raise ImportQuotaError(len(recent), max(wait, 1))
+
+
 def preview_import(
     session: Session,
     who: SignedIn,
@@ -101,7 +137,9 @@ def preview_import(
     context: ImportContext,
     file_format: str | None = None,
 ) -> Preview:
-    """Parse `data` and keep it as a pending import of `who`. Raises ResultFileError."""
+    """Parse `data` and keep it as a pending import of `who`. Raises ResultFileError, and
+    ImportQuotaError (before parsing) when `who` has used the day's uploads."""
+    check_import_quota(session, who)
     parsed = parse_result_file(file_name, data, file_format)
     return preview_parsed(session, who, parsed, data, context)
 
@@ -114,7 +152,9 @@ def preview_upload(
     file_format: str | None = None,
 ) -> Preview:
     """One uploaded file as `preview_import`; several files, or one zip/tar archive, as one
-    sweep of all their result files (app/importers/sets.py). Raises ResultFileError."""
+    sweep of all their result files (app/importers/sets.py). Raises ResultFileError, and
+    ImportQuotaError (before anything is unpacked or parsed)."""
+    check_import_quota(session, who)
     if len(files) == 1 and not is_archive(files[0][1]):
         name, data = files[0]
         return preview_import(session, who, name, data, context, file_format)

@@ -2,6 +2,7 @@
 
 import http.client
 import json
+import re
 import subprocess
 import sys
 import time
@@ -53,9 +54,10 @@ def get_json(server: Server, path: str) -> Any:
 
 
 def measure_views(
-    server: Server, connections: list[int], seconds: int, rounds: int
+    server: Server, floor_base: str, connections: list[int], seconds: int, rounds: int
 ) -> list[ViewStats]:
-    """Every view at every connection count, each run paired with a floor run just before it.
+    """Every view at every connection count, each run paired with a run of the bare FastAPI
+    app (`floor_base`, a process of its own) just before it.
 
     This machine's speed drifts from second to second, so one long run per view would
     compare a view measured in a slow moment with a floor measured in a fast one.
@@ -68,7 +70,7 @@ def measure_views(
     for round_number in range(1, rounds + 1):
         for (path, c), view in stats.items():
             offset = server.log_size()
-            floor = wrk.run(server.base + FLOOR, c, seconds)
+            floor = wrk.run(floor_base + FLOOR, c, seconds)
             result = wrk.run(server.base + path, c, seconds)
             settle(server)
             view.pairs.append((floor, result))
@@ -146,3 +148,32 @@ def _seed(server: Server) -> list[str]:
         return []
     last = (done.stderr.strip().splitlines() or ["no output"])[-1]
     return [f"seed exited {done.returncode}: {last[:120]}"]
+
+
+FUZZ_EXAMPLES = 5
+SEMANTIC_CHECKS = "positive_data_acceptance"
+FUZZ_LIMIT_S = 600
+FAILURES = re.compile(r"(\d+) (?:unique )?failures?\b")
+
+
+def measure_fuzzer(server: Server, folder: Path, headers: dict[str, str] | None = None) -> int:
+    """Run the schema fuzzer (schemathesis, every check) against the server's /openapi.json;
+    the number of failures it reports (-1: it could not run)."""
+    command = [str(BIN / "schemathesis"), "run", f"{server.base}/openapi.json", "--checks",
+               "all", "--max-examples", str(FUZZ_EXAMPLES), "--phases",
+               "examples,coverage,fuzzing", "--no-color"]  # fmt: skip
+    for name, value in (headers or {}).items():
+        command += ["-H", f"{name}: {value}"]
+    if headers:
+        # Signed in, the writes get past the role check to rules no schema can state (a slug
+        # that must exist, a common password, a file that must parse): their 422s are right.
+        command += ["--exclude-checks", SEMANTIC_CHECKS]
+    try:
+        run = subprocess.run(command, capture_output=True, text=True, timeout=FUZZ_LIMIT_S,
+                             cwd=folder, check=False)  # fmt: skip
+    except (OSError, subprocess.TimeoutExpired):
+        return -1
+    if run.returncode == 0:
+        return 0
+    found = FAILURES.findall(run.stdout.splitlines()[-1] if run.stdout else "")
+    return int(found[0]) if found else -1

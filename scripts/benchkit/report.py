@@ -72,6 +72,8 @@ class ScaleResult:
     reseed: SpecialRun
     peak_rss_mb: float = 0.0
     peak_phase: str = ""
+    # The schema fuzzer's failures per identity (-1: it did not run); empty when not run.
+    fuzzed: dict[str, int] = field(default_factory=dict)
 
 
 def render(result: ScaleResult) -> str:
@@ -87,6 +89,9 @@ def render(result: ScaleResult) -> str:
         f"Hostile requests ({result.hostile.total.total()}): {_counts(result.hostile.total)}.",
     ]
     head += [f"- {kind}: {_counts(counts)}" for kind, counts in result.hostile.statuses.items()]
+    if result.fuzzed:
+        found = ", ".join(f"{who}: {_fuzzed(n)}" for who, n in result.fuzzed.items())
+        head += ["", f"Schema fuzzer (schemathesis, every check): {found}."]
     exceptions = Counter(_all_exceptions(result))
     if exceptions:
         head += ["", f"Server exceptions ({exceptions.total()}):"]
@@ -103,7 +108,7 @@ def _rows(result: ScaleResult) -> list[tuple[str, ...]]:
         floors = [f for v in result.views if v.connections == connections for f, _ in v.pairs]
         rps, p99 = _numbers(floors)
         rows.append(
-            ("floor: `/healthz`", str(connections), rps, "1.00", p99, *_errors(floors), "–")
+            ("floor: bare FastAPI app", str(connections), rps, "1.00", p99, *_errors(floors), "–")
         )
     for view in result.views:
         rps, p99 = _numbers(view.runs)
@@ -116,6 +121,10 @@ def _rows(result: ScaleResult) -> list[tuple[str, ...]]:
         rows.append((label, str(run.connections), rps, "–", p99, *_errors([run.result]),
                      str(len(run.exceptions))))  # fmt: skip
     return rows
+
+
+def _fuzzed(failures: int) -> str:
+    return "did not run" if failures < 0 else f"{failures} failures"
 
 
 def _numbers(runs: list[WrkResult]) -> tuple[str, str]:
@@ -191,6 +200,9 @@ def missed_targets(result: ScaleResult) -> list[str]:
         misses.append(f"{x} distinct URLs: p99 {shown} (target < {_ms(MAX_DISTINCT_P99_MS)})")
     if result.hostile.failures:
         misses.append(f"{x} hostile requests: {result.hostile.failures} answered 5xx or not at all")
+    for who, failures in result.fuzzed.items():
+        if failures != 0:
+            misses.append(f"{x} schema fuzzer ({who}): {_fuzzed(failures)} (target 0)")
     if result.peak_rss_mb >= MAX_RSS_MB:
         misses.append(f"{x} peak RSS {result.peak_rss_mb:.0f} MB (target < {MAX_RSS_MB} MB)")
     return misses

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import IO
 
 BIN = Path(sys.executable).parent
+ROOT = Path(__file__).resolve().parents[2]
 SETTLE_PROBE = "/api/v1/sources"  # small, uncached, and it needs a database connection
 CHAIN_MARKS = ("During handling of the above exception", "The above exception was the direct cause")
 
@@ -30,15 +31,18 @@ class Server:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = log
+        # The access log on, as in production (its lines go to the log file); PYTHONPATH so
+        # that the checkout this script lives in is measured, whatever the venv points to.
         self.env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "SEED_DIR": str(seed_dir),
-                    "ACCESS_LOG": "false"}  # fmt: skip
+                    "ACCESS_LOG": "true", "PYTHONPATH": str(ROOT)}  # fmt: skip
         self._log_file: IO[bytes] | None = None
         self.process: subprocess.Popen[bytes] | None = None
 
     def launch(self) -> None:
         """Start the server; wait_ready() waits for it to answer."""
         self._log_file = self.log.open("wb")
-        command = [str(BIN / "inference-atlas"), "serve", "--port", str(self.port)]
+        command = [sys.executable, "-c", "from app.cli import main; main()",
+                   "serve", "--port", str(self.port)]  # fmt: skip
         self.process = subprocess.Popen(
             command, env=self.env, stdout=self._log_file, stderr=subprocess.STDOUT
         )
@@ -74,6 +78,16 @@ class Server:
         if self.process.poll() is not None:
             tail = self.log.read_text(errors="replace")[-3000:]
             raise RuntimeError(f"the server exited with code {self.process.returncode}:\n{tail}")
+
+    def editor_token(self) -> str:
+        """An editor account and an API token for it, made with the command line."""
+        cli = [sys.executable, "-c", "from app.cli import main; main()"]
+        subprocess.run([*cli, "user", "add", "bench-editor", "--role", "editor",
+                        "--password-stdin"], input=b"a bench editor's password\n",
+                       env=self.env, check=True, capture_output=True)  # fmt: skip
+        made = subprocess.run([*cli, "token", "add", "--user", "bench-editor"], env=self.env,
+                              check=True, capture_output=True, text=True)  # fmt: skip
+        return made.stdout.strip().splitlines()[-1]
 
     def log_size(self) -> int:
         """Where the log ends now; exceptions_since() reads from here."""
@@ -167,3 +181,37 @@ class MemorySampler(threading.Thread):
     @property
     def peak_mb(self) -> float:
         return self.peak_kb / 1024
+
+
+class BareServer:
+    """The floor: scripts/benchkit/bare.py under uvicorn (one worker, its defaults, no access
+    log: the bare app has none), in a process of its own."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def __enter__(self) -> "BareServer":
+        command = [sys.executable, "-m", "uvicorn", "scripts.benchkit.bare:app", "--port",
+                   str(self.port), "--no-access-log", "--log-level", "warning"]  # fmt: skip
+        self.process = subprocess.Popen(command, cwd=ROOT, env={**os.environ,
+                                        "PYTHONPATH": str(ROOT)})  # fmt: skip
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                urllib.request.urlopen(f"{self.base}/", timeout=2).close()
+                return self
+            except OSError:
+                if time.monotonic() > deadline or self.process.poll() is not None:
+                    raise
+                time.sleep(0.2)
+
+    def __exit__(self, *_: object) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()

@@ -18,6 +18,7 @@ from app.cli import cli
 from app.db import make_engine, writer
 from app.main import create_app
 from app.settings import InsecureSecretError, Settings
+from app.web.cache import PUBLIC_CACHING
 from tests.accounts.conftest import SAME_ORIGIN, SECRET, build_app, sign_in
 from tests.conftest import SEED_DIR
 
@@ -118,7 +119,7 @@ def test_other_authorization_schemes_are_left_to_the_proxy(guarded_app) -> None:
         "/api/v1/systems", headers={"Authorization": "Basic dXNlcjpwYXNz"}
     )
     assert response.status_code == 200
-    assert response.headers["cache-control"] == "no-cache"
+    assert response.headers["cache-control"] == PUBLIC_CACHING
 
 
 def test_admin_pages_send_anonymous_people_to_sign_in_and_refuse_viewers(clients) -> None:

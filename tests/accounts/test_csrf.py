@@ -24,6 +24,7 @@ COOKIE = "atlas_session=abc.def.ghi"
         ({"origin": "http://ATLAS.example"}, False),
         ({"origin": "http://atlas.example:8080"}, True),
         ({"origin": "http://evil.example"}, True),
+        ({"origin": "https://atlas.example"}, True),  # another scheme is another origin
         ({"origin": "null"}, True),  # sandboxed frames, file: pages
         ({}, False),  # curl, scripts: nothing to forge with
         ({"cookie": COOKIE}, True),  # a signed-in request that hides where it came from

@@ -9,6 +9,7 @@ from app.accounts import users as service
 from app.accounts.models import LoginSession
 from app.accounts.web import COOKIE, safe_next
 from app.db import make_engine, writer
+from app.web.cache import PUBLIC_CACHING
 from tests.accounts.conftest import PASSWORD, SAME_ORIGIN, build_app, sign_in
 
 pytestmark = pytest.mark.database
@@ -117,7 +118,7 @@ def test_disabling_a_user_ends_their_browser_session(clients, accounts_engine) -
     assert client.get("/sources").headers["cache-control"] == "private, no-cache"
     admin = clients("ada")
     admin.post("/admin/users/vera/disable", headers=SAME_ORIGIN)
-    assert client.get("/sources").headers["cache-control"] == "no-cache"  # anonymous now
+    assert client.get("/sources").headers["cache-control"] == PUBLIC_CACHING  # anonymous now
     assert sign_in(clients(), "vera").status_code == 422
     admin.post("/admin/users/vera/enable", headers=SAME_ORIGIN)
     assert sign_in(clients(), "vera").status_code == 303

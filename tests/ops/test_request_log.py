@@ -3,12 +3,20 @@
 import io
 import json
 import logging
+import threading
+import time
 from collections.abc import Iterator
 
 import pytest
 from fastapi.testclient import TestClient
 
-from app.ops.logs import REQUEST_ID, JsonFormatter, RequestIdFilter, logging_config
+from app.ops.logs import (
+    REQUEST_ID,
+    JsonFormatter,
+    NonBlockingHandler,
+    RequestIdFilter,
+    logging_config,
+)
 from app.ops.observe import loggable_query
 
 
@@ -152,3 +160,36 @@ def test_uvicorn_access_log_is_replaced_not_doubled() -> None:
     }
     assert config["formatters"]["main"]["()"] == "app.ops.logs.JsonFormatter"
     assert logging_config("text")["formatters"]["main"]["()"] == "uvicorn.logging.DefaultFormatter"
+
+
+def test_the_request_log_never_waits_for_a_stalled_stream() -> None:
+    """A reader of standard error that stops reading (a full pipe) must not stop requests:
+    lines queue, past the capacity they are dropped and counted, nothing blocks."""
+    release = threading.Event()
+
+    class StalledStream(io.StringIO):
+        def write(self, text: str) -> int:
+            release.wait(10)
+            return super().write(text)
+
+    stream = StalledStream()
+    handler = NonBlockingHandler(capacity=3, stream=stream)
+    logger = logging.getLogger("tests.nonblocking")
+    logger.propagate, logger.level = False, logging.INFO
+    logger.addHandler(handler)
+    try:
+        started = time.monotonic()
+        for n in range(10):
+            logger.info("line %d", n)  # returns at once although nothing can be written
+        assert time.monotonic() - started < 1
+        assert handler.dropped >= 10 - 3 - 1  # one may be in the writer's hands already
+        release.set()
+        while not handler.queue.empty():
+            time.sleep(0.01)
+        logger.info("after")  # the next line written says how many were lost
+        handler.stop()  # drains what is left
+    finally:
+        logger.removeHandler(handler)
+    written = stream.getvalue()
+    assert written.count("line ") <= 4 and "line 0" in written
+    assert "request log lines were dropped" in written and written.endswith("after\n")

@@ -38,6 +38,9 @@ SIGNED_IN_POSTS = [
 PUBLIC = {
     ("POST", "/login"): "anyone may try to sign in (limited per name and address)",
     ("POST", "/logout"): "ends the caller's own session, if it has one",
+    ("POST", "/account/password"): "any signed-in user, their own password (the current one "
+    "is needed too): tests/accounts/test_own_password.py",
+    ("POST", "/api/v1/account/password"): "as /account/password, for API clients",
 }
 
 

@@ -2,7 +2,7 @@
 
 from fastapi import APIRouter
 
-from app.routes.api import catalogue, changes, imports, notes, team
+from app.routes.api import account, catalogue, changes, imports, notes, team
 
 # In this order in /openapi.json.
 API_ROUTERS: tuple[APIRouter, ...] = (
@@ -11,4 +11,5 @@ API_ROUTERS: tuple[APIRouter, ...] = (
     imports.router,
     notes.router,
     changes.router,
+    account.router,
 )

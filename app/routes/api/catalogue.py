@@ -5,7 +5,9 @@ through `openapi_extra`), answers 422 naming any bad value, and lists the parame
 ignored in `ignored_parameters` (objects) or an `X-Ignored-Parameters` header (lists).
 """
 
+from collections.abc import Sequence
 from typing import Any
+from urllib.parse import quote, urlencode
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
@@ -17,9 +19,10 @@ from app.decision.engine import Recommendation
 from app.params.readings import read_benchmarks, read_matrix, system_names, with_slugs
 from app.params.views import (
     AnswerParams,
-    BenchmarkParams,
+    BenchmarkApiParams,
     CompareApiParams,
     DecideParams,
+    ListParams,
     MatrixApiParams,
     ParamError,
     ParamProblem,
@@ -65,7 +68,14 @@ class Ignoring(BaseModel):
 class MatrixResponse(MatrixResult, Ignoring): ...
 
 
-class BenchmarksResponse(BenchmarkPage, Ignoring): ...
+class Paged(BaseModel):
+    page: int = 1
+    per_page: int = 0
+    pages: int = 1
+    next: str | None = None  # the next page's URL (path and query); null on the last page
+
+
+class BenchmarksResponse(BenchmarkPage, Paged, Ignoring): ...
 
 
 class CompareResponse(Comparison, Ignoring): ...
@@ -77,7 +87,9 @@ class RecommendResponse(Recommendation, Ignoring): ...
 def _json(data: BaseModel | list[Any], ignored: list[str]) -> Response:
     if isinstance(data, BaseModel):
         return JSONResponse({**data.model_dump(mode="json"), "ignored_parameters": ignored})
-    headers = {"X-Ignored-Parameters": ", ".join(ignored)} if ignored else None
+    # A header carries Latin-1 only: a name outside printable ASCII goes percent-encoded.
+    shown = [n if n.isascii() and n.isprintable() else quote(n, safe="") for n in ignored]
+    headers = {"X-Ignored-Parameters": ", ".join(shown)} if ignored else None
     return JSONResponse([item.model_dump(mode="json") for item in data], headers=headers)
 
 
@@ -85,31 +97,81 @@ def _ignored(request: Request) -> list[str]:
     return read_query(QueryModel, request.query_params).ignored
 
 
+def next_page(request: Request, page: int) -> str:
+    """The URL of page `page` of this request's list: its path and query, `page` replaced
+    (relative, so no Host header is echoed)."""
+    pairs = [(k, v) for k, v in request.query_params.multi_items() if k != "page"]
+    return f"{request.url.path}?{urlencode([*pairs, ('page', str(page))])}"
+
+
+def _json_page(request: Request, items: Sequence[BaseModel]) -> Response:
+    """One page of a catalogue list, still a JSON array (as before paging): the total in
+    X-Total-Count and, while there is more, the next page in `Link: <…>; rel="next"`."""
+    reading = read_query(ListParams, request.query_params)
+    _checked(reading.problems)
+    page, size = reading.params.page, reading.params.per_page
+    start = (page - 1) * size
+    response = _json(list(items[start : start + size]), reading.ignored)
+    response.headers["x-total-count"] = str(len(items))
+    if start + size < len(items):
+        response.headers["link"] = f'<{next_page(request, page + 1)}>; rel="next"'
+    return response
+
+
+# What every paged catalogue list documents besides its body.
+LIST_PAGING: dict[str, Any] = query_parameters(ListParams)
+LIST_RESPONSES: dict[int | str, dict[str, Any]] = BAD_VALUE | {
+    200: {
+        "description": "One page of the list (the first unless `page` says)",
+        "headers": {
+            "X-Total-Count": {"description": "items on every page", "schema": {"type": "integer"}},
+            "Link": {"description": 'the next page, `<URL>; rel="next"`, while there is one',
+                     "schema": {"type": "string"}},
+        },
+    }
+}  # fmt: skip
+
+
 def _checked(problems: list[ParamProblem]) -> None:
     if problems:
         raise ParamError(problems)
 
 
-@router.get("/hardware", response_model=list[HardwareEntryView])
+@router.get(
+    "/hardware",
+    response_model=list[HardwareEntryView],
+    responses=LIST_RESPONSES,
+    openapi_extra=LIST_PAGING,
+)
 async def hardware(request: Request, session: SessionDep) -> Response:
     """Every hardware entry: slug, name, aliases, vague flag, how many figures use it."""
     return await serve(request, session, lambda s: _entries(request, s, "hardware"))
 
 
-@router.get("/models", response_model=list[ModelEntryView])
+@router.get(
+    "/models",
+    response_model=list[ModelEntryView],
+    responses=LIST_RESPONSES,
+    openapi_extra=LIST_PAGING,
+)
 async def models(request: Request, session: SessionDep) -> Response:
     """Every model entry: slug, name, family, size, aliases, vague flag, figures using it."""
     return await serve(request, session, lambda s: _entries(request, s, "model"))
 
 
-@router.get("/workloads", response_model=list[WorkloadEntryView])
+@router.get(
+    "/workloads",
+    response_model=list[WorkloadEntryView],
+    responses=LIST_RESPONSES,
+    openapi_extra=LIST_PAGING,
+)
 async def workloads(request: Request, session: SessionDep) -> Response:
     """Every workload entry: slug, name, description, lengths, aliases, figures using it."""
     return await serve(request, session, lambda s: _entries(request, s, "workload"))
 
 
 def _entries(request: Request, session: Session, kind: str) -> Response:
-    return _json(vocabulary_entries(session)[kind], _ignored(request))
+    return _json_page(request, vocabulary_entries(session)[kind])
 
 
 def _entry(request: Request, session: Session, kind: str, slug: str) -> Response:
@@ -145,10 +207,15 @@ async def workload_entry(slug: str, request: Request, session: SessionDep) -> Re
     return await serve(request, session, lambda s: _entry(request, s, "workload", slug))
 
 
-@router.get("/systems", response_model=list[SystemSummary])
+@router.get(
+    "/systems",
+    response_model=list[SystemSummary],
+    responses=LIST_RESPONSES,
+    openapi_extra=LIST_PAGING,
+)
 async def systems(request: Request, session: SessionDep) -> Response:
     """Every system with its kind, licence and status."""
-    return await serve(request, session, lambda s: _json(list_systems(s), _ignored(request)))
+    return await serve(request, session, lambda s: _json_page(request, list_systems(s)))
 
 
 def _system(request: Request, session: Session, slug: str) -> Response:
@@ -168,10 +235,15 @@ async def system(slug: str, request: Request, session: SessionDep) -> Response:
     return await serve(request, session, lambda s: _system(request, s, slug))
 
 
-@router.get("/capabilities", response_model=list[CapabilityView])
+@router.get(
+    "/capabilities",
+    response_model=list[CapabilityView],
+    responses=LIST_RESPONSES,
+    openapi_extra=LIST_PAGING,
+)
 async def capabilities(request: Request, session: SessionDep) -> Response:
     """Every feature and hardware target, grouped by category."""
-    return await serve(request, session, lambda s: _json(list_capabilities(s), _ignored(request)))
+    return await serve(request, session, lambda s: _json_page(request, list_capabilities(s)))
 
 
 def _capability(request: Request, session: Session, slug: str) -> Response:
@@ -195,10 +267,15 @@ async def capability(slug: str, request: Request, session: SessionDep) -> Respon
     return await serve(request, session, lambda s: _capability(request, s, slug))
 
 
-@router.get("/sources", response_model=list[SourceDetail])
+@router.get(
+    "/sources",
+    response_model=list[SourceDetail],
+    responses=LIST_RESPONSES,
+    openapi_extra=LIST_PAGING,
+)
 async def sources(request: Request, session: SessionDep) -> Response:
     """Every source and what it contributed."""
-    return await serve(request, session, lambda s: _json(list_sources(s), _ignored(request)))
+    return await serve(request, session, lambda s: _json_page(request, list_sources(s)))
 
 
 def _matrix(request: Request, session: Session) -> Response:
@@ -219,19 +296,33 @@ async def matrix(request: Request, session: SessionDep) -> Response:
 
 
 def _benchmarks(request: Request, session: Session) -> Response:
-    reading, page = read_benchmarks(session, request.query_params)
+    # The page and size first, so that only that page's results are grouped and sent.
+    paging = read_query(BenchmarkApiParams, request.query_params, {}).params
+    size = paging.per_page
+    window = slice((paging.page - 1) * size, paging.page * size)
+    reading, page = read_benchmarks(
+        session, request.query_params, model=BenchmarkApiParams, window=window
+    )
     _checked(reading.problems)
-    return _json(page, reading.ignored)
+    pages = max(1, -(-page.matched // size))
+    more = paging.page < pages
+    paged = Paged(page=paging.page, per_page=size, pages=pages,
+                  next=next_page(request, paging.page + 1) if more else None)  # fmt: skip
+    body = page.model_dump(mode="json") | paged.model_dump()
+    return JSONResponse(body | {"ignored_parameters": reading.ignored})
 
 
 @router.get(
     "/benchmarks",
     response_model=BenchmarksResponse,
     responses=BAD_VALUE,
-    openapi_extra=query_parameters(BenchmarkParams),
+    openapi_extra=query_parameters(BenchmarkApiParams),
 )
 async def benchmarks(request: Request, session: SessionDep) -> Response:
-    """Every result with its context as /benchmarks shows it, grouped into comparable contexts."""
+    """The results with their contexts as /benchmarks shows them, grouped into comparable
+    contexts, a page at a time: `per_page` results (1000 unless it says, at most 5000) and
+    their contexts; `matched` counts the results on every page, `next` is the next page's URL
+    (null on the last)."""
     return await serve(request, session, lambda s: _benchmarks(request, s))
 
 

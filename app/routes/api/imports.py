@@ -60,6 +60,7 @@ UPLOAD_BODY = {
 }
 IMPORT_ERRORS: dict[int | str, dict[str, Any]] = WRITE_ERRORS | {
     413: {"description": "The file is over the size limit"},
+    429: {"description": "The account has used the day's uploads (see Retry-After)"},
 }
 
 
@@ -154,6 +155,9 @@ def _preview(
     try:
         with write_transaction(session):
             preview = imports.preview_upload(session, who, files, context, file_format)
+    except imports.ImportQuotaError as exc:
+        headers = {"Retry-After": str(exc.retry_after)}
+        return JSONResponse({"detail": str(exc)}, status_code=429, headers=headers)
     except ResultFileError as exc:
         return problems_reply({"file": str(exc)})
     headers = {"Location": f"/api/v1/imports/{preview.key}"}

@@ -8,6 +8,7 @@ field, 428 for a change that does not say which version it is based on.
 """
 
 from typing import Any, cast
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
@@ -54,7 +55,8 @@ NEW_NOTE_ERRORS: Responses = {
 A_NOTE = "a team note"
 
 
-class NotesResponse(TeamNoteList, Ignoring): ...
+class NotesResponse(TeamNoteList, Ignoring):
+    next: str | None = None  # the next page's URL (`offset` moved on); null on the last page
 
 
 def _listing(request: Request, session: Session) -> Response:
@@ -71,7 +73,12 @@ def _listing(request: Request, session: Session) -> Response:
         # without its system, a reading the source does not give) is an item not found.
         return JSONResponse({"detail": exc.message, "field": exc.field}, status_code=404)
     found = list_notes(session, item, whole_system=whole_system, limit=p.limit, offset=p.offset)
-    body = NotesResponse(**found.model_dump(), ignored_parameters=reading.ignored)
+    following = p.offset + p.limit
+    after = None
+    if following < found.total:
+        kept = [(k, v) for k, v in request.query_params.multi_items() if k != "offset"]
+        after = f"{request.url.path}?{urlencode([*kept, ('offset', str(following))])}"
+    body = NotesResponse(**found.model_dump(), ignored_parameters=reading.ignored, next=after)
     return JSONResponse(body.model_dump(mode="json"))
 
 
