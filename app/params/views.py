@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError,
 from starlette.datastructures import QueryParams
 
 from app.decision.questions import QUESTIONS, Question
+from app.present.service_level import Level
 from app.vocabulary.fixed import LICENCE_FAMILIES, STATUSES, SYSTEM_KINDS
 
 MAX_VALUES = 50
@@ -422,7 +423,35 @@ RESULTS_PAGE_SIZE = 200
 """Rows per page of the /benchmarks results table."""
 
 
-class BenchmarkParams(QueryModel):
+LEVEL_FIELDS = ("per_user", "ttft_p99", "tpot_p99")
+
+
+class LevelParams(QueryModel):
+    """A service level (app/present/service_level.py): the targets a sweep is read at."""
+
+    per_user: Annotated[
+        float | None,
+        Field(description="service level: at least this many tok/s per user", gt=0, le=100_000),
+    ] = None
+    ttft_p99: Annotated[
+        float | None,
+        Field(description="service level: p99 time to first token at most this (ms)", gt=0,
+              le=10_000_000),
+    ] = None  # fmt: skip
+    tpot_p99: Annotated[
+        float | None,
+        Field(description="service level: p99 time per output token at most this (ms)", gt=0,
+              le=10_000_000),
+    ] = None  # fmt: skip
+
+    def level(self) -> Level:
+        return Level(self.per_user, self.ttft_p99, self.tpot_p99)
+
+    def level_pairs(self) -> list[tuple[str, str]]:
+        return [(n, f"{v:g}") for n in LEVEL_FIELDS if (v := getattr(self, n)) is not None]
+
+
+class BenchmarkParams(LevelParams):
     """Everything /benchmarks and /api/v1/benchmarks accept."""
 
     system: Annotated[DataList, Field(description="systems (slugs)"), Vocabulary("system")] = ()
@@ -468,6 +497,7 @@ class BenchmarkParams(QueryModel):
             value = getattr(self, name)
             if value not in ("", None):
                 pairs.append((name, str(value)))
+        pairs += self.level_pairs()
         if with_page and self.page > 1:
             pairs.append(("page", str(self.page)))
         return _encode(pairs)
@@ -478,7 +508,7 @@ class BenchmarkParams(QueryModel):
         return self.replace(sort=flipped, page=1).query_string()
 
 
-class SweepParams(QueryModel):
+class SweepParams(LevelParams):
     """What /api/v1/sweeps accepts: the /benchmarks filters that narrow a team's sweeps."""
 
     system: Annotated[DataList, Field(description="systems (slugs)"), Vocabulary("system")] = ()
@@ -504,7 +534,7 @@ class SweepParams(QueryModel):
         for name in ("system", "hardware", "model", "precision", "source"):
             pairs += [(name, v) for v in getattr(self, name)]
         pairs += [(n, str(v)) for n in ("cmin", "cmax") if (v := getattr(self, n)) is not None]
-        return _encode(pairs)
+        return _encode(pairs + self.level_pairs())
 
     @classmethod
     def of(cls, page: BenchmarkParams) -> "SweepParams":
@@ -515,7 +545,7 @@ class SweepParams(QueryModel):
 # --- /compare, /api/v1/compare -----------------------------------------------------------
 
 
-class CompareParams(QueryModel):
+class CompareParams(LevelParams):
     s: Annotated[
         tuple[str, ...],
         Field(description="two to four system slugs, in display order", max_length=MAX_VALUES),
@@ -529,12 +559,13 @@ class CompareParams(QueryModel):
         pairs = [("s", slug) for slug in p.s]
         if p.diff:
             pairs.append(("diff", "1"))
+        pairs += p.level_pairs()
         if p.q:
             pairs.append(("q", p.q))
         return _encode(pairs)
 
 
-class CompareApiParams(QueryModel):
+class CompareApiParams(LevelParams):
     s: Annotated[
         tuple[str, ...],
         Field(description="two to four system slugs, in display order", min_length=2,

@@ -11,6 +11,7 @@ counts while the team still has at least one of the results it gave.
 """
 
 import math
+import statistics
 from collections.abc import Iterable
 from typing import Any
 
@@ -20,6 +21,8 @@ from sqlmodel import Session, col, exists
 
 from app.models import BenchmarkResult, ImportBatch, ImportRun, Source
 from app.params.views import BenchmarkParams, SweepParams
+from app.present.repeats import Spread, spread, within_noise
+from app.present.service_level import Level, LevelPoint, at_level
 from app.present.sweep_charts import SeriesInput, SweepDrawing, pareto_frontier, sweep_chart
 from app.queries.common import system_names
 from app.queries.entries import vocabulary_choices
@@ -38,6 +41,12 @@ Workload = tuple[str | None, int | None, int | None]  # model, input and output 
 X_LABEL, Y_LABEL = "Per-user throughput (tok/s/user)", "Throughput per GPU (tok/s/GPU)"
 
 
+class RunRef(BaseModel):
+    import_id: str
+    file: str
+    where: str
+
+
 class SweepPoint(BaseModel):
     load: str  # "16 concurrent", "4.5 req/s", "all requests at once"
     concurrency: int | None
@@ -46,11 +55,57 @@ class SweepPoint(BaseModel):
     per_user_from: str  # "file", or "tpot" when it is 1000 / mean TPOT
     per_gpu: float  # output tok/s per GPU
     output_throughput: float  # tok/s, all GPUs
+    total_per_gpu: float | None = None  # input and output tok/s per GPU, when the file gives it
+    ttft_p99: float | None = None  # ms
+    tpot_p99: float | None = None  # ms
+    goodput: float | None = None  # requests/s that met the run's own goodput targets
+    # Repeats: several runs of the setup at this load make one point of medians; the spread of
+    # the per-GPU and per-user figures is min–max (two to four runs) or the IQR (five or more).
+    n: int = 1
+    spread: str = "one run"
+    per_gpu_low: float | None = None
+    per_gpu_high: float | None = None
+    per_user_low: float | None = None
+    per_user_high: float | None = None
+    runs: list[RunRef] = []  # every run behind the point (one for a single run)
     on_frontier: bool = False
     import_id: str
     file: str
     where: str  # the run's place in its file
     source: SourceRef
+
+
+class NearestPoint(BaseModel):
+    load: str
+    per_gpu: float
+    per_user: float | None
+    ttft_p99: float | None
+    tpot_p99: float | None
+
+
+class AtLevel(BaseModel):
+    """The curve at the page's service level (app/present/service_level.py)."""
+
+    per_gpu: float | None  # output tok/s per GPU, interpolated; None when not reached
+    reached: bool
+    between: list[str] | None  # the two measured loads it lies between
+    note: str = ""  # why there is no figure
+    nearest: NearestPoint | None = None  # when not reached: the closest measured load
+    per_user: float | None = None  # where the interpolated point sits on the chart's x axis
+    rank: int | None = None  # among curves of one hardware, model, precision and workload
+    ranked_among: int = 0
+    # With repeats at the bracketing loads, the spread interpolated the same way, and whether
+    # it overlaps the spread of the curve ranked next to this one.
+    per_gpu_low: float | None = None
+    per_gpu_high: float | None = None
+    within_noise: bool = False
+
+
+class LevelView(BaseModel):
+    per_user: float | None
+    ttft_p99: float | None
+    tpot_p99: float | None
+    description: str  # '≥ 50 tok/s/user'
 
 
 class SweepCurve(BaseModel):
@@ -64,6 +119,7 @@ class SweepCurve(BaseModel):
     precision: str | None
     points: list[SweepPoint]  # by per-user throughput
     points_left_out: int = 0
+    at_level: AtLevel | None = None  # only when the page asks for a service level
 
     @computed_field  # type: ignore[prop-decorator]
     @property
@@ -96,6 +152,7 @@ class SweepChart(BaseModel):
 
 class SweepPage(BaseModel):
     query: str
+    level: LevelView | None = None
     charts: list[SweepChart]
     charts_left_out: int = 0
     left_out: list[str] = []  # runs and setups that make no point or curve, and why
@@ -134,8 +191,13 @@ def team_sweeps(session: Session, filters: SweepParams) -> SweepPage:
             curve.hardware_name = _entry_name(
                 entries["hardware"], curve.hardware, curve.hardware_in_file
             )
+    level = filters.level()
+    if level:
+        for chart in charts:
+            _read_at_level(chart, level)
     return SweepPage(
         query=filters.query_string(),
+        level=LevelView(**vars(level), description=level.describe()) if level else None,
         charts=charts[:MAX_CHARTS],
         charts_left_out=max(len(charts) - MAX_CHARTS, 0),
         left_out=notes + [_plural(count, reason) for reason, count in left_out.items()],
@@ -189,6 +251,7 @@ def _point(
     if not gpus:
         return None, "had no GPU count (give one when importing)"
     key, file, location, slug, short, title, date, kind = where
+    total = metrics.get("total_token_throughput")
     return SweepPoint(
         load=_load(setup),
         concurrency=setup.get("concurrency"),
@@ -197,6 +260,10 @@ def _point(
         per_user_from=basis,
         per_gpu=output / gpus,
         output_throughput=output,
+        total_per_gpu=total / gpus if total else None,
+        ttft_p99=metrics.get("ttft_p99"),
+        tpot_p99=metrics.get("tpot_p99"),
+        goodput=metrics.get("request_goodput"),
         import_id=key,
         file=file,
         where=location,
@@ -226,7 +293,8 @@ def _charts(
         key = (_workload(workloads, setup), *(_named(setup, k) for k in fields))
         curves.setdefault(key, []).append(point)
     charts: dict[Workload, SweepChart] = {}
-    for key, found in curves.items():
+    for key, runs in curves.items():
+        found = _merge_repeats(runs)  # repeats of one load are one point
         if len(found) < 2:
             left_out[SINGLE] = left_out.get(SINGLE, 0) + 1
             continue
@@ -246,6 +314,7 @@ def _charts(
 
 def _curve(key: SetupKey, found: list[SweepPoint], names: dict[str, str]) -> SweepCurve:
     _, system, version, hardware, gpus, precision = key
+    merged = found
     return SweepCurve(
         system=system,
         system_name=str(names.get(system, system)),
@@ -254,9 +323,38 @@ def _curve(key: SetupKey, found: list[SweepPoint], names: dict[str, str]) -> Swe
         hardware_in_file=_in_file(hardware),
         gpus=gpus,
         precision=precision,
-        points=_with_frontier(found[:MAX_POINTS]),
-        points_left_out=max(len(found) - MAX_POINTS, 0),
+        points=_with_frontier(merged[:MAX_POINTS]),
+        points_left_out=max(len(merged) - MAX_POINTS, 0),
     )
+
+
+def _merge_repeats(found: list[SweepPoint]) -> list[SweepPoint]:
+    """One point per load: the median of the runs at it, with their spread and count."""
+    by_load: dict[tuple[Any, ...], list[SweepPoint]] = {}
+    for point in found:
+        by_load.setdefault((point.load, point.concurrency, point.request_rate), []).append(point)
+    return [_merged(runs) for runs in by_load.values()]
+
+
+def _merged(runs: list[SweepPoint]) -> SweepPoint:
+    first = runs[0]  # the newest run: its file and source stand for the point
+    refs = [RunRef(import_id=r.import_id, file=r.file, where=r.where) for r in runs]
+    if len(runs) == 1:
+        return first.model_copy(update={"runs": refs})
+    per_gpu, per_user = spread([r.per_gpu for r in runs]), spread([r.per_user for r in runs])
+
+    def median(name: str) -> float | None:
+        values = [v for r in runs if (v := getattr(r, name)) is not None]
+        return statistics.median(values) if values else None
+
+    return first.model_copy(update={
+        "per_gpu": per_gpu.median, "per_user": per_user.median, "n": per_gpu.n,
+        "spread": per_gpu.kind, "per_gpu_low": per_gpu.low, "per_gpu_high": per_gpu.high,
+        "per_user_low": per_user.low, "per_user_high": per_user.high,
+        "output_throughput": median("output_throughput"), "total_per_gpu": median("total_per_gpu"),
+        "ttft_p99": median("ttft_p99"), "tpot_p99": median("tpot_p99"),
+        "goodput": median("goodput"), "runs": refs,
+    })  # fmt: skip
 
 
 def _workload(known: list[Workload], setup: dict[str, Any]) -> Workload:
@@ -305,26 +403,110 @@ def _with_frontier(points: list[SweepPoint]) -> list[SweepPoint]:
     return sorted(marked, key=lambda p: (p.per_user, p.per_gpu))
 
 
+def _read_at_level(chart: SweepChart, level: Level) -> None:
+    """Each curve at `level`; ranks within one hardware and precision (the chart is one model
+    and workload), highest per-GPU throughput first."""
+    for curve in chart.curves:
+        found = at_level([_level_point(p) for p in curve.points], level)
+        nearest = found.nearest
+        x = low = high = None
+        if found.between:
+            first, second = (_by_load(curve, load) for load in found.between)
+            w0, w1 = found.weights
+            x = w0 * first.per_user + w1 * second.per_user
+            if first.n > 1 or second.n > 1:
+                low = w0 * (first.per_gpu_low or first.per_gpu) + w1 * (
+                    second.per_gpu_low or second.per_gpu
+                )
+                high = w0 * (first.per_gpu_high or first.per_gpu) + w1 * (
+                    second.per_gpu_high or second.per_gpu
+                )
+        curve.at_level = AtLevel(
+            per_gpu=found.per_gpu,
+            reached=found.reached,
+            between=list(found.between) if found.between else None,
+            note=found.why,
+            nearest=NearestPoint(**vars(nearest)) if nearest else None,
+            per_user=level.per_user if found.binding == "per_user" and found.reached else x,
+            per_gpu_low=low,
+            per_gpu_high=high,
+        )
+    groups: dict[tuple[Any, ...], list[SweepCurve]] = {}
+    for curve in chart.curves:
+        key = (curve.hardware, curve.hardware_in_file, curve.precision)
+        groups.setdefault(key, []).append(curve)
+    for group in groups.values():
+        reached = [c for c in group if c.at_level and c.at_level.per_gpu is not None]
+        reached.sort(key=lambda c: -(c.at_level.per_gpu or 0.0) if c.at_level else 0.0)
+        for position, curve in enumerate(reached, start=1):
+            assert curve.at_level is not None
+            curve.at_level.rank, curve.at_level.ranked_among = position, len(reached)
+        spreads = [_level_spread(c.at_level) for c in reached if c.at_level]
+        for i, curve in enumerate(reached):
+            neighbours = spreads[max(i - 1, 0) : i] + spreads[i + 1 : i + 2]
+            mine = spreads[i]
+            if curve.at_level and (mine.n > 1 or any(n.n > 1 for n in neighbours)):
+                curve.at_level.within_noise = any(within_noise(mine, n) for n in neighbours)
+
+
+def _level_spread(at: AtLevel) -> Spread:
+    value = at.per_gpu or 0.0
+    low, high = at.per_gpu_low, at.per_gpu_high
+    if low is None or high is None:
+        return Spread(value, value, value, 1, "one run")
+    return Spread(value, low, high, 2, "interpolated")
+
+
+def _level_point(p: SweepPoint) -> LevelPoint:
+    return LevelPoint(p.load, p.per_gpu, p.per_user, p.ttft_p99, p.tpot_p99)
+
+
+def _by_load(curve: SweepCurve, load: str) -> SweepPoint:
+    return next(p for p in curve.points if p.load == load)
+
+
 def _plural(count: int, reason: str) -> str:
     if reason == SINGLE:
         return f"{'1 setup was' if count == 1 else f'{count} setups were'} {reason}"
     return f"{'1 run' if count == 1 else f'{count} runs'} {reason}"
 
 
-def sweep_drawing(chart: SweepChart) -> SweepDrawing:
-    """The chart's geometry: one series per curve, each point labelled with its load."""
+def sweep_drawing(chart: SweepChart, level: LevelView | None = None) -> SweepDrawing:
+    """The chart's geometry: one series per curve, each point labelled with its load; at a
+    service level, each curve's interpolated point, and a per-user target's line."""
     series = [
         SeriesInput(curve.label, curve.system, [
             (p.per_user, p.per_gpu, p.on_frontier, _short_load(p), _point_title(curve, p))
             for p in curve.points
-        ])
+        ], _level_mark(curve), [_error(p) for p in curve.points])
         for curve in chart.curves
     ]  # fmt: skip
-    return sweep_chart(f"Sweep: {chart.label}", X_LABEL, Y_LABEL, series)
+    line = (level.per_user, f"{level.per_user:g} tok/s/user") if level and level.per_user else None
+    return sweep_chart(f"Sweep: {chart.label}", X_LABEL, Y_LABEL, series, level=line)
 
 
-def sweep_drawings(charts: Iterable[SweepChart]) -> list[SweepDrawing]:
-    return [sweep_drawing(c) for c in charts]
+def _error(p: SweepPoint) -> tuple[float, float, float, float] | None:
+    """A repeated load's spread: per-user low and high, per-GPU low and high."""
+    if p.n < 2 or None in (p.per_user_low, p.per_user_high, p.per_gpu_low, p.per_gpu_high):
+        return None
+    return (p.per_user_low or 0.0, p.per_user_high or 0.0, p.per_gpu_low or 0.0,
+            p.per_gpu_high or 0.0)  # fmt: skip
+
+
+def _level_mark(curve: SweepCurve) -> tuple[float, float, str] | None:
+    at = curve.at_level
+    if not at or at.per_gpu is None or at.per_user is None:
+        return None
+    between = " and ".join(at.between or [])
+    title = (f"{curve.label} at the service level: {at.per_gpu:,.0f} tok/s per GPU "
+             f"(interpolated between {between})")  # fmt: skip
+    return at.per_user, at.per_gpu, title
+
+
+def sweep_drawings(
+    charts: Iterable[SweepChart], level: LevelView | None = None
+) -> list[SweepDrawing]:
+    return [sweep_drawing(c, level) for c in charts]
 
 
 def _short_load(p: SweepPoint) -> str:
@@ -335,5 +517,9 @@ def _short_load(p: SweepPoint) -> str:
 
 def _point_title(curve: SweepCurve, p: SweepPoint) -> str:
     frontier = "on the frontier" if p.on_frontier else "dominated"
+    repeats = ""
+    if p.n > 1:
+        repeats = (f"; median of {p.n} runs, {p.spread} {p.per_gpu_low:,.0f}–"
+                   f"{p.per_gpu_high:,.0f} tok/s per GPU")  # fmt: skip
     return (f"{curve.label}, {p.load}: {p.per_user:,.1f} tok/s/user, "
-            f"{p.per_gpu:,.0f} tok/s per GPU ({frontier})")  # fmt: skip
+            f"{p.per_gpu:,.0f} tok/s per GPU ({frontier}{repeats})")  # fmt: skip

@@ -76,7 +76,7 @@ def _sweeps(session: Session, params: BenchmarkParams) -> dict[str, object]:
         return {"sweeps": None}
     sweeps = team_sweeps(session, SweepParams.of(params))
     query = f"?{sweeps.query}" if sweeps.query else ""
-    return {"sweeps": sweeps, "sweep_drawings": sweep_drawings(sweeps.charts),
+    return {"sweeps": sweeps, "sweep_drawings": sweep_drawings(sweeps.charts, sweeps.level),
             "sweeps_json_url": f"/api/v1/sweeps{query}"}  # fmt: skip
 
 

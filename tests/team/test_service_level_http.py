@@ -1,0 +1,89 @@
+"""The issue-23 scenario end to end, by HTTP and the API: two team sweeps on one H100, read at
+per_user=50 and checked against the hand calculation in tests/team/level_scenario.py."""
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from bs4 import BeautifulSoup
+from fastapi.testclient import TestClient
+from sqlalchemy import Engine
+
+from tests.team import level_scenario as sc
+from tests.team.test_sweeps_http import confirm
+from tests.team.test_write_api import token_for
+
+
+@pytest.fixture(scope="module")
+def imported(accounts_app: Any, accounts_engine: Engine) -> dict[str, str]:
+    editor = TestClient(accounts_app, headers=token_for(accounts_engine, "eddie"))
+    return {
+        name: confirm(editor, name, sc.sweep_file(loads), **sc.CONTEXT, **given)
+        for name, loads, given in sc.FILES
+    }
+
+
+@pytest.fixture
+def anonymous(clients: Callable[..., TestClient], imported: dict[str, str]) -> TestClient:
+    return clients()
+
+
+def curves(client: TestClient, query: str) -> dict[str, dict[str, Any]]:
+    response = client.get(f"/api/v1/sweeps?model={sc.LLAMA}&{query}")
+    assert response.status_code == 200, response.text
+    [chart] = response.json()["charts"]
+    return {f"{c['system']} {c['system_version']}": c for c in chart["curves"]}
+
+
+def test_at_per_user_50_the_api_matches_the_hand_calculation(anonymous: TestClient) -> None:
+    found = curves(anonymous, "per_user=50")
+    new, old, sglang = found["vllm 0.11.2"], found["vllm 0.10.1"], found["sglang 0.5.2"]
+    assert new["at_level"]["per_gpu"] == pytest.approx(sc.VLLM_NEW_AT_50)
+    assert new["at_level"]["reached"] is True
+    assert new["at_level"]["between"] == ["64 concurrent", "32 concurrent"]
+    assert old["at_level"]["per_gpu"] == pytest.approx(sc.VLLM_OLD_AT_50)
+    assert sglang["at_level"]["per_gpu"] == pytest.approx(sc.SGLANG_AT_50)
+    # Ranked within the one hardware, model, precision and workload.
+    ranks = {name: c["at_level"]["rank"] for name, c in found.items()}
+    assert ranks == {"vllm 0.11.2": 1, "vllm 0.10.1": 2, "sglang 0.5.2": 3}
+    # The repeated load's spread carries through the interpolation.
+    assert new["at_level"]["per_gpu_low"] == pytest.approx(sc.VLLM_NEW_AT_50_LOW)
+    assert new["at_level"]["per_gpu_high"] == pytest.approx(sc.VLLM_NEW_AT_50_HIGH)
+
+
+def test_a_load_run_three_times_is_one_point_with_its_spread(anonymous: TestClient) -> None:
+    new = curves(anonymous, "")["vllm 0.11.2"]
+    assert new["at_level"] is None
+    [c32] = [p for p in new["points"] if p["concurrency"] == 32]
+    assert (c32["n"], c32["per_gpu"], c32["per_gpu_low"], c32["per_gpu_high"]) == (
+        3,
+        1800,
+        1700,
+        1950,
+    )
+    assert c32["spread"] == "min–max" and len(c32["runs"]) == 3
+    assert len(new["points"]) == 4
+
+
+def test_out_of_reach_is_said_with_the_nearest_point(anonymous: TestClient) -> None:
+    found = curves(anonymous, "per_user=150")["sglang 0.5.2"]["at_level"]
+    assert (found["reached"], found["per_gpu"], found["between"]) == (False, None, None)
+    assert found["note"] == "not reached at this level"
+    assert found["nearest"]["load"] == "8 concurrent"
+
+
+def test_the_page_marks_the_level_and_the_interpolated_points(anonymous: TestClient) -> None:
+    response = anonymous.get(f"/benchmarks?model={sc.LLAMA}&per_user=50")
+    assert response.status_code == 200
+    page = BeautifulSoup(response.text, "html.parser")
+    sweeps = page.select_one("section#team_sweeps")
+    assert sweeps is not None
+    assert "≥ 50 tok/s/user" in sweeps.get_text()
+    assert len(sweeps.select(".sweep-level line")) == 1
+    assert len(sweeps.select(".sweep-at-level")) == 3  # one interpolated point per curve
+    rows = [r.get_text(" ", strip=True) for r in sweeps.select("tr.sweep-at-level-row")]
+    assert any("2,133" in r and "64 concurrent and 32 concurrent" in r for r in rows)
+    # Error bars for the repeated load.
+    assert len(sweeps.select(".sweep-error")) == 1
+    form = page.select_one("form#benchmark-form input[name=per_user]")
+    assert form is not None and form.get("value") == "50"
