@@ -444,11 +444,19 @@ class LevelParams(QueryModel):
               le=10_000_000),
     ] = None  # fmt: skip
 
+    price: Annotated[
+        float | None,
+        Field(description="US dollars per GPU-hour for costs per million tokens, in place of "
+                          "the instance's price; only when exactly one hardware is filtered",
+              gt=0, le=10_000),
+    ] = None  # fmt: skip
+
     def level(self) -> Level:
         return Level(self.per_user, self.ttft_p99, self.tpot_p99)
 
     def level_pairs(self) -> list[tuple[str, str]]:
-        return [(n, f"{v:g}") for n in LEVEL_FIELDS if (v := getattr(self, n)) is not None]
+        names = (*LEVEL_FIELDS, "price")
+        return [(n, f"{v:g}") for n in names if (v := getattr(self, n, None)) is not None]
 
 
 class BenchmarkParams(LevelParams):

@@ -22,11 +22,12 @@ from sqlmodel import Session, col, exists
 from app.models import BenchmarkResult, ImportBatch, ImportRun, Source
 from app.params.views import BenchmarkParams, SweepParams
 from app.present.repeats import Spread, spread, within_noise
-from app.present.service_level import Level, LevelPoint, at_level
+from app.present.service_level import Level, LevelPoint, at_level, cost_per_million
 from app.present.sweep_charts import SeriesInput, SweepDrawing, pareto_frontier, sweep_chart
 from app.queries.common import system_names
 from app.queries.entries import vocabulary_choices
 from app.schemas import SourceRef
+from app.writes.prices import prices
 
 UNLISTED = "unlisted-"
 UNLISTED_SEP = "|"
@@ -68,6 +69,9 @@ class SweepPoint(BaseModel):
     per_user_low: float | None = None
     per_user_high: float | None = None
     runs: list[RunRef] = []  # every run behind the point (one for a single run)
+    # US dollars per million tokens at this load; None (never 0) without a price.
+    cost_per_million_output_tokens: float | None = None
+    cost_per_million_total_tokens: float | None = None
     on_frontier: bool = False
     import_id: str
     file: str
@@ -99,6 +103,17 @@ class AtLevel(BaseModel):
     per_gpu_low: float | None = None
     per_gpu_high: float | None = None
     within_noise: bool = False
+    total_per_gpu: float | None = None  # input and output tok/s per GPU, interpolated alike
+    cost_per_million_output_tokens: float | None = None
+    cost_per_million_total_tokens: float | None = None
+
+
+class PriceView(BaseModel):
+    """The price behind a curve's costs, and what a cost assumes."""
+
+    usd_per_gpu_hour: float
+    basis: str
+    given_in: str  # "the instance's price list" or "the URL (price=)"
 
 
 class LevelView(BaseModel):
@@ -120,6 +135,7 @@ class SweepCurve(BaseModel):
     points: list[SweepPoint]  # by per-user throughput
     points_left_out: int = 0
     at_level: AtLevel | None = None  # only when the page asks for a service level
+    price: PriceView | None = None  # per GPU-hour, when one is set for the hardware
 
     @computed_field  # type: ignore[prop-decorator]
     @property
@@ -153,6 +169,7 @@ class SweepChart(BaseModel):
 class SweepPage(BaseModel):
     query: str
     level: LevelView | None = None
+    cost_note: str = ""  # why costs are absent or what they assume
     charts: list[SweepChart]
     charts_left_out: int = 0
     left_out: list[str] = []  # runs and setups that make no point or curve, and why
@@ -195,9 +212,11 @@ def team_sweeps(session: Session, filters: SweepParams) -> SweepPage:
     if level:
         for chart in charts:
             _read_at_level(chart, level)
+    cost_note = _with_costs(session, charts, filters)
     return SweepPage(
         query=filters.query_string(),
         level=LevelView(**vars(level), description=level.describe()) if level else None,
+        cost_note=cost_note,
         charts=charts[:MAX_CHARTS],
         charts_left_out=max(len(charts) - MAX_CHARTS, 0),
         left_out=notes + [_plural(count, reason) for reason, count in left_out.items()],
@@ -409,11 +428,13 @@ def _read_at_level(chart: SweepChart, level: Level) -> None:
     for curve in chart.curves:
         found = at_level([_level_point(p) for p in curve.points], level)
         nearest = found.nearest
-        x = low = high = None
+        x = low = high = total = None
         if found.between:
             first, second = (_by_load(curve, load) for load in found.between)
             w0, w1 = found.weights
             x = w0 * first.per_user + w1 * second.per_user
+            if first.total_per_gpu and second.total_per_gpu:
+                total = w0 * first.total_per_gpu + w1 * second.total_per_gpu
             if first.n > 1 or second.n > 1:
                 low = w0 * (first.per_gpu_low or first.per_gpu) + w1 * (
                     second.per_gpu_low or second.per_gpu
@@ -430,6 +451,7 @@ def _read_at_level(chart: SweepChart, level: Level) -> None:
             per_user=level.per_user if found.binding == "per_user" and found.reached else x,
             per_gpu_low=low,
             per_gpu_high=high,
+            total_per_gpu=total if found.reached else None,
         )
     groups: dict[tuple[Any, ...], list[SweepCurve]] = {}
     for curve in chart.curves:
@@ -447,6 +469,45 @@ def _read_at_level(chart: SweepChart, level: Level) -> None:
             mine = spreads[i]
             if curve.at_level and (mine.n > 1 or any(n.n > 1 for n in neighbours)):
                 curve.at_level.within_noise = any(within_noise(mine, n) for n in neighbours)
+
+
+COST_ASSUMES = (
+    "cost per million tokens = price per GPU-hour ÷ (tokens per second per GPU × 3600) × 10⁶: "
+    "the GPUs busy all hour at that load, and nothing but the GPUs paid for"
+)
+
+
+def _with_costs(session: Session, charts: list[SweepChart], filters: SweepParams) -> str:
+    """Costs per million tokens on every curve whose hardware has a price; the note to show."""
+    listed = prices(session)
+    override = filters.price if len(filters.hardware) == 1 else None
+    priced = 0
+    for chart in charts:
+        for curve in chart.curves:
+            if override is not None and curve.hardware == filters.hardware[0]:
+                curve.price = PriceView(usd_per_gpu_hour=override, basis="given in the URL",
+                                        given_in="the URL (price=)")  # fmt: skip
+            elif curve.hardware in listed and not curve.hardware_in_file:
+                row = listed[curve.hardware]
+                curve.price = PriceView(usd_per_gpu_hour=row.usd_per_gpu_hour, basis=row.basis,
+                                        given_in="the instance's price list")  # fmt: skip
+            if curve.price is None:
+                continue
+            priced += 1
+            usd = curve.price.usd_per_gpu_hour
+            for p in curve.points:
+                p.cost_per_million_output_tokens = cost_per_million(usd, p.per_gpu)
+                p.cost_per_million_total_tokens = cost_per_million(usd, p.total_per_gpu)
+            if curve.at_level and curve.at_level.reached:
+                at = curve.at_level
+                at.cost_per_million_output_tokens = cost_per_million(usd, at.per_gpu)
+                at.cost_per_million_total_tokens = cost_per_million(usd, at.total_per_gpu)
+    notes = []
+    if filters.price is not None and override is None:
+        notes.append("price= is used only when exactly one hardware is filtered; it was not")
+    notes.append(COST_ASSUMES if priced else "no price per GPU-hour is set for this hardware, "
+                 "so no cost is shown")  # fmt: skip
+    return "; ".join(notes)
 
 
 def _level_spread(at: AtLevel) -> Spread:

@@ -87,3 +87,42 @@ def test_the_page_marks_the_level_and_the_interpolated_points(anonymous: TestCli
     assert len(sweeps.select(".sweep-error")) == 1
     form = page.select_one("form#benchmark-form input[name=per_user]")
     assert form is not None and form.get("value") == "50"
+
+
+def test_a_price_gives_costs_per_million_tokens_and_none_without(
+    clients: Callable[..., TestClient], accounts_engine: Engine, imported: dict[str, str]
+) -> None:
+    anonymous = clients()
+    before = curves(anonymous, "per_user=50")["vllm 0.11.2"]
+    assert before["price"] is None and before["at_level"]["cost_per_million_output_tokens"] is None
+    assert all(p["cost_per_million_output_tokens"] is None for p in before["points"])
+    body = {"usd_per_gpu_hour": sc.PRICE, "basis": "on-demand list price, example cloud, 2026-11"}
+    viewer = TestClient(anonymous.app, headers=token_for(accounts_engine, "vera"))
+    assert viewer.put(f"/api/v1/hardware/{sc.H100_SLUG}/price", json=body).status_code == 403
+    editor = TestClient(anonymous.app, headers=token_for(accounts_engine, "eddie"))
+    assert editor.put("/api/v1/hardware/no-such-gpu/price", json=body).status_code == 404
+    assert (
+        editor.put(
+            f"/api/v1/hardware/{sc.H100_SLUG}/price", json={**body, "usd_per_gpu_hour": 0}
+        ).status_code
+        == 422
+    )
+    saved = editor.put(f"/api/v1/hardware/{sc.H100_SLUG}/price", json=body)
+    assert saved.status_code == 200 and saved.json()["usd_per_gpu_hour"] == sc.PRICE
+    # Read as the editor: an anonymous page may be served from the cache until it polls.
+    after = curves(editor, "per_user=50")["vllm 0.11.2"]
+    assert after["price"]["basis"] == body["basis"]
+    assert after["at_level"]["cost_per_million_output_tokens"] == pytest.approx(sc.VLLM_NEW_COST)
+    # Per load too, and per million total tokens (the files' total is 3x the output here).
+    [c64] = [p for p in after["points"] if p["concurrency"] == 64]
+    assert c64["cost_per_million_output_tokens"] == pytest.approx(2.49 / (2400 * 3600) * 1e6)
+    assert c64["cost_per_million_total_tokens"] == pytest.approx(2.49 / (7200 * 3600) * 1e6)
+    # The price= override, only with one hardware filtered.
+    url = curves(editor, f"per_user=50&hardware={sc.H100_SLUG}&price=4.98")["vllm 0.11.2"]
+    assert url["at_level"]["cost_per_million_output_tokens"] == pytest.approx(2 * sc.VLLM_NEW_COST)
+    # Kept in the history.
+    history = editor.get("/api/v1/changes?kind=hardware_price")
+    assert history.status_code == 200 and sc.H100_SLUG in history.text
+    page = editor.get(f"/benchmarks?model={sc.LLAMA}&per_user=50")
+    text = BeautifulSoup(page.text, "html.parser").get_text(" ", strip=True)
+    assert "$0.324 per M output tokens" in text and "× 3600" in text
