@@ -104,3 +104,22 @@ def test_repeats_min_max_then_iqr() -> None:
     assert (five.median, five.low, five.high, five.kind) == (30, 20, 40, "IQR")
     assert spread([7.0]).kind == "one run" and spread([7.0]).relative == 0
     assert within_noise(three, spread([1020, 1100])) and not within_noise(three, spread([1040]))
+
+
+def test_version_steps_flag_changes_larger_than_the_spread() -> None:
+    from app.present.versions import TOO_FEW, VersionFigure, steps
+
+    # No repeats: 10%. 1000 -> 1080 (+8%) is within it; 1080 -> 900 (-16.7%) is a regression.
+    found, note = steps([VersionFigure("0.9", 1000), VersionFigure("0.10", 1080),
+                         VersionFigure("0.11", 900)])  # fmt: skip
+    assert note == "" and [s.flag for s in found] == ["", "", "regression"]
+    assert found[2].change == pytest.approx(-180 / 1080)
+    # With repeats the spread is the bar: 1800 (1700–1950, 13.9% wide) -> 1900 (+5.6%) is not
+    # flagged; -> 2100 (+16.7%) is an improvement.
+    spread = VersionFigure("1", 1800, 1700, 1950)
+    assert steps([spread, VersionFigure("2", 1900)])[0][1].flag == ""
+    assert steps([spread, VersionFigure("2", 2100)])[0][1].flag == "improvement"
+    assert steps([spread])[1] == TOO_FEW
+    # A version that does not reach the level breaks the chain rather than counting as zero.
+    gap = steps([VersionFigure("1", 1000), VersionFigure("2", None), VersionFigure("3", 500)])[0]
+    assert [s.change for s in gap] == [None, None, None]

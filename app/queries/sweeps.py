@@ -24,6 +24,8 @@ from app.params.views import BenchmarkParams, SweepParams
 from app.present.repeats import Spread, spread, within_noise
 from app.present.service_level import Level, LevelPoint, at_level, cost_per_million
 from app.present.sweep_charts import SeriesInput, SweepDrawing, pareto_frontier, sweep_chart
+from app.present.versions import VersionFigure, steps
+from app.queries.benchmarks import version_key
 from app.queries.common import system_names
 from app.queries.entries import vocabulary_choices
 from app.schemas import SourceRef
@@ -35,6 +37,7 @@ MAX_RUNS = 5000  # runs read, newest imports first
 MAX_CHARTS = 6
 MAX_CURVES = 8  # per chart: beyond that neither the colours nor the legend stay readable
 MAX_POINTS = 48  # per curve
+MAX_TIMELINES = 24
 LENGTH_TOLERANCE = 0.1  # lengths within 10% are one workload (measured means: 511 and 512)
 SWEEP_METRICS = ("throughput", "throughput-per-user", "tpot")
 SINGLE = "measured at one load only (a curve needs two)"
@@ -166,10 +169,34 @@ class SweepChart(BaseModel):
         return f"{self.model_name or self.model or 'model not stated'} · {lengths}"
 
 
+class TimelineEntry(BaseModel):
+    version: str
+    per_gpu: float | None  # at the level, or at the timeline's load
+    per_gpu_low: float | None = None
+    per_gpu_high: float | None = None
+    n: int = 1  # runs behind the figure (at the level: the fewest at the two loads)
+    change: float | None = None  # from the version before: +0.2 is 20% more per GPU
+    threshold: float | None = None  # the spread (or 10% without repeats) a change must pass
+    flag: str = ""  # "improvement", "regression", or "" (within the spread)
+    note: str = ""  # why there is no figure
+
+
+class Timeline(BaseModel):
+    """One setup (system, hardware, GPU count, precision, model, workload) across versions."""
+
+    system: str
+    system_name: str
+    setup: str  # 'NVIDIA H100 SXM5 80GB ×1 · FP8 · Llama 3.1 8B · ~1024 in / 511 out tokens'
+    basis: str  # 'at the service level …' or 'at 64 concurrent, the heaviest load all ran'
+    entries: list[TimelineEntry]  # in version order, oldest first
+    note: str = ""  # 'measured in one version only; a timeline needs two'
+
+
 class SweepPage(BaseModel):
     query: str
     level: LevelView | None = None
     cost_note: str = ""  # why costs are absent or what they assume
+    timelines: list[Timeline] = []  # setups measured in two versions or more come first
     charts: list[SweepChart]
     charts_left_out: int = 0
     left_out: list[str] = []  # runs and setups that make no point or curve, and why
@@ -213,10 +240,13 @@ def team_sweeps(session: Session, filters: SweepParams) -> SweepPage:
         for chart in charts:
             _read_at_level(chart, level)
     cost_note = _with_costs(session, charts, filters)
+    timelines = [t for chart in charts for t in _timelines(chart, level)]
+    timelines.sort(key=lambda t: (bool(t.note), t.system_name.lower()))
     return SweepPage(
         query=filters.query_string(),
         level=LevelView(**vars(level), description=level.describe()) if level else None,
         cost_note=cost_note,
+        timelines=timelines[:MAX_TIMELINES],
         charts=charts[:MAX_CHARTS],
         charts_left_out=max(len(charts) - MAX_CHARTS, 0),
         left_out=notes + [_plural(count, reason) for reason, count in left_out.items()],
@@ -508,6 +538,63 @@ def _with_costs(session: Session, charts: list[SweepChart], filters: SweepParams
     notes.append(COST_ASSUMES if priced else "no price per GPU-hour is set for this hardware, "
                  "so no cost is shown")  # fmt: skip
     return "; ".join(notes)
+
+
+def _timelines(chart: SweepChart, level: Level) -> list[Timeline]:
+    """Each setup of `chart` measured in a stated version, across its versions."""
+    groups: dict[tuple[Any, ...], list[SweepCurve]] = {}
+    for curve in chart.curves:
+        if curve.system_version:
+            key = (curve.system, curve.hardware, curve.hardware_in_file, curve.gpus,
+                   curve.precision)  # fmt: skip
+            groups.setdefault(key, []).append(curve)
+    out = []
+    for curves in groups.values():
+        curves.sort(key=lambda c: version_key(c.system_version or ""))
+        if level:
+            basis = f"at the service level {level.describe()}"
+            figures = [_at_level_figure(c) for c in curves]
+        else:
+            load = _common_load(curves)
+            basis = (f"at {load}, the heaviest load every version ran" if load
+                     else "no load was run in every version")  # fmt: skip
+            figures = [_at_load_figure(c, load) for c in curves]
+        found, note = steps([f for f, _, _ in figures])
+        entries = [
+            TimelineEntry(version=step.figure.version, per_gpu=step.figure.value,
+                          per_gpu_low=step.figure.low, per_gpu_high=step.figure.high, n=n,
+                          change=step.change, threshold=step.threshold, flag=step.flag, note=why)
+            for step, (_, n, why) in zip(found, figures, strict=True)
+        ]  # fmt: skip
+        first = curves[0]
+        setup = first.label.split(" · ", 1)[1] + f" · {chart.label}"
+        out.append(Timeline(system=first.system, system_name=first.system_name, setup=setup,
+                            basis=basis, entries=entries, note=note))  # fmt: skip
+    return out
+
+
+def _at_level_figure(curve: SweepCurve) -> tuple[VersionFigure, int, str]:
+    at = curve.at_level
+    version = curve.system_version or ""
+    if at is None or at.per_gpu is None:
+        return VersionFigure(version, None), 0, at.note if at else ""
+    n = min((_by_load(curve, load).n for load in at.between or []), default=1)
+    return VersionFigure(version, at.per_gpu, at.per_gpu_low, at.per_gpu_high), n, ""
+
+
+def _common_load(curves: list[SweepCurve]) -> str | None:
+    loads = [{p.load: p for p in c.points} for c in curves]
+    common = [p for p in curves[0].points if all(p.load in each for each in loads)]
+    common.sort(key=lambda p: (p.concurrency or 0, p.request_rate or 0.0))
+    return common[-1].load if common else None
+
+
+def _at_load_figure(curve: SweepCurve, load: str | None) -> tuple[VersionFigure, int, str]:
+    version = curve.system_version or ""
+    point = next((p for p in curve.points if p.load == load), None)
+    if point is None:
+        return VersionFigure(version, None), 0, "not run at this load"
+    return VersionFigure(version, point.per_gpu, point.per_gpu_low, point.per_gpu_high), point.n, ""
 
 
 def _level_spread(at: AtLevel) -> Spread:

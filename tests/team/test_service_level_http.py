@@ -126,3 +126,27 @@ def test_a_price_gives_costs_per_million_tokens_and_none_without(
     page = editor.get(f"/benchmarks?model={sc.LLAMA}&per_user=50")
     text = BeautifulSoup(page.text, "html.parser").get_text(" ", strip=True)
     assert "$0.324 per M output tokens" in text and "× 3600" in text
+
+
+def test_versions_make_a_timeline_with_its_flag(anonymous: TestClient) -> None:
+    response = anonymous.get(f"/api/v1/sweeps?model={sc.LLAMA}&per_user=50")
+    [vllm] = [t for t in response.json()["timelines"] if t["system"] == "vllm"]
+    assert [e["version"] for e in vllm["entries"]] == ["0.10.1", "0.11.2"]
+    newer = vllm["entries"][1]
+    # +20% (1777.78 -> 2133.33) is wider than the spread at the level (c=32 run three times).
+    assert newer["change"] == pytest.approx(sc.VLLM_NEW_AT_50 / sc.VLLM_OLD_AT_50 - 1)
+    assert newer["flag"] == "improvement" and newer["n"] == 1
+    assert vllm["note"] == ""
+    [sglang] = [t for t in response.json()["timelines"] if t["system"] == "sglang"]
+    assert sglang["note"] == "measured in one version only; a timeline needs two"
+    # Without a level: the heaviest load both versions ran (128), 2500 -> 3000, +20%.
+    plain = anonymous.get(f"/api/v1/sweeps?model={sc.LLAMA}").json()["timelines"]
+    [vllm] = [t for t in plain if t["system"] == "vllm"]
+    assert vllm["basis"].startswith("at 128 concurrent")
+    assert vllm["entries"][1]["change"] == pytest.approx(0.2)
+    # The system page shows it; /benchmarks too.
+    page = BeautifulSoup(anonymous.get("/systems/vllm").text, "html.parser")
+    versions = page.select_one("section#versions")
+    assert versions is not None and "Improvement" in versions.get_text()
+    bench = BeautifulSoup(anonymous.get(f"/benchmarks?model={sc.LLAMA}").text, "html.parser")
+    assert "Improvement" in bench.select_one("section#team_sweeps").get_text()  # type: ignore[union-attr]
