@@ -63,7 +63,7 @@ def _benchmarks_page(request: Request, session: Session) -> Response:
         "csv_url": f"/benchmarks.csv{exports}",
         "active": "benchmarks",
         "team": benchmarks_editing(request, session, canonical),
-        **_sweeps(session, params),
+        **({"sweeps": None} if problems else _sweeps(session, params)),
     }
     return render(request, "pages/benchmarks.html", context, session=session,
                   fragments=("benchmark_results", "team_sweeps"), canonical=canonical,
