@@ -123,3 +123,27 @@ def test_version_steps_flag_changes_larger_than_the_spread() -> None:
     # A version that does not reach the level breaks the chain rather than counting as zero.
     gap = steps([VersionFigure("1", 1000), VersionFigure("2", None), VersionFigure("3", 500)])[0]
     assert [s.change for s in gap] == [None, None, None]
+
+
+def test_measured_evidence_weighs_within_a_group_only() -> None:
+    from app.decision.measured import MEASURED_WEIGHT, Measured, hardware_answers, measured_reasons
+    from app.schemas import SourceRef
+
+    team = SourceRef(
+        slug="import-1", short="Our team", title="t", date="2026-11", kind="team-measurement"
+    )
+    h100 = "H100 · Llama · FP8"
+    figures = [
+        Measured("vllm", h100, "vLLM 0.11.2", 2000.0, "at ≥ 50 tok/s/user", team, cost=0.35),
+        Measured("sglang", h100, "SGLang", 1500.0, "at ≥ 50 tok/s/user", team),
+        # SGLang in another group too: only its best group's weight counts.
+        Measured("sglang", "A100 · Llama", "SGLang", 100.0, "at ≥ 50 tok/s/user", team),
+    ]
+    found = measured_reasons(figures)
+    assert found["vllm"][0].weight == MEASURED_WEIGHT
+    assert found["sglang"][0].weight == pytest.approx(MEASURED_WEIGHT)  # alone in the A100 group
+    assert "$0.35 per million output tokens" in found["vllm"][0].text
+    assert measured_reasons(figures[:2])["sglang"][0].weight == pytest.approx(1.5)
+    assert hardware_answers("NVIDIA", "NVIDIA H100 SXM5 80GB") == {"nvidia-datacenter"}
+    assert hardware_answers("AMD", "AMD Instinct MI300X") == {"amd-instinct", "amd-gpu"}
+    assert hardware_answers("NVIDIA", "GeForce RTX 4090") == {"nvidia-consumer"}

@@ -212,6 +212,9 @@ def weigh_advice(
     added, reasons = memo.weigh(tally.candidate, boosts, set_aside)
     tally.score += added
     tally.reasons += reasons
+    if (measured := tally.candidate.measured) is not None:  # the team's own sweeps
+        tally.score += measured.weight
+        tally.reasons = [*tally.reasons, measured]
     defaults = [i for i in items if i.rule.effect == "default"]
     tally.prior, tally.order = memo.prior(defaults, tally.candidate)
 

@@ -426,7 +426,7 @@ RESULTS_PAGE_SIZE = 200
 LEVEL_FIELDS = ("per_user", "ttft_p99", "tpot_p99")
 
 
-class LevelParams(QueryModel):
+class LevelOnly(QueryModel):
     """A service level (app/present/service_level.py): the targets a sweep is read at."""
 
     per_user: Annotated[
@@ -444,19 +444,23 @@ class LevelParams(QueryModel):
               le=10_000_000),
     ] = None  # fmt: skip
 
-    price: Annotated[
-        float | None,
-        Field(description="US dollars per GPU-hour for costs per million tokens, in place of "
-                          "the instance's price; only when exactly one hardware is filtered",
-              gt=0, le=10_000),
-    ] = None  # fmt: skip
-
     def level(self) -> Level:
         return Level(self.per_user, self.ttft_p99, self.tpot_p99)
 
     def level_pairs(self) -> list[tuple[str, str]]:
         names = (*LEVEL_FIELDS, "price")
         return [(n, f"{v:g}") for n in names if (v := getattr(self, n, None)) is not None]
+
+
+class LevelParams(LevelOnly):
+    """A service level and a price per GPU-hour for the costs at it."""
+
+    price: Annotated[
+        float | None,
+        Field(description="US dollars per GPU-hour for costs per million tokens, in place of "
+                          "the instance's price; only when exactly one hardware is filtered",
+              gt=0, le=10_000),
+    ] = None  # fmt: skip
 
 
 class BenchmarkParams(LevelParams):
@@ -609,7 +613,8 @@ def _answer_field(question: Question) -> tuple[Any, Any]:
 
 
 _answers: dict[str, Any] = {q.id: _answer_field(q) for q in QUESTIONS}
-AnswerParams: type[QueryModel] = create_model("AnswerParams", __base__=QueryModel, **_answers)
+# The service level is an optional question of its own (team measurements are read at it).
+AnswerParams: type[QueryModel] = create_model("AnswerParams", __base__=LevelOnly, **_answers)
 QuestionId: Any = Literal[tuple(q.id for q in QUESTIONS)]  # known at runtime only, like options
 Skipped: Any = Annotated[tuple[QuestionId, ...], Field(description="questions skipped"), SPLIT]
 Step: Any = Annotated[QuestionId | None, Field(description="the question being changed")]
@@ -628,6 +633,7 @@ class DecideParams:
     answers: tuple[tuple[str, tuple[str, ...]], ...] = ()
     skip: tuple[str, ...] = ()
     step: str = ""
+    level: tuple[tuple[str, float], ...] = ()  # the service level's targets, when given
 
     @classmethod
     def of(cls, model: BaseModel) -> "DecideParams":
@@ -640,7 +646,11 @@ class DecideParams:
                 answers.append((question.id, tuple(sorted(chosen, key=order.index))))
         answered = {q for q, _ in answers}
         skip = tuple(s for s in getattr(model, "skip", ()) if s not in answered)
-        return cls(tuple(answers), skip, getattr(model, "step", None) or "")
+        level = tuple((n, v) for n in LEVEL_FIELDS if (v := getattr(model, n, None)) is not None)
+        return cls(tuple(answers), skip, getattr(model, "step", None) or "", level)
+
+    def service_level(self) -> Level:
+        return Level(**dict(self.level))
 
     def as_dict(self) -> dict[str, tuple[str, ...]]:
         return dict(self.answers)
@@ -653,16 +663,17 @@ class DecideParams:
         pairs += [("skip", s) for s in values["skip"]]
         if values["step"]:
             pairs.append(("step", str(values["step"])))
+        pairs += [(n, f"{v:g}") for n, v in values["level"]]
         return urlencode(pairs)
 
     def with_answer(self, question: str, options: tuple[str, ...]) -> "DecideParams":
         answers = {**self.as_dict(), question: options}
         ordered = tuple((q.id, answers[q.id]) for q in QUESTIONS if answers.get(q.id))
-        return DecideParams(ordered, tuple(s for s in self.skip if s != question), "")
+        return DecideParams(ordered, tuple(s for s in self.skip if s != question), "", self.level)
 
     def without(self, question: str) -> "DecideParams":
         answers = tuple((q, o) for q, o in self.answers if q != question)
-        return DecideParams(answers, tuple(s for s in self.skip if s != question), "")
+        return DecideParams(answers, tuple(s for s in self.skip if s != question), "", self.level)
 
 
 # --- /changes, /changes.atom, /api/v1/changes --------------------------------------------

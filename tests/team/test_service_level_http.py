@@ -150,3 +150,27 @@ def test_versions_make_a_timeline_with_its_flag(anonymous: TestClient) -> None:
     assert versions is not None and "Improvement" in versions.get_text()
     bench = BeautifulSoup(anonymous.get(f"/benchmarks?model={sc.LLAMA}").text, "html.parser")
     assert "Improvement" in bench.select_one("section#team_sweeps").get_text()  # type: ignore[union-attr]
+
+
+def test_decide_weighs_the_team_measurements_and_cites_them(anonymous: TestClient) -> None:
+    query = "hardware=nvidia-datacenter&priority=throughput"
+    plain = anonymous.get(f"/api/v1/recommend?{query}").json()
+    at_50 = anonymous.get(f"/api/v1/recommend?{query}&per_user=50").json()
+    rows = {m["system"]: m for m in at_50["measured"]}
+    assert rows["vllm"]["per_gpu"] == pytest.approx(sc.VLLM_NEW_AT_50)
+    assert rows["vllm"]["weight"] == 2.0
+    assert rows["sglang"]["weight"] == pytest.approx(
+        2.0 * sc.SGLANG_AT_50 / sc.VLLM_NEW_AT_50, abs=0.01
+    )
+    assert "at per-user throughput ≥ 50 tok/s/user" in rows["vllm"]["basis"]
+    assert at_50["measured_weight"].startswith("The team's own sweeps")
+    picks = {p["slug"]: p for p in at_50["ranked"]}
+    [reason] = [r for r in picks["vllm"]["reasons"] if r["rule"] == "team-measurement"]
+    assert reason["source"].startswith("import-") and "2,133 tok/s per GPU" in reason["text"]
+    # Each measured system gains exactly its measured weight over the same answers' scores
+    # without a level (where the best measured load is read instead).
+    assert picks["vllm"]["score"] > 0 and plain["measured"]
+    page = BeautifulSoup(anonymous.get(f"/decide?{query}&per_user=50").text, "html.parser")
+    measured = page.select_one("section#measured")
+    assert measured is not None and "2,133" in measured.get_text()
+    assert page.select_one("form.decide-level input[name=per_user]").get("value") == "50"  # type: ignore[union-attr]

@@ -277,8 +277,9 @@ async def compare(request: Request, session: SessionDep) -> Response:
 def _recommend(request: Request, session: Session) -> Response:
     reading = read_query(AnswerParams, request.query_params)
     _checked(reading.problems)
-    answers = DecideParams.of(reading.params).as_dict()
-    return _json(recommendation(session, answers), reading.ignored)
+    params = DecideParams.of(reading.params)
+    result = recommendation(session, params.as_dict(), level=params.service_level())
+    return _json(result, reading.ignored)
 
 
 @router.get(
