@@ -23,6 +23,8 @@ class BenchmarkPage(BaseModel):
     total: int
     results: list[BenchmarkView]
     contexts: list[Context]
+    # /api/v1/benchmarks at a service level: the team's sweeps read at it (as /api/v1/sweeps).
+    team_sweeps: Any = None
 
     @property
     def ranked(self) -> list[Context]:

@@ -174,3 +174,18 @@ def test_decide_weighs_the_team_measurements_and_cites_them(anonymous: TestClien
     measured = page.select_one("section#measured")
     assert measured is not None and "2,133" in measured.get_text()
     assert page.select_one("form.decide-level input[name=per_user]").get("value") == "50"  # type: ignore[union-attr]
+
+
+def test_compare_and_the_benchmarks_api_read_the_level_too(anonymous: TestClient) -> None:
+    compared = anonymous.get("/api/v1/compare?s=vllm&s=sglang&per_user=50").json()
+    [chart] = [c for c in compared["team_sweeps"]["charts"] if c["model"] == sc.LLAMA]
+    found = {
+        f"{c['system']} {c['system_version']}": c["at_level"]["per_gpu"] for c in chart["curves"]
+    }
+    assert found["vllm 0.11.2"] == pytest.approx(sc.VLLM_NEW_AT_50)
+    assert anonymous.get("/api/v1/compare?s=vllm&s=sglang").json()["team_sweeps"] is None
+    page = BeautifulSoup(anonymous.get("/compare?s=vllm&s=sglang&per_user=50").text, "html.parser")
+    assert "2,133" in page.select_one("section#team_sweeps").get_text()  # type: ignore[union-attr]
+    bench = anonymous.get(f"/api/v1/benchmarks?model={sc.LLAMA}&per_user=50").json()
+    [chart] = bench["team_sweeps"]["charts"]
+    assert {c["at_level"]["rank"] for c in chart["curves"]} == {1, 2, 3}

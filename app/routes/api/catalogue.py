@@ -35,7 +35,7 @@ from app.queries.decide import recommendation
 from app.queries.entries import EntryPage, vocabulary_entries
 from app.queries.features import FeaturePage, capability_names, feature_page
 from app.queries.matrix import MatrixResult, build_matrix, system_name_map
-from app.queries.sweeps import SweepPage, team_sweeps
+from app.queries.sweeps import SweepPage, shows_sweeps, team_sweeps
 from app.queries.systems import get_system, list_systems, system_slugs
 from app.queries.vocabularies import benchmark_vocabularies, system_vocabularies
 from app.routes.entries import PATHS, find_entry
@@ -221,6 +221,9 @@ async def matrix(request: Request, session: SessionDep) -> Response:
 def _benchmarks(request: Request, session: Session) -> Response:
     reading, page = read_benchmarks(session, request.query_params)
     _checked(reading.problems)
+    if reading.params.level() and shows_sweeps(reading.params):
+        # At a service level, the team's sweeps within the filters, read at it.
+        page.team_sweeps = team_sweeps(session, SweepParams.of(reading.params))
     return _json(page, reading.ignored)
 
 
@@ -259,7 +262,8 @@ async def sweeps(request: Request, session: SessionDep) -> Response:
 def _compare(request: Request, session: Session) -> Response:
     reading = read_query(CompareApiParams, request.query_params, system_vocabularies(session))
     _checked(reading.problems + compare_problems(request.query_params))
-    comparison = build_comparison(session, list(reading.params.s), reading.params.diff)
+    p = reading.params
+    comparison = build_comparison(session, list(p.s), p.diff, level=p.level() or None)
     return _json(comparison, reading.ignored)
 
 
