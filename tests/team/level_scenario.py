@@ -39,8 +39,9 @@ def sweep_file(loads: list[tuple[int, float, float]]) -> bytes:
     runs = []
     for concurrency, tpot, output in loads:
         run = dict(template)
+        # Goodput (vLLM --goodput): requests/s within the run's targets, here output / 500.
         run.update(max_concurrency=concurrency, mean_tpot_ms=tpot, output_throughput=output,
-                   total_token_throughput=output * 3)  # fmt: skip
+                   total_token_throughput=output * 3, request_goodput=output / 500)  # fmt: skip
         runs.append(run)
     return "\n".join(json.dumps(r) for r in runs).encode() + b"\n"
 

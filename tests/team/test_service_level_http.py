@@ -62,6 +62,7 @@ def test_a_load_run_three_times_is_one_point_with_its_spread(anonymous: TestClie
         1950,
     )
     assert c32["spread"] == "min–max" and len(c32["runs"]) == 3
+    assert c32["goodput"] == pytest.approx(1800 / 500)  # the file's goodput, kept (median)
     assert len(new["points"]) == 4
 
 
@@ -83,6 +84,7 @@ def test_the_page_marks_the_level_and_the_interpolated_points(anonymous: TestCli
     assert len(sweeps.select(".sweep-at-level")) == 3  # one interpolated point per curve
     rows = [r.get_text(" ", strip=True) for r in sweeps.select("tr.sweep-at-level-row")]
     assert any("2,133" in r and "64 concurrent and 32 concurrent" in r for r in rows)
+    assert "goodput 3.60 req/s" in sweeps.get_text()
     # Error bars for the repeated load.
     assert len(sweeps.select(".sweep-error")) == 1
     form = page.select_one("form#benchmark-form input[name=per_user]")
