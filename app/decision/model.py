@@ -167,4 +167,5 @@ class MeasuredRow(BaseModel):
     source: str
     link: str
 
+
 Recommendation.model_rebuild()

@@ -62,9 +62,7 @@ def read_benchmarks(
 
 def _named(problem: ParamProblem, names: dict[str, str]) -> ParamProblem:
     """The problem with its allowed values as 'Name (slug)' (or the name alone when equal)."""
-    allowed = tuple(
-        f"{names[v]} ({v})" if names.get(v, v) != v else v for v in problem.allowed
-    )
+    allowed = tuple(f"{names[v]} ({v})" if names.get(v, v) != v else v for v in problem.allowed)
     return ParamProblem(problem.field, problem.value, allowed, problem.reason)
 
 

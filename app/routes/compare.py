@@ -49,9 +49,11 @@ def _compare_page(request: Request, session: Session) -> Response:
         "preview_url": preview_url,
         "json_url": f"/api/v1/compare?{params.query_string(q='')}",
         "active": "compare",
-        "sweep_drawings": sweep_drawings(comparison.team_sweeps.charts,
-                                         comparison.team_sweeps.level)
-        if comparison and comparison.team_sweeps else [],
+        "sweep_drawings": sweep_drawings(
+            comparison.team_sweeps.charts, comparison.team_sweeps.level
+        )
+        if comparison and comparison.team_sweeps
+        else [],
     }
     status = 422 if problems and params.s else 200
     return render(request, "pages/compare.html", context, session=session, fragments=FRAGMENTS,

@@ -179,7 +179,8 @@ def test_a_must_have_rules_out_and_never_lifts_once_the_main_criteria_are_answer
     needs = rule("need-api", {"needs": ["openai-api"]}, [], 0, effect="exclude",
                  requires={"lacking": {"capability": "openai-api"}})  # fmt: skip
     api = {"openai-api": {"new": "yes"}}
-    cands = [system("vllm", {**CUDA, **api}), system("sglang", CUDA), system("localai", {**CUDA, **api}),
+    cands = [system("vllm", {**CUDA, **api}), system("sglang", CUDA),
+             system("localai", {**CUDA, **api}),
              system("ollama", {**CUDA, "openai-api": {"new": "no"}})]  # fmt: skip
     rules = [fast, drop_in, needs]
     main = {"hardware": ("nvidia-datacenter",), "priority": ("throughput",)}
