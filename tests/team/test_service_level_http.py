@@ -125,6 +125,8 @@ def test_a_price_gives_costs_per_million_tokens_and_none_without(
     # Kept in the history.
     history = editor.get("/api/v1/changes?kind=hardware_price")
     assert history.status_code == 200 and sc.H100_SLUG in history.text
+    changes = editor.get("/changes?kind=hardware_price")
+    assert changes.status_code == 200 and "2.49" in changes.text
     page = editor.get(f"/benchmarks?model={sc.LLAMA}&per_user=50")
     text = BeautifulSoup(page.text, "html.parser").get_text(" ", strip=True)
     assert "$0.324 per M output tokens" in text and "× 3600" in text
