@@ -193,3 +193,17 @@ def test_compare_and_the_benchmarks_api_read_the_level_too(anonymous: TestClient
     bench = anonymous.get(f"/api/v1/benchmarks?model={sc.LLAMA}&per_user=50").json()
     [chart] = bench["team_sweeps"]["charts"]
     assert {c["at_level"]["rank"] for c in chart["curves"]} == {1, 2, 3}
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/benchmarks?per_user=50",
+        "/api/v1/sweeps?per_user=50",
+        "/decide?hardware=nvidia-datacenter&priority=throughput&per_user=50",
+        "/compare?s=vllm&s=sglang&per_user=50",
+    ],
+)
+def test_the_level_urls_are_canonical(anonymous: TestClient, url: str) -> None:
+    """`make bench` measures these: each answers itself, never a redirect."""
+    assert anonymous.get(url, follow_redirects=False).status_code == 200
