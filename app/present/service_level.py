@@ -112,7 +112,10 @@ def _one(points: Sequence[LevelPoint], name: str, target: float) -> AtLevel:
         if g0 <= goal <= g1:
             share = 0.0 if g1 == g0 else (goal - g0) / (g1 - g0)
             value = p0.per_gpu + share * (p1.per_gpu - p0.per_gpu)
-            return AtLevel(value, True, (p0.load, p1.load), None, "", name, (1 - share, share))
+            # Exactly at a measured load: that load on both sides (nothing interpolated).
+            loads = (p1.load,) * 2 if share == 1 else (p0.load,) * 2 if share == 0 else None
+            return AtLevel(value, True, loads or (p0.load, p1.load), None, "", name,
+                           (1 - share, share))  # fmt: skip
     # The goal equals the only frontier point.
     return AtLevel(highest[1].per_gpu, True, (highest[1].load,) * 2, None, "", name, (1.0, 0.0))
 
