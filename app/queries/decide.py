@@ -3,6 +3,7 @@
 from collections import defaultdict
 from dataclasses import replace
 from typing import Any
+from urllib.parse import urlencode
 
 from sqlmodel import Session, col, select
 
@@ -143,15 +144,17 @@ def measured_for(session: Session, answers: Answers, level: Level) -> dict[str, 
                 continue
             if not hardware & hardware_answers(entry.vendor, entry.name):
                 continue
-            figure = _figure(chart, curve, page.level.description if page.level else "")
+            figure = _figure(chart, curve, page.level.description if page.level else "",
+                             urlencode(params.level_pairs()))  # fmt: skip
             if figure is not None:
                 figures.append(figure)
     return measured_reasons(figures)
 
 
-def _figure(chart: SweepChart, curve: SweepCurve, level: str) -> Measured | None:
+def _figure(chart: SweepChart, curve: SweepCurve, level: str, query: str) -> Measured | None:
     group = " · ".join(filter(None, (curve.hardware_name, curve.precision, chart.label)))
-    link = f"/benchmarks?system={curve.system}&hardware={curve.hardware}#team_sweeps"
+    more = f"&{query}" if query else ""
+    link = f"/benchmarks?system={curve.system}&hardware={curve.hardware}{more}#team_sweeps"
     if level:
         at = curve.at_level
         if at is None or at.per_gpu is None:

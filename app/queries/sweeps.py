@@ -532,6 +532,8 @@ def _with_costs(session: Session, charts: list[SweepChart], filters: SweepParams
                 at = curve.at_level
                 at.cost_per_million_output_tokens = cost_per_million(usd, at.per_gpu)
                 at.cost_per_million_total_tokens = cost_per_million(usd, at.total_per_gpu)
+    if not any(chart.curves for chart in charts):
+        return ""
     notes = []
     if filters.price is not None and override is None:
         notes.append("price= is used only when exactly one hardware is filtered; it was not")
