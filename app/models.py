@@ -440,6 +440,20 @@ class Revision(SQLModel, table=True):
     message: str | None = None
 
 
+class HardwarePrice(SQLModel, table=True):
+    """What one GPU of a hardware entry costs an hour, as the instance's editors set it
+    (PUT /api/v1/hardware/{slug}/price). Keyed by the entry's slug, so a reseed that rebuilds
+    the vocabulary keeps it; every change is also in the history (entity `hardware_price`)."""
+
+    __tablename__ = "hardware_price"
+
+    hardware: str = Field(primary_key=True, max_length=100)  # the entry's slug
+    usd_per_gpu_hour: float
+    basis: str = Field(max_length=300)  # "on-demand list price, cloud X, 2026-11"
+    user_id: int | None = Field(default=None, foreign_key="user_account.id")
+    updated_at: dt.datetime = Field(sa_column=Column(UTCDateTime(), nullable=False))
+
+
 # Typed loosely on purpose: callers read each table's own columns (slug, position, ...).
 VOCABULARY_TABLES: dict[str, tuple[Any, Any, str]] = {
     "hardware": (Hardware, HardwareAlias, "hardware_id"),

@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine, func
 from sqlmodel import Session, select
 
-from app.models import BenchmarkResult
+from app.models import BenchmarkResult, Hardware
 
 HTMX = {"HX-Request": "true", "HX-Target": "benchmark_results"}
 
@@ -111,7 +111,36 @@ def test_bad_parameters_are_named(client: TestClient) -> None:
     assert response.status_code == 422
     fields = {p["field"]: p for p in response.json()["detail"]}
     assert set(fields) == {"system", "cmin", "sort"}
-    assert "vllm" in fields["system"]["allowed"]
+    # Named as the pages name them, with the value to give.
+    assert "vLLM (vllm)" in fields["system"]["allowed"]
     page = client.get("/benchmarks?metric=speed")
     assert page.status_code == 422
     assert "metric=speed" in soup_of(page).select_one(".problem-banner").get_text()
+
+
+def test_an_unknown_filter_value_shows_nothing_and_names_what_is_allowed(
+    client: TestClient,
+) -> None:
+    page = client.get("/benchmarks?hardware=google-tpu-v9")
+    assert page.status_code == 422
+    soup = soup_of(page)
+    banner = soup.select_one(".problem-banner").get_text(" ", strip=True)
+    assert "hardware=google-tpu-v9" in banner
+    assert "NVIDIA H100 SXM5 80GB (nvidia-h100-sxm5-80gb)" in banner
+    # Nothing shown as if the filter had not been asked for.
+    assert table_ids(soup) == []
+    assert client.get("/api/v1/benchmarks?hardware=google-tpu-v9").status_code == 422
+
+
+def test_a_known_entry_without_figures_is_an_empty_result_not_a_refusal(
+    client: TestClient, engine: Engine
+) -> None:
+
+    with Session(engine) as session:
+        used = {r.hardware_id for r in session.exec(select(BenchmarkResult))}
+        unused = [
+            h.slug for h in session.exec(select(Hardware)) if h.id not in used and not h.withdrawn
+        ]
+    assert unused, "the fixture seed lists hardware no figure uses"
+    response = client.get(f"/api/v1/benchmarks?hardware={unused[0]}")
+    assert response.status_code == 200 and response.json()["results"] == []

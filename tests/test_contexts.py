@@ -90,3 +90,49 @@ def test_equal_figures_share_a_rank() -> None:
         [view("a", "a", 5, "s"), view("b", "b", 5, "s"), view("c", "c", 7, "s")], {"ttft": "s"}
     )
     assert [(r.result.id, r.rank) for r in context.results] == [("a", 1), ("b", 1), ("c", 3)]
+
+
+def figure(
+    id_: str, system: str, metric: str, value: float, unit: str, **fields: object
+) -> BenchmarkView:
+    base = view(id_, system, value, unit).model_dump()
+    base.update(
+        metric=metric, metric_name=metric, better="higher" if "throughput" in metric else "lower"
+    )
+    source = SourceRef(slug=str(fields.pop("source", "s")), short="s", title="s", date="2026")
+    return BenchmarkView(**{**base, **fields, "source": source})
+
+
+UNITS = {"throughput": "tok/s", "ttft": "ms", "gpu-utilisation": "%"}
+
+
+def test_a_scatter_point_pairs_figures_of_one_run_only() -> None:
+    from app.queries.contexts import throughput_vs_ttft
+
+    results = [
+        # vLLM: the team's 0.19 throughput and an article's 0.18 TTFT: nobody measured that pair.
+        figure("t1", "vllm", "throughput", 1000, "tok/s", system_version="0.19", source="team"),
+        figure("f1", "vllm", "ttft", 80, "ms", system_version="0.18", source="article"),
+        # SGLang and LMDeploy: both figures from one run of one source.
+        figure("t2", "sglang", "throughput", 900, "tok/s", source="article"),
+        figure("f2", "sglang", "ttft", 70, "ms", source="article"),
+        figure("t3", "lmdeploy", "throughput", 800, "tok/s", source="article"),
+        figure("f3", "lmdeploy", "ttft", 60, "ms", source="article"),
+    ]
+    [(_, _, chart)] = throughput_vs_ttft(group_contexts(results, UNITS))
+    assert sorted(p.label for p in chart.points) == ["lmdeploy", "sglang"]
+
+
+def test_utilisation_is_never_ranked_as_speed() -> None:
+    from app.queries.contexts import describe_ratio
+
+    busy = [figure("u1", "a", "gpu-utilisation", 90, "%", better="higher"),
+            figure("u2", "b", "gpu-utilisation", 80, "%", better="higher")]  # fmt: skip
+    [context] = group_contexts(busy, UNITS)
+    assert not context.ranked and "not how fast" in (context.why_not_ranked or "")
+    fast = [
+        figure("t1", "a", "throughput", 1130, "tok/s"),
+        figure("t2", "b", "throughput", 1000, "tok/s"),
+    ]
+    [ranked] = group_contexts(fast, UNITS)
+    assert describe_ratio(ranked.results[1], ranked) == "the leader is 1.13× faster"

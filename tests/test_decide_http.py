@@ -1,7 +1,10 @@
 """/decide and /api/v1/recommend: answers in the URL, sourced reasons, errors naming values."""
 
+import pytest
 from bs4 import BeautifulSoup
 from fastapi.testclient import TestClient
+from sqlalchemy import Engine
+from sqlmodel import Session
 
 HTMX = {"HX-Request": "true", "HX-Target": "decide_flow"}
 
@@ -216,3 +219,28 @@ def test_new_questions_and_options_are_accepted_and_documented(client: TestClien
     needs = set(parameters["needs"]["schema"]["items"]["enum"])
     assert {"speculative-decoding", "cpu-offload", "autoscaling", "embed-library"} <= needs
     assert "`moe` (A mixture-of-experts model" in parameters["model"]["description"]
+
+
+@pytest.mark.parametrize(
+    "answers",
+    [
+        {"hardware": ("nvidia-datacenter",), "priority": ("throughput",)},
+        {"hardware": ("nvidia-datacenter",), "scale": ("production",), "needs": ("openai-api",)},
+        {"hardware": ("apple-silicon",)},
+    ],
+)
+def test_without_team_sweeps_the_ranking_is_exactly_the_engines(
+    engine: Engine, answers: dict[str, tuple[str, ...]]
+) -> None:
+    from app.decision.engine import recommend
+    from app.present.service_level import Level
+    from app.queries.decide import candidates, recommendation, rules
+
+    with Session(engine) as session:
+        plain = recommend(answers, candidates(session), rules(session))
+        for level in (None, Level(per_user=50)):
+            found = recommendation(session, answers, level=level)
+            assert found.measured == [] and found.measured_weight == ""
+            assert [(p.slug, p.score) for p in found.ranked] == [
+                (p.slug, p.score) for p in plain.ranked
+            ]

@@ -51,12 +51,14 @@ NOUNS = {
     "claims": ("claim", "claims"),
     "results": ("benchmark result", "benchmark results"),
     "notes": ("team note", "team notes"),
+    "prices": ("hardware price", "hardware prices"),
     "revisions": ("revision", "revisions"),
     "imports": ("imported file", "imported files"),
     "team sources": ("team source", "team sources"),
     "team claims": ("team claim", "team claims"),
     "team results": ("team result", "team results"),
     "team notes": ("team note", "team notes"),
+    "hardware prices": ("hardware price", "hardware prices"),
     "revisions by users": ("revision by a user", "revisions by users"),
 }
 
@@ -329,6 +331,14 @@ class RevisionItem(Item):
     message: str | None = None
 
 
+class PriceItem(Item):
+    hardware: Max100
+    usd_per_gpu_hour: Annotated[float, Field(gt=0, le=10_000)]
+    basis: Annotated[str, StringConstraints(max_length=300)]
+    user: UserName | None = None
+    updated_at: Stamp
+
+
 class TeamData(Item):
     """The whole document, in the order it is written."""
 
@@ -348,6 +358,7 @@ class TeamData(Item):
     imports: list[ImportItem] = []
     results: list[ResultItem] = []
     notes: list[NoteItem] = []  # made in schema revision 0005n; older backups have none
+    prices: list[PriceItem] = []  # made in schema revision 0009; older backups have none
     revisions: list[RevisionItem] = []
 
 
@@ -363,6 +374,7 @@ def item_label(section: str, item: Any) -> str:
         "results": lambda: get("id"),
         "imports": lambda: get("key"),
         "notes": lambda: get("id"),
+        "prices": lambda: get("hardware"),
         "revisions": lambda: f"#{get('id')}",
     }
     label = keys.get(section, lambda: get("slug"))()

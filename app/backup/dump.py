@@ -25,6 +25,7 @@ from app.models import (
     CapabilityCategory,
     Claim,
     Hardware,
+    HardwarePrice,
     ImportBatch,
     ImportRun,
     LanguageModel,
@@ -109,6 +110,9 @@ def team_document(session: Session) -> dict[str, Any]:
         "imports": rows.imports(),
         "results": rows.results(),
         "notes": rows.notes(),
+        "prices": [
+            rows.doc(p, drop=()) for p in _all(session, HardwarePrice, HardwarePrice.hardware)
+        ],
         "revisions": [rows.doc(r, drop=()) for r in _all(session, Revision, Revision.id)],
     }
 

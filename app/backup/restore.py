@@ -35,6 +35,7 @@ from app.models import (
     Capability,
     CapabilityCategory,
     Claim,
+    HardwarePrice,
     ImportBatch,
     ImportRun,
     Metric,
@@ -126,6 +127,7 @@ def team_data_held(session: Session) -> dict[str, int]:
         "team claims": select(func.count()).select_from(Claim).join(Source).where(team),
         "team results": select(func.count()).select_from(BenchmarkResult).join(Source).where(team),
         "team notes": select(func.count()).select_from(TeamNote),
+        "hardware prices": select(func.count()).select_from(HardwarePrice),
         "revisions by users": select(func.count()).where(
             or_(col(Revision.actor) != SEED_ACTOR, col(Revision.user_id).is_not(None))
         ),
@@ -180,6 +182,10 @@ class _Restorer:
         self.ids["import_run"] = self.insert_imports(team)
         self.insert(BenchmarkResult, team.results, rename={"id": "slug"})
         self.insert_notes(team.notes)
+        for price in team.prices:  # keyed by the entry's slug, not its id
+            user = self.ids["user"][price.user] if price.user else None
+            fields = price.model_dump(exclude={"user"})
+            self.session.add(HardwarePrice(**fields, user_id=user))
         self.insert(Revision, team.revisions)
         self.session.flush()
         if team.revisions and self.session.get_bind().dialect.name == "postgresql":

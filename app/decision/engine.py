@@ -11,7 +11,7 @@ from app.decision.explain import (
     unused_answers,
     what_would_change,
 )
-from app.decision.matching import Match, match
+from app.decision.matching import Match
 from app.decision.model import (
     Answers,
     Candidate,
@@ -24,7 +24,7 @@ from app.decision.model import (
     Recommendation,
     RuleSpec,
 )
-from app.decision.scoring import Memo, Tally, order_key, score
+from app.decision.scoring import Memo, Tally, order_key, rule_match, score
 from app.decision.whatif import WhatIfs
 
 __all__ = ["Answers", "Candidate", "ClaimRef", "Recommendation", "RuleSpec", "rank", "recommend"]
@@ -51,7 +51,7 @@ def recommend(
     `memo` may be shared by every recommendation over the same candidates and rules.
     """
     memo = memo or Memo()
-    matches = [match(r.when, answers) for r in rules]
+    matches = [rule_match(r, answers) for r in rules]
     if not explain:
         return rank(answers, candidates, rules, memo, matches)
     whatifs = WhatIfs(answers, candidates, rules, memo, matches)

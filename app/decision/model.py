@@ -37,6 +37,8 @@ class Candidate:
     summary_sources: list[SourceRef]
     claims: dict[str, list[ClaimRef]] = field(default_factory=dict)  # every source's level
     licences: list[tuple[str, SourceRef]] = field(default_factory=list)  # (family, source)
+    # The team's own measurement for the answered hardware (app/decision/measured.py).
+    measured: "Reason | None" = None
 
     def level(self, capability: str) -> str:
         return self.levels.get(capability, "unknown")
@@ -148,3 +150,22 @@ class Recommendation(BaseModel):
     nothing_single_changes: bool = False  # no one changeable answer moves the first place
     unused_answers: list[Unused] = []
     scale: str = ""  # how to read a score, in words
+    measured: list["MeasuredRow"] = []  # the team's own measurements behind a reason
+    measured_weight: str = ""  # how they count, in words (only when there are some)
+
+
+class MeasuredRow(BaseModel):
+    """One measured system, as /decide lists it beside the ranking."""
+
+    system: str
+    setup: str
+    group: str
+    per_gpu: float
+    basis: str
+    weight: float
+    cost_per_million_output_tokens: float | None = None
+    source: str
+    link: str
+
+
+Recommendation.model_rebuild()

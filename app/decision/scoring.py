@@ -57,6 +57,25 @@ class Item:
         return sign * self.rule.weight * self.match.factor * self.target.share
 
 
+def must_have_only(rule: RuleSpec) -> bool:
+    """Advice for a system that rests on a must-have alone ("needs an OpenAI-compatible API:
+    LocalAI")."""
+    return rule.effect == "boost" and set(rule.when) == {"needs"}
+
+
+MAIN_CRITERIA = "priority"
+
+
+def rule_match(rule: RuleSpec, answers: Answers) -> Match | None:
+    """`rule`'s match against `answers`. Once the main criteria are answered (what matters
+    most: throughput, latency, …), advice resting on a must-have alone no longer applies: a
+    must-have rules out the systems whose sources say "no" and leaves the rest "unknown for
+    this need", but never lifts a system above the others on those criteria."""
+    if answers.get(MAIN_CRITERIA) and must_have_only(rule):
+        return None
+    return match(rule.when, answers)
+
+
 class Memo:
     """What depends only on the candidates, the rules and a few answers, worked out once:
     which systems each rule speaks about, hardware fits, default orders and each system's
@@ -164,7 +183,7 @@ def score(
     match against `answers` (see `rematch`)."""
     memo = memo or Memo()
     if matches is None:
-        matches = [match(r.when, answers) for r in rules]
+        matches = [rule_match(r, answers) for r in rules]
     tallies = {c.slug: Tally(c) for c in candidates}
     applying = [(r, m) for r, m in zip(rules, matches, strict=True) if m is not None]
     items = _items(tallies, applying, memo, candidates)
@@ -193,6 +212,9 @@ def weigh_advice(
     added, reasons = memo.weigh(tally.candidate, boosts, set_aside)
     tally.score += added
     tally.reasons += reasons
+    if (measured := tally.candidate.measured) is not None:  # the team's own sweeps
+        tally.score += measured.weight
+        tally.reasons = [*tally.reasons, measured]
     defaults = [i for i in items if i.rule.effect == "default"]
     tally.prior, tally.order = memo.prior(defaults, tally.candidate)
 
@@ -213,6 +235,8 @@ def rules_by_question(rules: list[RuleSpec]) -> dict[str, list[int]]:
     for position, rule in enumerate(rules):
         for question in rule.when:
             out[question].append(position)
+        if must_have_only(rule):  # see rule_match: the main criteria switch it off
+            out[MAIN_CRITERIA].append(position)
     return out
 
 
@@ -229,7 +253,7 @@ def rematch(
     matches = list(base_matches)
     for question in changed:
         for position in by_question.get(question, ()):
-            matches[position] = match(rules[position].when, trial)
+            matches[position] = rule_match(rules[position], trial)
     return matches
 
 

@@ -9,6 +9,7 @@ from starlette.datastructures import QueryParams
 
 from app.models import System
 from app.params.views import (
+    BENCHMARK_FILTERS,
     BenchmarkParams,
     ChangesParams,
     CompareParams,
@@ -22,6 +23,7 @@ from app.queries.benchmark_page import BenchmarkPage, all_results, build_benchma
 from app.queries.entries import vocabulary_names
 from app.queries.revisions import revision_page
 from app.queries.vocabularies import (
+    benchmark_display_names,
     benchmark_vocabularies,
     change_vocabularies,
     matrix_vocabularies,
@@ -52,7 +54,22 @@ def read_benchmarks(
         results = all_results(session, dt.date.today())
     named = with_slugs(query, {**vocabulary_names(session), "system": system_names(session)})
     reading = read_query(model, named, benchmark_vocabularies(session))
+    refused = [p for p in reading.problems if p.field in BENCHMARK_FILTERS and p.allowed]
+    if refused:
+        # A value nobody knows: name what is allowed as the pages name it, and show nothing
+        # rather than every result as if that filter had not been asked for.
+        names = benchmark_display_names(session)
+        problems = [_named(p, names.get(p.field, {})) if p in refused else p
+                    for p in reading.problems]  # fmt: skip
+        reading = Reading(reading.params, problems, reading.ignored)
+        return reading, build_benchmark_page(session, reading.params, [], window)
     return reading, build_benchmark_page(session, reading.params, results, window)
+
+
+def _named(problem: ParamProblem, names: dict[str, str]) -> ParamProblem:
+    """The problem with its allowed values as 'Name (slug)' (or the name alone when equal)."""
+    allowed = tuple(f"{names[v]} ({v})" if names.get(v, v) != v else v for v in problem.allowed)
+    return ParamProblem(problem.field, problem.value, allowed, problem.reason)
 
 
 def with_slugs(query: QueryParams, names: dict[str, Names]) -> QueryParams:

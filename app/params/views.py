@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError,
 from starlette.datastructures import QueryParams
 
 from app.decision.questions import QUESTIONS, Question
+from app.present.service_level import Level
 from app.vocabulary.fixed import LICENCE_FAMILIES, STATUSES, SYSTEM_KINDS
 
 MAX_VALUES = 50
@@ -425,7 +426,47 @@ RESULTS_PAGE_SIZE = 200
 """Rows per page of the /benchmarks results table."""
 
 
-class BenchmarkParams(QueryModel):
+LEVEL_FIELDS = ("per_user", "ttft_p99", "tpot_p99")
+
+
+class LevelOnly(QueryModel):
+    """A service level (app/present/service_level.py): the targets a sweep is read at."""
+
+    per_user: Annotated[
+        float | None,
+        Field(description="service level: at least this many tok/s per user", gt=0, le=100_000),
+    ] = None
+    ttft_p99: Annotated[
+        float | None,
+        Field(description="service level: p99 time to first token at most this (ms)", gt=0,
+              le=10_000_000),
+    ] = None  # fmt: skip
+    tpot_p99: Annotated[
+        float | None,
+        Field(description="service level: p99 time per output token at most this (ms)", gt=0,
+              le=10_000_000),
+    ] = None  # fmt: skip
+
+    def level(self) -> Level:
+        return Level(self.per_user, self.ttft_p99, self.tpot_p99)
+
+    def level_pairs(self) -> list[tuple[str, str]]:
+        names = (*LEVEL_FIELDS, "price")
+        return [(n, f"{v:g}") for n in names if (v := getattr(self, n, None)) is not None]
+
+
+class LevelParams(LevelOnly):
+    """A service level and a price per GPU-hour for the costs at it."""
+
+    price: Annotated[
+        float | None,
+        Field(description="US dollars per GPU-hour for costs per million tokens, in place of "
+                          "the instance's price; only when exactly one hardware is filtered",
+              gt=0, le=10_000),
+    ] = None  # fmt: skip
+
+
+class BenchmarkParams(LevelParams):
     """Everything /benchmarks and /api/v1/benchmarks accept."""
 
     system: Annotated[DataList, Field(description="systems (slugs)"), Vocabulary("system")] = ()
@@ -471,6 +512,7 @@ class BenchmarkParams(QueryModel):
             value = getattr(self, name)
             if value not in ("", None):
                 pairs.append((name, str(value)))
+        pairs += self.level_pairs()
         if with_page and self.page > 1:
             pairs.append(("page", str(self.page)))
         return _encode(pairs)
@@ -481,7 +523,7 @@ class BenchmarkParams(QueryModel):
         return self.replace(sort=flipped, page=1).query_string()
 
 
-class SweepParams(QueryModel):
+class SweepParams(LevelParams):
     """What /api/v1/sweeps accepts: the /benchmarks filters that narrow a team's sweeps."""
 
     system: Annotated[DataList, Field(description="systems (slugs)"), Vocabulary("system")] = ()
@@ -507,7 +549,7 @@ class SweepParams(QueryModel):
         for name in ("system", "hardware", "model", "precision", "source"):
             pairs += [(name, v) for v in getattr(self, name)]
         pairs += [(n, str(v)) for n in ("cmin", "cmax") if (v := getattr(self, n)) is not None]
-        return _encode(pairs)
+        return _encode(pairs + self.level_pairs())
 
     @classmethod
     def of(cls, page: BenchmarkParams) -> "SweepParams":
@@ -518,7 +560,7 @@ class SweepParams(QueryModel):
 # --- /compare, /api/v1/compare -----------------------------------------------------------
 
 
-class CompareParams(QueryModel):
+class CompareParams(LevelParams):
     s: Annotated[
         tuple[str, ...],
         Field(description="two to four system slugs, in display order", max_length=MAX_VALUES),
@@ -532,12 +574,13 @@ class CompareParams(QueryModel):
         pairs = [("s", slug) for slug in p.s]
         if p.diff:
             pairs.append(("diff", "1"))
+        pairs += p.level_pairs()
         if p.q:
             pairs.append(("q", p.q))
         return _encode(pairs)
 
 
-class CompareApiParams(QueryModel):
+class CompareApiParams(LevelParams):
     s: Annotated[
         tuple[str, ...],
         Field(description="two to four system slugs, in display order", min_length=2,
@@ -573,7 +616,8 @@ def _answer_field(question: Question) -> tuple[Any, Any]:
 
 
 _answers: dict[str, Any] = {q.id: _answer_field(q) for q in QUESTIONS}
-AnswerParams: type[QueryModel] = create_model("AnswerParams", __base__=QueryModel, **_answers)
+# The service level is an optional question of its own (team measurements are read at it).
+AnswerParams: type[QueryModel] = create_model("AnswerParams", __base__=LevelOnly, **_answers)
 QuestionId: Any = Literal[tuple(q.id for q in QUESTIONS)]  # known at runtime only, like options
 Skipped: Any = Annotated[tuple[QuestionId, ...], Field(description="questions skipped"), SPLIT]
 Step: Any = Annotated[QuestionId | None, Field(description="the question being changed")]
@@ -592,6 +636,7 @@ class DecideParams:
     answers: tuple[tuple[str, tuple[str, ...]], ...] = ()
     skip: tuple[str, ...] = ()
     step: str = ""
+    level: tuple[tuple[str, float], ...] = ()  # the service level's targets, when given
 
     @classmethod
     def of(cls, model: BaseModel) -> "DecideParams":
@@ -604,7 +649,11 @@ class DecideParams:
                 answers.append((question.id, tuple(sorted(chosen, key=order.index))))
         answered = {q for q, _ in answers}
         skip = tuple(s for s in getattr(model, "skip", ()) if s not in answered)
-        return cls(tuple(answers), skip, getattr(model, "step", None) or "")
+        level = tuple((n, v) for n in LEVEL_FIELDS if (v := getattr(model, n, None)) is not None)
+        return cls(tuple(answers), skip, getattr(model, "step", None) or "", level)
+
+    def service_level(self) -> Level:
+        return Level(**dict(self.level))
 
     def as_dict(self) -> dict[str, tuple[str, ...]]:
         return dict(self.answers)
@@ -617,16 +666,17 @@ class DecideParams:
         pairs += [("skip", s) for s in values["skip"]]
         if values["step"]:
             pairs.append(("step", str(values["step"])))
+        pairs += [(n, f"{v:g}") for n, v in values["level"]]
         return urlencode(pairs)
 
     def with_answer(self, question: str, options: tuple[str, ...]) -> "DecideParams":
         answers = {**self.as_dict(), question: options}
         ordered = tuple((q.id, answers[q.id]) for q in QUESTIONS if answers.get(q.id))
-        return DecideParams(ordered, tuple(s for s in self.skip if s != question), "")
+        return DecideParams(ordered, tuple(s for s in self.skip if s != question), "", self.level)
 
     def without(self, question: str) -> "DecideParams":
         answers = tuple((q, o) for q, o in self.answers if q != question)
-        return DecideParams(answers, tuple(s for s in self.skip if s != question), "")
+        return DecideParams(answers, tuple(s for s in self.skip if s != question), "", self.level)
 
 
 # --- /changes, /changes.atom, /api/v1/changes --------------------------------------------

@@ -42,6 +42,9 @@ class SeriesInput:
     name: str
     colour_key: str
     points: Sequence[tuple[float, float, bool, str, str]]  # x, y, on frontier, label, title
+    at_level: tuple[float, float, str] | None = None  # x, y, title of the interpolated point
+    # Per point (same order), the spread of repeated runs: x low, x high, y low, y high.
+    errors: Sequence[tuple[float, float, float, float] | None] = ()
 
 
 @dataclass(frozen=True)
@@ -55,6 +58,7 @@ class Mark:
     label_x: float
     label_dy: float = 4.0
     label_anchor: str = "start"
+    error: tuple[float, float, float, float] | None = None  # px: x from, x to, y from, y to
 
 
 @dataclass(frozen=True)
@@ -66,11 +70,14 @@ class Series:
     line: str  # polyline points through the frontier, left to right
     marks: list[Mark]
     swatch: str  # the marker's outline at the middle of a 28 x 12 legend swatch
+    level_mark: tuple[float, float, str] | None = None  # cx, cy, title: the point at the level
 
 
 @dataclass(frozen=True)
 class SweepDrawing(Axes):
     series: list[Series]
+    level_x: float | None = None  # where a per-user target crosses the plot
+    level_label: str = ""
 
 
 def marker_path(shape: str, cx: float, cy: float, r: float = MARKER_SIZE) -> str:
@@ -88,12 +95,26 @@ def marker_path(shape: str, cx: float, cy: float, r: float = MARKER_SIZE) -> str
 
 
 def sweep_chart(
-    title: str, x_label: str, y_label: str, series: Sequence[SeriesInput], width: int = 640
+    title: str,
+    x_label: str,
+    y_label: str,
+    series: Sequence[SeriesInput],
+    width: int = 640,
+    level: tuple[float, str] | None = None,
 ) -> SweepDrawing:
-    """Both axes from zero (a sweep's shape is read against the origin); y grows upwards."""
+    """Both axes from zero (a sweep's shape is read against the origin); y grows upwards.
+
+    `level` (x, label) draws a per-user target as a vertical line; each series' `at_level`
+    point is drawn as a ringed cross."""
     all_points = [p for s in series for p in s.points]
-    x_ticks = nice_ticks(max((p[0] for p in all_points), default=0.0) * 1.04)
-    y_ticks = nice_ticks(max((p[1] for p in all_points), default=0.0) * 1.04)
+    bars = [e for s in series for e in s.errors if e]
+    widest_x = max(
+        [p[0] for p in all_points] + [e[1] for e in bars] + ([level[0]] if level else []),
+        default=0.0,
+    )
+    tallest = max([p[1] for p in all_points] + [e[3] for e in bars], default=0.0)
+    x_ticks = nice_ticks(widest_x * 1.04)
+    y_ticks = nice_ticks(tallest * 1.04)
     widest = max(len(tick_label(t)) for t in y_ticks)
     left, top, right, bottom = int(widest * 7 + 40), 14, 20, 48
     height = 360
@@ -110,22 +131,34 @@ def sweep_chart(
         nth = seen[item.colour_key] = seen.get(item.colour_key, -1) + 1
         shape, dash = MARKERS[nth % len(MARKERS)], DASHES[nth % len(DASHES)]
         marks = []
-        for x, y, on_frontier, label, point_title in item.points:
+        errors = list(item.errors) or [None] * len(item.points)
+        for (x, y, on_frontier, label, point_title), spread in zip(
+            item.points, errors, strict=True
+        ):
             cx, cy = place(x, y)
             near_right = cx > left + plot_width - 8 * len(label) - 12
+            bar = None
+            if spread:
+                (x0, y0), (x1, y1) = place(spread[0], spread[2]), place(spread[1], spread[3])
+                bar = (x0, x1, y0, y1)
             marks.append(Mark(
                 cx, cy, on_frontier, marker_path(shape, cx, cy), label, point_title,
-                cx - 9 if near_right else cx + 9, 4.0, "end" if near_right else "start",
+                cx - 9 if near_right else cx + 9, 4.0, "end" if near_right else "start", bar,
             ))  # fmt: skip
         frontier = sorted((m.cx, m.cy) for m in marks if m.on_frontier)
         line = " ".join(f"{cx:.2f},{cy:.2f}" for cx, cy in frontier)
+        at = None
+        if item.at_level:
+            at = (*place(item.at_level[0], item.at_level[1]), item.at_level[2])
         drawn.append(Series(item.name, colour_for(item.colour_key), shape, dash, line, marks,
-                            marker_path(shape, 14, 6)))  # fmt: skip
+                            marker_path(shape, 14, 6), at))  # fmt: skip
     return SweepDrawing(
         title, x_label, y_label, width, height, left, top, plot_width, plot_height,
         [Tick(t, place(t, 0)[0], tick_label(t)) for t in x_ticks],
         [Tick(t, place(0, t)[1], tick_label(t)) for t in y_ticks],
         _nudge(drawn),
+        place(level[0], 0)[0] if level else None,
+        level[1] if level else "",
     )  # fmt: skip
 
 

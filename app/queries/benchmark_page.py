@@ -24,6 +24,8 @@ class BenchmarkPage(BaseModel):
     matched: int = 0  # the results the filters keep, on every page
     results: list[BenchmarkView]
     contexts: list[Context]
+    # /api/v1/benchmarks at a service level: the team's sweeps read at it (as /api/v1/sweeps).
+    team_sweeps: Any = None
 
     @property
     def ranked(self) -> list[Context]:

@@ -6,10 +6,12 @@ from pydantic import BaseModel
 from sqlmodel import Session, select
 
 from app.models import Metric
-from app.params.views import CompareParams
+from app.params.views import CompareParams, SweepParams
+from app.present.service_level import Level
 from app.queries.benchmark_page import all_results
 from app.queries.benchmarks import latest_versions
 from app.queries.contexts import Context, group_contexts
+from app.queries.sweeps import SweepPage, team_sweeps
 from app.queries.systems import get_system
 from app.schemas import LEVEL_GROUP, Cell, SourceRef, SystemDetail, SystemSummary
 
@@ -55,6 +57,8 @@ class Comparison(BaseModel):
     sources: list[SourceRef]
     differences: int  # rows where explicit claims or stated values disagree
     gaps: int  # rows where only some of the systems' sources say anything
+    # The team's sweeps of these systems read at the service level, when the URL gives one.
+    team_sweeps: SweepPage | None = None
 
     def headline(self) -> str:
         """'12 differences, 30 rows only one side's sources cover': for titles and previews."""
@@ -71,7 +75,11 @@ class Comparison(BaseModel):
 
 
 def build_comparison(
-    session: Session, slugs: list[str], diff: bool, today: dt.date | None = None
+    session: Session,
+    slugs: list[str],
+    diff: bool,
+    today: dt.date | None = None,
+    level: Level | None = None,
 ) -> Comparison:
     """The comparison of `slugs` (already checked to exist), in the user's order."""
     systems = [get_system(session, slug) for slug in slugs]
@@ -99,7 +107,16 @@ def build_comparison(
         sources=_sources(details),
         differences=differences,
         gaps=gaps,
+        team_sweeps=_at_level(session, slugs, level) if level else None,
     )
+
+
+def _at_level(session: Session, slugs: list[str], level: Level) -> SweepPage:
+    """The compared systems' team sweeps at `level` (ranked within one hardware, model,
+    precision and workload, as /benchmarks does)."""
+    params = SweepParams(system=tuple(slugs), per_user=level.per_user,
+                         ttft_p99=level.ttft_p99, tpot_p99=level.tpot_p99)  # fmt: skip
+    return team_sweeps(session, params)
 
 
 def _overview(details: list[SystemDetail], versions: dict[str, str]) -> list[OverviewRow]:

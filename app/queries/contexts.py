@@ -12,6 +12,8 @@ from app.schemas import BenchmarkView
 THROUGHPUT_METRICS = ("throughput", "decode-throughput")
 TTFT_METRICS = ("ttft-p50", "ttft")
 WITHDRAWN = "withdrawn"
+NOT_SPEED = ("gpu-utilisation",)
+"""Absolute metrics that are no speed: never ranked, so never "the leader is 1.13× faster"."""
 
 
 class RankedResult(BaseModel):
@@ -130,6 +132,8 @@ def _why_not_ranked(first: BenchmarkView, members: list[BenchmarkView]) -> str |
         )
     if first.metric_kind == "rating":
         return "These are editorial positions, not measurements."
+    if first.metric in NOT_SPEED:
+        return "These say how busy the hardware was, not how fast the system is; not ranked."
     if len({m.system for m in members}) < 2:
         return "Only one system was measured in this context."
     if not first.hardware:
@@ -193,17 +197,26 @@ def throughput_vs_ttft(contexts: list[Context]) -> list[tuple[Context, Context, 
         ttft = next((metrics[m] for m in TTFT_METRICS if m in metrics), None)
         if tput is None or ttft is None:
             continue
-        ttft_by_system = {r.result.system: r.value for r in ttft.results}
+        # A point pairs two figures of one run: the same system and version, from the same
+        # source, run by the same people on the same date; a key two figures share is no run.
+        ttft_by_run: dict[tuple[str | None, ...], list[float]] = defaultdict(list)
+        for r in ttft.results:
+            ttft_by_run[run_key(r.result)].append(r.value)
         points = [
-            (r.result.system_name, ttft_by_system[r.result.system], r.value, r.result.system)
+            (r.result.system_name, found[0], r.value, r.result.system)
             for r in tput.results
-            if r.result.system in ttft_by_system
+            if len(found := ttft_by_run.get(run_key(r.result), [])) == 1
         ]
         if len(points) >= 2:
             title = f"Throughput vs {ttft.metric_name} — {tput.label()}"
             x_label, y_label = f"{ttft.metric_name} ({ttft.unit})", f"throughput ({tput.unit})"
             charts.append((tput, ttft, scatter(title, x_label, y_label, points)))
     return charts
+
+
+def run_key(r: BenchmarkView) -> tuple[str | None, ...]:
+    """What makes two figures of one setting come from one run."""
+    return (r.system, r.system_version, r.source.slug, r.run_by, r.date)
 
 
 def describe_ratio(r: RankedResult, context: Context) -> str:
@@ -213,5 +226,7 @@ def describe_ratio(r: RankedResult, context: Context) -> str:
         return "tied for best in this context" if tied else "best in this context"
     if r.behind_best is None:
         return ""
-    word = "faster" if context.better == "higher" else "lower"
+    # Only a rate is a speed; a higher percentage or count is just higher.
+    speed = "/s" in context.unit or context.unit in ("tok/s", "req/s")
+    word = ("faster" if speed else "higher") if context.better == "higher" else "lower"
     return f"the leader is {number(round(r.behind_best, 2))}× {word}"

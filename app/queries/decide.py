@@ -1,18 +1,26 @@
 """Load the guided flow's inputs (candidates from the claims, rules from the table)."""
 
 from collections import defaultdict
+from dataclasses import replace
+from typing import Any
+from urllib.parse import urlencode
 
 from sqlmodel import Session, col, select
 
 from app.data_version.version import per_version
 from app.decision.engine import Answers, Candidate, ClaimRef, Recommendation, RuleSpec, recommend
 from app.decision.explain import WhyNot, why_not
+from app.decision.measured import WEIGHT_EXPLAINED, Measured, hardware_answers, measured_reasons
+from app.decision.model import MeasuredRow
 from app.decision.questions import QUESTIONS_BY_ID
 from app.decision.scoring import Memo
-from app.models import Capability, Rule, System, SystemFact
+from app.models import Capability, Hardware, Rule, System, SystemFact
+from app.params.views import SweepParams
+from app.present.service_level import Level
 from app.queries.cells import current
 from app.queries.common import source_refs
 from app.queries.matrix import matrix_base
+from app.queries.sweeps import SweepChart, SweepCurve, team_sweeps
 from app.schemas import SourceRef, licence_family
 
 
@@ -96,9 +104,69 @@ def scoring_memo(session: Session) -> Memo:
     return Memo()
 
 
-def recommendation(session: Session, answers: Answers, explain: bool = True) -> Recommendation:
-    return recommend(answers, candidates(session), rules(session), explain=explain,
-                     memo=scoring_memo(session))  # fmt: skip
+def recommendation(
+    session: Session, answers: Answers, explain: bool = True, level: Level | None = None
+) -> Recommendation:
+    """The ranking for `answers`; with team sweeps on the answered hardware, their figures (at
+    `level`, when given) weigh in as one reason per measured system (app/decision/measured.py)."""
+    found = measured_for(session, answers, level or Level())
+    pool = candidates(session)
+    if found:
+        pool = [replace(c, measured=found[c.slug][0]) if c.slug in found else c for c in pool]
+    result = recommend(answers, pool, rules(session), explain=explain,
+                       memo=scoring_memo(session))  # fmt: skip
+    if found:
+        result.measured = [
+            MeasuredRow(system=slug, setup=f.setup, group=f.group, per_gpu=f.per_gpu,
+                        basis=f.basis, weight=reason.weight, cost_per_million_output_tokens=f.cost,
+                        source=f.source.slug, link=f.link)
+            for slug, (reason, f) in sorted(found.items(), key=lambda i: -i[1][0].weight)
+        ]  # fmt: skip
+        result.measured_weight = WEIGHT_EXPLAINED
+    return result
+
+
+def measured_for(session: Session, answers: Answers, level: Level) -> dict[str, Any]:
+    """system -> (reason, figure) from the team's sweeps on the answered hardware."""
+    hardware = set(answers.get("hardware", ()))
+    if not hardware:
+        return {}
+    entries = {h.slug: h for h in session.exec(select(Hardware))}
+    params = SweepParams(per_user=level.per_user, ttft_p99=level.ttft_p99,
+                         tpot_p99=level.tpot_p99)  # fmt: skip
+    page = team_sweeps(session, params)
+    systems = {c.slug for c in candidates(session)}
+    figures = []
+    for chart in page.charts:
+        for curve in chart.curves:
+            entry = entries.get(curve.hardware or "")
+            if entry is None or curve.hardware_in_file or curve.system not in systems:
+                continue
+            if not hardware & hardware_answers(entry.vendor, entry.name):
+                continue
+            figure = _figure(chart, curve, page.level.description if page.level else "",
+                             urlencode(params.level_pairs()))  # fmt: skip
+            if figure is not None:
+                figures.append(figure)
+    return measured_reasons(figures)
+
+
+def _figure(chart: SweepChart, curve: SweepCurve, level: str, query: str) -> Measured | None:
+    group = " · ".join(filter(None, (curve.hardware_name, curve.precision, chart.label)))
+    more = f"&{query}" if query else ""
+    link = f"/benchmarks?system={curve.system}&hardware={curve.hardware}{more}#team_sweeps"
+    if level:
+        at = curve.at_level
+        if at is None or at.per_gpu is None:
+            return None
+        cost = at.cost_per_million_output_tokens
+        return Measured(curve.system, group, curve.label, at.per_gpu, f"at {level}",
+                        curve.points[0].source, cost, link)  # fmt: skip
+    frontier = [p for p in curve.points if p.on_frontier] or curve.points
+    best = max(frontier, key=lambda p: p.per_gpu)
+    return Measured(curve.system, group, curve.label, best.per_gpu,
+                    f"at its best measured load ({best.load})", best.source,
+                    best.cost_per_million_output_tokens, link)  # fmt: skip
 
 
 def explain_why_not(result: Recommendation | None, slug: str | None) -> WhyNot | None:

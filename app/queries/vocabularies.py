@@ -10,11 +10,12 @@ from collections.abc import Callable
 from sqlmodel import Session, col, select
 
 from app.data_version.version import data_version
-from app.models import System
+from app.models import Metric, System
 from app.params.views import need_vocabulary
 from app.present.formatting import entity_label
 from app.queries.benchmark_page import all_results, vocabulary
 from app.queries.catalogue import list_sources
+from app.queries.entries import vocabulary_choices
 from app.queries.matrix import matrix_base, system_name_map
 from app.queries.revisions import revision_facets
 
@@ -50,8 +51,31 @@ def matrix_vocabularies(session: Session) -> Vocabularies:
 
 
 def benchmark_vocabularies(session: Session) -> Vocabularies:
-    """The systems, metrics, hardware, models, precisions and sources the figures use."""
-    return _cached(session, "benchmarks", lambda s: vocabulary(all_results(s, dt.date.today())))
+    """The systems, metrics, hardware, models, precisions and sources the figures use, and
+    every other one the Atlas knows: a known value no figure uses filters to nothing (an
+    empty result), while a value nobody knows is refused."""
+
+    def load(session: Session) -> Vocabularies:
+        used = vocabulary(all_results(session, dt.date.today()))
+        known = benchmark_display_names(session)
+        return {
+            name: sorted({*values, *known.get(name, {})}, key=str.lower)
+            for name, values in used.items()
+        }
+
+    return _cached(session, "benchmarks", load)
+
+
+def benchmark_display_names(session: Session) -> dict[str, dict[str, str]]:
+    """filter -> slug -> the name pages show, for every known system, metric, hardware,
+    model, workload and source (precisions are free text: they are their own names)."""
+    entries = {kind: dict(pairs) for kind, pairs in vocabulary_choices(session).items()}
+    return {
+        "system": system_name_map(session),
+        "metric": {m.slug: m.name for m in session.exec(select(Metric))},
+        **entries,
+        "source": {s.slug: s.short for s in list_sources(session)},
+    }
 
 
 def system_vocabularies(session: Session) -> Vocabularies:

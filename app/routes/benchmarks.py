@@ -63,7 +63,7 @@ def _benchmarks_page(request: Request, session: Session) -> Response:
         "csv_url": f"/benchmarks.csv{exports}",
         "active": "benchmarks",
         "team": benchmarks_editing(request, session, canonical),
-        **_sweeps(session, params),
+        **({"sweeps": None} if problems else _sweeps(session, params)),
     }
     return render(request, "pages/benchmarks.html", context, session=session,
                   fragments=("benchmark_results", "team_sweeps"), canonical=canonical,
@@ -76,7 +76,7 @@ def _sweeps(session: Session, params: BenchmarkParams) -> dict[str, object]:
         return {"sweeps": None}
     sweeps = team_sweeps(session, SweepParams.of(params))
     query = f"?{sweeps.query}" if sweeps.query else ""
-    return {"sweeps": sweeps, "sweep_drawings": sweep_drawings(sweeps.charts),
+    return {"sweeps": sweeps, "sweep_drawings": sweep_drawings(sweeps.charts, sweeps.level),
             "sweeps_json_url": f"/api/v1/sweeps{query}"}  # fmt: skip
 
 

@@ -10,6 +10,7 @@ from app.present.share_image import preview_png
 from app.queries.compare import Comparison, build_comparison, suggestions
 from app.queries.contexts import context_chart, describe_ratio
 from app.queries.decide import rules_favouring
+from app.queries.sweeps import sweep_drawings
 from app.queries.systems import list_systems
 from app.web.render import render, serve, tidy_redirect
 
@@ -26,7 +27,8 @@ def _compare_page(request: Request, session: Session) -> Response:
     systems = list_systems(session)
     comparison: Comparison | None = None
     if len(params.s) >= 2:
-        comparison = build_comparison(session, list(params.s), params.diff)
+        comparison = build_comparison(session, list(params.s), params.diff,
+                                      level=params.level() or None)  # fmt: skip
     # The Host header was checked against the trusted hosts, so these links are ours.
     base = str(request.base_url).rstrip("/")
     share_url = f"{base}/compare?{params.query_string(q='')}"
@@ -47,6 +49,11 @@ def _compare_page(request: Request, session: Session) -> Response:
         "preview_url": preview_url,
         "json_url": f"/api/v1/compare?{params.query_string(q='')}",
         "active": "compare",
+        "sweep_drawings": sweep_drawings(
+            comparison.team_sweeps.charts, comparison.team_sweeps.level
+        )
+        if comparison and comparison.team_sweeps
+        else [],
     }
     status = 422 if problems and params.s else 200
     return render(request, "pages/compare.html", context, session=session, fragments=FRAGMENTS,

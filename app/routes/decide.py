@@ -33,7 +33,8 @@ def _decide_page(request: Request, session: Session) -> Response:
     if not problems and (redirect := tidy_redirect(request, canonical, reading.ignored)):
         return redirect
     answers = params.as_dict()
-    result = recommendation(session, answers) if answers else None
+    level = params.service_level()
+    result = recommendation(session, answers, level=level) if answers else None
     top = [p.slug for p in result.ranked[:3]] if result else []
     context = {
         "params": params,
@@ -47,7 +48,9 @@ def _decide_page(request: Request, session: Session) -> Response:
         "sources_by_slug": {r.slug: r for r in source_refs(session).values()} if result else {},
         "why": explain_why_not(result, why),
         "compare_url": "/compare?" + "&".join(f"s={s}" for s in top) if len(top) >= 2 else "",
-        "json_url": f"/api/v1/recommend?{DecideParams(params.answers).query_string()}",
+        "json_url": "/api/v1/recommend?"
+        + DecideParams(params.answers, level=params.level).query_string(),
+        "level": level,
         "active": "decide",
     }
     return render(request, "pages/decide.html", context, session=session,

@@ -8,12 +8,13 @@ from sqlmodel import Session
 
 from app.db import SessionDep
 from app.forms.editing import system_editing
-from app.params.views import QueryModel, read_query
+from app.params.views import QueryModel, SweepParams, read_query
 from app.queries.benchmarks import latest_versions
 from app.queries.catalogue import list_sources
 from app.queries.coverage import database_coverage
 from app.queries.matrix import system_name_map
 from app.queries.revisions import field_changes, revision_page
+from app.queries.sweeps import team_sweeps
 from app.queries.systems import (
     compare_candidates,
     get_system,
@@ -89,6 +90,8 @@ def _system_page(request: Request, session: Session, slug: str, ignored: list[st
         "ignored_parameters": ignored,
         "team": system_editing(request, session, detail),
         "coverage": database_coverage(session).of(slug),
+        "timelines": team_sweeps(session, SweepParams(system=(slug,))).timelines,
+        "timelines_json_url": f"/api/v1/sweeps?system={slug}",
     }
     return render(request, "pages/system.html", context, session=session)
 

@@ -22,6 +22,10 @@ VIEWS = (
     "/sources",
     "/api/v1/recommend?hardware=apple-silicon&scale=single-user",
     "/api/v1/benchmarks",
+    # At a service level: every team sweep read at it, costs, timelines, measured evidence.
+    "/benchmarks?per_user=50",
+    "/api/v1/sweeps?per_user=50",
+    "/decide?hardware=nvidia-datacenter&priority=throughput&per_user=50",
 )
 # Hit while `inference-atlas seed` reloads the data: each of them reads every table.
 RESEED_VIEWS = ("/matrix", "/compare?s=vllm&s=sglang", "/benchmarks", "/systems/vllm")

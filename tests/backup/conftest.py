@@ -26,7 +26,7 @@ from app.backup.dump import export_backup
 from app.backup.restore import restore_backup
 from app.db import make_engine
 from app.seeding.prepare import prepare_database, seed
-from app.writes import imports, notes, team
+from app.writes import imports, notes, prices, team
 from app.writes.imports import ImportContext
 from app.writes.inputs import TeamClaimIn, TeamNoteIn, TeamResultIn
 from app.writes.transaction import write_transaction
@@ -183,6 +183,10 @@ def instance(tmp_path_factory: pytest.TempPathFactory) -> Instance:
     try:
         prepare_database(engine, extended_seed(folder))
         tokens, ids = make_team_data(engine)
+        price = prices.PriceIn(usd_per_gpu_hour=2.49, basis="on-demand list price")
+        as_user(
+            engine, "eddie", lambda s, who: prices.set_price(s, who, "nvidia-h100-sxm5-80gb", price)
+        )
         seed(engine, SEED_DIR)  # gone-* leave the seed; team rows keep them, withdrawn
         as_user(engine, "ada", lambda s, who: team.update_result(s, who, ids[1], {"value": 11}, 1))
         export_backup(engine, folder / "backup")

@@ -220,6 +220,7 @@ SEED_TABLES = {
     "workloadalias",
 }
 TEAM_JSON_TABLES = {
+    "hardware_price",
     "user_account",
     "api_token",
     "team_note",
@@ -228,6 +229,28 @@ TEAM_JSON_TABLES = {
     "importrun",
 }  # and team rows of the above
 LEFT_OUT = {"login_session", "sign_in_failure", *KEPT_TABLES}
+
+
+def test_a_hardware_price_survives_the_round_trip(
+    instance: Instance, restored: Restore, engine_of: Callable[[str], Engine]
+) -> None:
+    import json
+
+    from sqlmodel import Session, select
+
+    from app.models import HardwarePrice
+
+    team = json.loads((instance.backup / "team.json").read_text())
+    assert [(p["hardware"], p["usd_per_gpu_hour"], p["user"]) for p in team["prices"]] == [
+        ("nvidia-h100-sxm5-80gb", 2.49, "eddie")
+    ]
+    with Session(engine_of(restored.url)) as session:
+        [row] = session.exec(select(HardwarePrice)).all()
+    assert (row.hardware, row.usd_per_gpu_hour, row.basis) == (
+        "nvidia-h100-sxm5-80gb",
+        2.49,
+        "on-demand list price",
+    )
 
 
 def test_every_table_is_in_the_seed_files_in_team_json_or_left_out_on_purpose(

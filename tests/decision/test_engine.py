@@ -169,3 +169,31 @@ def test_why_not_lists_both_sides_and_what_the_leader_has() -> None:
     assert [r.rule for r in why.reasons_against] == ["y-down"]
     assert [r.rule for r in why.leader_only] == ["x-up"]
     assert why_not(result, "nobody") is None
+
+
+def test_a_must_have_rules_out_and_never_lifts_once_the_main_criteria_are_answered() -> None:
+    """The issue-23 case: an H100 production team asks for throughput and ticks "OpenAI-compatible
+    API"; a source's "LocalAI for OpenAI drop-ins" must not lift LocalAI above the others."""
+    fast = rule("fast", {"priority": ["throughput"]}, ["vllm", "sglang"], 2)
+    drop_in = rule("drop-in", {"needs": ["openai-api"]}, ["localai"], 3)
+    needs = rule("need-api", {"needs": ["openai-api"]}, [], 0, effect="exclude",
+                 requires={"lacking": {"capability": "openai-api"}})  # fmt: skip
+    api = {"openai-api": {"new": "yes"}}
+    cands = [system("vllm", {**CUDA, **api}), system("sglang", CUDA),
+             system("localai", {**CUDA, **api}),
+             system("ollama", {**CUDA, "openai-api": {"new": "no"}})]  # fmt: skip
+    rules = [fast, drop_in, needs]
+    main = {"hardware": ("nvidia-datacenter",), "priority": ("throughput",)}
+    without = scores(main, cands, rules)
+    result = rank({**main, "needs": ("openai-api",)}, cands, rules)
+    # Ruled out where a source says "no"; the rest keep exactly their scores and order.
+    assert [e.slug for e in result.excluded] == ["ollama"]
+    assert {p.slug: p.score for p in result.ranked} == {
+        k: v for k, v in without.items() if k != "ollama"
+    }
+    # Unknown for this need where no source says.
+    sglang = next(p for p in result.ranked if p.slug == "sglang")
+    assert any("openai" in u.text.lower() or "has this" in u.text for u in sglang.unknowns)
+    # Asked alone, the need is the main criterion: the source's pick for it leads.
+    alone = rank({"needs": ("openai-api",)}, cands, rules)
+    assert alone.ranked[0].slug == "localai"

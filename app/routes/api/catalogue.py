@@ -38,7 +38,7 @@ from app.queries.decide import recommendation
 from app.queries.entries import EntryPage, vocabulary_entries
 from app.queries.features import FeaturePage, capability_names, feature_page
 from app.queries.matrix import MatrixResult, build_matrix, system_name_map
-from app.queries.sweeps import SweepPage, team_sweeps
+from app.queries.sweeps import SweepPage, shows_sweeps, team_sweeps
 from app.queries.systems import get_system, list_systems, system_slugs
 from app.queries.vocabularies import benchmark_vocabularies, system_vocabularies
 from app.routes.entries import PATHS, find_entry
@@ -304,6 +304,9 @@ def _benchmarks(request: Request, session: Session) -> Response:
         session, request.query_params, model=BenchmarkApiParams, window=window
     )
     _checked(reading.problems)
+    if reading.params.level() and shows_sweeps(reading.params):
+        # At a service level, the team's sweeps within the filters, read at it.
+        page.team_sweeps = team_sweeps(session, SweepParams.of(reading.params))
     pages = max(1, -(-page.matched // size))
     more = paging.page < pages
     paged = Paged(page=paging.page, per_page=size, pages=pages,
@@ -351,7 +354,8 @@ def _compare(request: Request, session: Session) -> Response:
     query = with_slugs(request.query_params, {"s": system_names(session)})
     reading = read_query(CompareApiParams, query, system_vocabularies(session))
     _checked(reading.problems + compare_problems(query))
-    comparison = build_comparison(session, list(reading.params.s), reading.params.diff)
+    p = reading.params
+    comparison = build_comparison(session, list(p.s), p.diff, level=p.level() or None)
     return _json(comparison, reading.ignored)
 
 
@@ -369,8 +373,9 @@ async def compare(request: Request, session: SessionDep) -> Response:
 def _recommend(request: Request, session: Session) -> Response:
     reading = read_query(AnswerParams, request.query_params)
     _checked(reading.problems)
-    answers = DecideParams.of(reading.params).as_dict()
-    return _json(recommendation(session, answers), reading.ignored)
+    params = DecideParams.of(reading.params)
+    result = recommendation(session, params.as_dict(), level=params.service_level())
+    return _json(result, reading.ignored)
 
 
 @router.get(

@@ -26,6 +26,7 @@ from app.writes.inputs import (
     TeamResultIn,
     TeamResultPatch,
 )
+from app.writes.prices import PriceIn, set_price
 from app.writes.transaction import write_transaction
 
 router = APIRouter(prefix="/api/v1", tags=["team writes"])
@@ -179,6 +180,17 @@ def delete_claim(
     checked = version_of(version, if_match)
     write_or_refuse(session, lambda: service.delete_claim(session, who, slug, capability, checked))
     return Response(status_code=204)
+
+
+@router.put("/hardware/{slug}/price", responses=WRITE_ERRORS)
+def put_price(slug: str, who: EditorUser, session: SessionDep, price: PriceIn) -> Response:
+    """Set what one GPU of hardware entry `slug` costs an hour (`usd_per_gpu_hour`) and where
+    that price comes from (`basis`); kept in the history. Costs per million tokens use it."""
+    with write_transaction(session):
+        saved = set_price(session, who, slug, price)
+    if saved is None:
+        return JSONResponse({"detail": f"no hardware entry {slug!r}"}, status_code=404)
+    return JSONResponse(saved.model_dump(mode="json"), headers={"Cache-Control": "no-store"})
 
 
 # Helpers --------------------------------------------------------------------------------------

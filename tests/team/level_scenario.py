@@ -1,0 +1,55 @@
+"""The issue-23 scenario: two team sweeps on one H100 and model (vLLM and SGLang), four loads
+each, one load of vLLM run three times, vLLM in two versions. Numbers chosen for hand checks.
+
+Per-user throughput is 1000 / mean TPOT (the files carry no per-user figure of their own).
+"""
+
+import json
+from typing import Any
+
+from tests.team.sweep_data import VLLM_SWEEP
+
+H100, H100_SLUG, LLAMA = "NVIDIA H100 SXM5 80GB", "nvidia-h100-sxm5-80gb", "llama-3.1-8b"
+
+# (concurrency, mean TPOT ms, output tok/s on the one GPU)
+VLLM_NEW = [(8, 10.0, 700.0), (32, 16.0, 1800.0), (64, 25.0, 2400.0), (128, 40.0, 3000.0)]
+VLLM_C32_AGAIN = [(32, 16.0, 1700.0), (32, 16.0, 1950.0)]  # c=32: 1700, 1800, 1950 -> median 1800
+VLLM_OLD = [(8, 10.0, 600.0), (32, 16.0, 1500.0), (64, 25.0, 2000.0), (128, 40.0, 2500.0)]
+SGLANG = [(8, 12.5, 600.0), (32, 20.0, 1500.0), (64, 32.0, 2000.0), (128, 50.0, 2500.0)]
+
+# By hand, at per_user = 50 tok/s/user:
+# vLLM 0.11.2: between c=64 (1000/25 = 40, 2400) and c=32 (1000/16 = 62.5, median 1800):
+#   2400 + (50 - 40) / (62.5 - 40) * (1800 - 2400) = 2400 - 0.4444 * 600 = 2133.33
+VLLM_NEW_AT_50 = 2400 - (10 / 22.5) * 600
+# spread there: c=32's min-max (1700-1950) weighted the same way; c=64 was run once.
+VLLM_NEW_AT_50_LOW = (1 - 10 / 22.5) * 2400 + (10 / 22.5) * 1700
+VLLM_NEW_AT_50_HIGH = (1 - 10 / 22.5) * 2400 + (10 / 22.5) * 1950
+# vLLM 0.10.1: 2000 - 0.4444 * 500 = 1777.78; 0.10.1 -> 0.11.2 is +20%, wider than the spread.
+VLLM_OLD_AT_50 = 2000 - (10 / 22.5) * 500
+# SGLang: c=32 is exactly 50 tok/s/user (1000 / 20): 1500.
+SGLANG_AT_50 = 1500.0
+PRICE = 2.49  # $ per GPU-hour
+# $2.49 / (2133.33 tok/s * 3600 s) * 1e6 = $0.3242 per million output tokens
+VLLM_NEW_COST = PRICE / (VLLM_NEW_AT_50 * 3600) * 1e6
+
+
+def sweep_file(loads: list[tuple[int, float, float]]) -> bytes:
+    """A vLLM `--append-result` file, one run per load, from the real file's first run."""
+    template: dict[str, Any] = json.loads(VLLM_SWEEP.read_text().splitlines()[0])
+    runs = []
+    for concurrency, tpot, output in loads:
+        run = dict(template)
+        # Goodput (vLLM --goodput): requests/s within the run's targets, here output / 500.
+        run.update(max_concurrency=concurrency, mean_tpot_ms=tpot, output_throughput=output,
+                   total_token_throughput=output * 3, request_goodput=output / 500)  # fmt: skip
+        runs.append(run)
+    return "\n".join(json.dumps(r) for r in runs).encode() + b"\n"
+
+
+CONTEXT = {"hardware": H100, "precision": "FP8", "gpus": "1", "model": LLAMA}
+FILES: list[tuple[str, list[tuple[int, float, float]], dict[str, str]]] = [
+    ("vllm-0.10.1.json", VLLM_OLD, {"system": "vllm", "system_version": "0.10.1"}),
+    ("sglang.json", SGLANG, {"system": "sglang", "system_version": "0.5.2"}),
+    ("vllm-0.11.2.json", VLLM_NEW, {"system": "vllm", "system_version": "0.11.2"}),
+    ("vllm-0.11.2-c32-again.json", VLLM_C32_AGAIN, {"system": "vllm", "system_version": "0.11.2"}),
+]

@@ -1,0 +1,209 @@
+"""The issue-23 scenario end to end, by HTTP and the API: two team sweeps on one H100, read at
+per_user=50 and checked against the hand calculation in tests/team/level_scenario.py."""
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from bs4 import BeautifulSoup
+from fastapi.testclient import TestClient
+from sqlalchemy import Engine
+
+from tests.team import level_scenario as sc
+from tests.team.test_sweeps_http import confirm
+from tests.team.test_write_api import token_for
+
+
+@pytest.fixture(scope="module")
+def imported(accounts_app: Any, accounts_engine: Engine) -> dict[str, str]:
+    editor = TestClient(accounts_app, headers=token_for(accounts_engine, "eddie"))
+    return {
+        name: confirm(editor, name, sc.sweep_file(loads), **sc.CONTEXT, **given)
+        for name, loads, given in sc.FILES
+    }
+
+
+@pytest.fixture
+def anonymous(clients: Callable[..., TestClient], imported: dict[str, str]) -> TestClient:
+    return clients()
+
+
+def curves(client: TestClient, query: str) -> dict[str, dict[str, Any]]:
+    response = client.get(f"/api/v1/sweeps?model={sc.LLAMA}&{query}")
+    assert response.status_code == 200, response.text
+    [chart] = response.json()["charts"]
+    return {f"{c['system']} {c['system_version']}": c for c in chart["curves"]}
+
+
+def test_at_per_user_50_the_api_matches_the_hand_calculation(anonymous: TestClient) -> None:
+    found = curves(anonymous, "per_user=50")
+    new, old, sglang = found["vllm 0.11.2"], found["vllm 0.10.1"], found["sglang 0.5.2"]
+    assert new["at_level"]["per_gpu"] == pytest.approx(sc.VLLM_NEW_AT_50)
+    assert new["at_level"]["reached"] is True
+    assert new["at_level"]["between"] == ["64 concurrent", "32 concurrent"]
+    assert old["at_level"]["per_gpu"] == pytest.approx(sc.VLLM_OLD_AT_50)
+    assert sglang["at_level"]["per_gpu"] == pytest.approx(sc.SGLANG_AT_50)
+    # Ranked within the one hardware, model, precision and workload.
+    ranks = {name: c["at_level"]["rank"] for name, c in found.items()}
+    assert ranks == {"vllm 0.11.2": 1, "vllm 0.10.1": 2, "sglang 0.5.2": 3}
+    # The repeated load's spread carries through the interpolation.
+    assert new["at_level"]["per_gpu_low"] == pytest.approx(sc.VLLM_NEW_AT_50_LOW)
+    assert new["at_level"]["per_gpu_high"] == pytest.approx(sc.VLLM_NEW_AT_50_HIGH)
+
+
+def test_a_load_run_three_times_is_one_point_with_its_spread(anonymous: TestClient) -> None:
+    new = curves(anonymous, "")["vllm 0.11.2"]
+    assert new["at_level"] is None
+    [c32] = [p for p in new["points"] if p["concurrency"] == 32]
+    assert (c32["n"], c32["per_gpu"], c32["per_gpu_low"], c32["per_gpu_high"]) == (
+        3,
+        1800,
+        1700,
+        1950,
+    )
+    assert c32["spread"] == "min–max" and len(c32["runs"]) == 3
+    assert c32["goodput"] == pytest.approx(1800 / 500)  # the file's goodput, kept (median)
+    assert len(new["points"]) == 4
+
+
+def test_out_of_reach_is_said_with_the_nearest_point(anonymous: TestClient) -> None:
+    found = curves(anonymous, "per_user=150")["sglang 0.5.2"]["at_level"]
+    assert (found["reached"], found["per_gpu"], found["between"]) == (False, None, None)
+    assert found["note"] == "not reached at this level"
+    assert found["nearest"]["load"] == "8 concurrent"
+
+
+def test_the_page_marks_the_level_and_the_interpolated_points(anonymous: TestClient) -> None:
+    response = anonymous.get(f"/benchmarks?model={sc.LLAMA}&per_user=50")
+    assert response.status_code == 200
+    page = BeautifulSoup(response.text, "html.parser")
+    sweeps = page.select_one("section#team_sweeps")
+    assert sweeps is not None
+    assert "≥ 50 tok/s/user" in sweeps.get_text()
+    assert len(sweeps.select(".sweep-level line")) == 1
+    assert len(sweeps.select(".sweep-at-level")) == 3  # one interpolated point per curve
+    rows = [r.get_text(" ", strip=True) for r in sweeps.select("tr.sweep-at-level-row")]
+    assert any("2,133" in r and "64 concurrent and 32 concurrent" in r for r in rows)
+    assert "goodput 3.60 req/s" in sweeps.get_text()
+    # Error bars for the repeated load.
+    assert len(sweeps.select(".sweep-error")) == 1
+    form = page.select_one("form#benchmark-form input[name=per_user]")
+    assert form is not None and form.get("value") == "50"
+
+
+def test_a_price_gives_costs_per_million_tokens_and_none_without(
+    clients: Callable[..., TestClient], accounts_engine: Engine, imported: dict[str, str]
+) -> None:
+    anonymous = clients()
+    before = curves(anonymous, "per_user=50")["vllm 0.11.2"]
+    assert before["price"] is None and before["at_level"]["cost_per_million_output_tokens"] is None
+    assert all(p["cost_per_million_output_tokens"] is None for p in before["points"])
+    body = {"usd_per_gpu_hour": sc.PRICE, "basis": "on-demand list price, example cloud, 2026-11"}
+    viewer = TestClient(anonymous.app, headers=token_for(accounts_engine, "vera"))
+    assert viewer.put(f"/api/v1/hardware/{sc.H100_SLUG}/price", json=body).status_code == 403
+    editor = TestClient(anonymous.app, headers=token_for(accounts_engine, "eddie"))
+    assert editor.put("/api/v1/hardware/no-such-gpu/price", json=body).status_code == 404
+    assert (
+        editor.put(
+            f"/api/v1/hardware/{sc.H100_SLUG}/price", json={**body, "usd_per_gpu_hour": 0}
+        ).status_code
+        == 422
+    )
+    saved = editor.put(f"/api/v1/hardware/{sc.H100_SLUG}/price", json=body)
+    assert saved.status_code == 200 and saved.json()["usd_per_gpu_hour"] == sc.PRICE
+    # Read as the editor: an anonymous page may be served from the cache until it polls.
+    after = curves(editor, "per_user=50")["vllm 0.11.2"]
+    assert after["price"]["basis"] == body["basis"]
+    assert after["at_level"]["cost_per_million_output_tokens"] == pytest.approx(sc.VLLM_NEW_COST)
+    # Per load too, and per million total tokens (the files' total is 3x the output here).
+    [c64] = [p for p in after["points"] if p["concurrency"] == 64]
+    assert c64["cost_per_million_output_tokens"] == pytest.approx(2.49 / (2400 * 3600) * 1e6)
+    assert c64["cost_per_million_total_tokens"] == pytest.approx(2.49 / (7200 * 3600) * 1e6)
+    # The price= override, only with one hardware filtered.
+    url = curves(editor, f"per_user=50&hardware={sc.H100_SLUG}&price=4.98")["vllm 0.11.2"]
+    assert url["at_level"]["cost_per_million_output_tokens"] == pytest.approx(2 * sc.VLLM_NEW_COST)
+    # Kept in the history.
+    history = editor.get("/api/v1/changes?kind=hardware_price")
+    assert history.status_code == 200 and sc.H100_SLUG in history.text
+    changes = editor.get("/changes?kind=hardware_price")
+    assert changes.status_code == 200 and "2.49" in changes.text
+    page = editor.get(f"/benchmarks?model={sc.LLAMA}&per_user=50")
+    text = BeautifulSoup(page.text, "html.parser").get_text(" ", strip=True)
+    assert "$0.324 per M output tokens" in text and "× 3600" in text
+
+
+def test_versions_make_a_timeline_with_its_flag(anonymous: TestClient) -> None:
+    response = anonymous.get(f"/api/v1/sweeps?model={sc.LLAMA}&per_user=50")
+    [vllm] = [t for t in response.json()["timelines"] if t["system"] == "vllm"]
+    assert [e["version"] for e in vllm["entries"]] == ["0.10.1", "0.11.2"]
+    newer = vllm["entries"][1]
+    # +20% (1777.78 -> 2133.33) is wider than the spread at the level (c=32 run three times).
+    assert newer["change"] == pytest.approx(sc.VLLM_NEW_AT_50 / sc.VLLM_OLD_AT_50 - 1)
+    assert newer["flag"] == "improvement" and newer["n"] == 1
+    assert vllm["note"] == ""
+    [sglang] = [t for t in response.json()["timelines"] if t["system"] == "sglang"]
+    assert sglang["note"] == "measured in one version only; a timeline needs two"
+    # Without a level: the heaviest load both versions ran (128), 2500 -> 3000, +20%.
+    plain = anonymous.get(f"/api/v1/sweeps?model={sc.LLAMA}").json()["timelines"]
+    [vllm] = [t for t in plain if t["system"] == "vllm"]
+    assert vllm["basis"].startswith("at 128 concurrent")
+    assert vllm["entries"][1]["change"] == pytest.approx(0.2)
+    # The system page shows it; /benchmarks too.
+    page = BeautifulSoup(anonymous.get("/systems/vllm").text, "html.parser")
+    versions = page.select_one("section#versions")
+    assert versions is not None and "Improvement" in versions.get_text()
+    bench = BeautifulSoup(anonymous.get(f"/benchmarks?model={sc.LLAMA}").text, "html.parser")
+    assert "Improvement" in bench.select_one("section#team_sweeps").get_text()  # type: ignore[union-attr]
+
+
+def test_decide_weighs_the_team_measurements_and_cites_them(anonymous: TestClient) -> None:
+    query = "hardware=nvidia-datacenter&priority=throughput"
+    plain = anonymous.get(f"/api/v1/recommend?{query}").json()
+    at_50 = anonymous.get(f"/api/v1/recommend?{query}&per_user=50").json()
+    rows = {m["system"]: m for m in at_50["measured"]}
+    assert rows["vllm"]["per_gpu"] == pytest.approx(sc.VLLM_NEW_AT_50)
+    assert rows["vllm"]["weight"] == 2.0
+    assert rows["sglang"]["weight"] == pytest.approx(
+        2.0 * sc.SGLANG_AT_50 / sc.VLLM_NEW_AT_50, abs=0.01
+    )
+    assert "at per-user throughput ≥ 50 tok/s/user" in rows["vllm"]["basis"]
+    assert at_50["measured_weight"].startswith("The team's own sweeps")
+    picks = {p["slug"]: p for p in at_50["ranked"]}
+    [reason] = [r for r in picks["vllm"]["reasons"] if r["rule"] == "team-measurement"]
+    assert reason["source"].startswith("import-") and "2,133 tok/s per GPU" in reason["text"]
+    # Each measured system gains exactly its measured weight over the same answers' scores
+    # without a level (where the best measured load is read instead).
+    assert picks["vllm"]["score"] > 0 and plain["measured"]
+    page = BeautifulSoup(anonymous.get(f"/decide?{query}&per_user=50").text, "html.parser")
+    measured = page.select_one("section#measured")
+    assert measured is not None and "2,133" in measured.get_text()
+    assert page.select_one("form.decide-level input[name=per_user]").get("value") == "50"  # type: ignore[union-attr]
+
+
+def test_compare_and_the_benchmarks_api_read_the_level_too(anonymous: TestClient) -> None:
+    compared = anonymous.get("/api/v1/compare?s=vllm&s=sglang&per_user=50").json()
+    [chart] = [c for c in compared["team_sweeps"]["charts"] if c["model"] == sc.LLAMA]
+    found = {
+        f"{c['system']} {c['system_version']}": c["at_level"]["per_gpu"] for c in chart["curves"]
+    }
+    assert found["vllm 0.11.2"] == pytest.approx(sc.VLLM_NEW_AT_50)
+    assert anonymous.get("/api/v1/compare?s=vllm&s=sglang").json()["team_sweeps"] is None
+    page = BeautifulSoup(anonymous.get("/compare?s=vllm&s=sglang&per_user=50").text, "html.parser")
+    assert "2,133" in page.select_one("section#team_sweeps").get_text()  # type: ignore[union-attr]
+    bench = anonymous.get(f"/api/v1/benchmarks?model={sc.LLAMA}&per_user=50").json()
+    [chart] = bench["team_sweeps"]["charts"]
+    assert {c["at_level"]["rank"] for c in chart["curves"]} == {1, 2, 3}
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/benchmarks?per_user=50",
+        "/api/v1/sweeps?per_user=50",
+        "/decide?hardware=nvidia-datacenter&priority=throughput&per_user=50",
+        "/compare?s=vllm&s=sglang&per_user=50",
+    ],
+)
+def test_the_level_urls_are_canonical(anonymous: TestClient, url: str) -> None:
+    """`make bench` measures these: each answers itself, never a redirect."""
+    assert anonymous.get(url, follow_redirects=False).status_code == 200
