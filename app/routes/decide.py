@@ -33,8 +33,8 @@ def _decide_page(request: Request, session: Session) -> Response:
     if not problems and (redirect := tidy_redirect(request, canonical, reading.ignored)):
         return redirect
     answers = params.as_dict()
-    result = recommendation(session, answers) if answers else None
-    top = [p.slug for p in result.ranked[:3]] if result else []
+    result = recommendation(session, answers)  # before any answer: the default order
+    top = [p.slug for p in result.ranked[:3]] if answers else []
     context = {
         "params": params,
         "problems": problems,
@@ -44,7 +44,7 @@ def _decide_page(request: Request, session: Session) -> Response:
         "answers": answers,
         "result": result,
         # Reasons name their source by slug; the page marks the ones with caveats.
-        "sources_by_slug": {r.slug: r for r in source_refs(session).values()} if result else {},
+        "sources_by_slug": {r.slug: r for r in source_refs(session).values()},
         "why": explain_why_not(result, why),
         "compare_url": "/compare?" + "&".join(f"s={s}" for s in top) if len(top) >= 2 else "",
         "json_url": f"/api/v1/recommend?{DecideParams(params.answers).query_string()}",

@@ -178,3 +178,13 @@ document.addEventListener("DOMContentLoaded", () => {
   enablePicker();
   if (document.querySelector("#cell_detail.is-panel:not([hidden])")) focusPanel();
 });
+
+// The guided flow: after "Next", "Skip" or "change" swaps in the next question, focus moves
+// to its heading, so a keyboard or screen-reader user continues from there (WCAG 2.4.3).
+document.addEventListener("htmx:afterSwap", (event) => {
+  const target = event.detail.target;
+  if (!target || target.id !== "decide_flow") return;
+  if (new URL(window.location.href).searchParams.get("why")) return; // "why not?" scrolls to its panel
+  const heading = document.getElementById("question-heading");
+  if (heading) heading.focus();
+});
