@@ -29,6 +29,7 @@ from app.routes import (
     decide,
     docs,
     entries,
+    finder,
     imports,
     matrix,
     ops,
@@ -113,6 +114,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         team_claims,
         team_notes,
         entries,
+        finder,
         changes,
     ):
         app.include_router(module.router)
