@@ -74,6 +74,7 @@ def describe(revision: RevisionView, names: Names) -> ChangeWords:
         short = doc.get("short") or revision.key
         return ChangeWords(f"{verb} source {short}", "/sources#" + quote(revision.key))
     if revision.entity == "dataset":
+        verb = "Loaded" if revision.action == "create" else verb
         return ChangeWords(f"{verb} the published data set", "/sources")
     return ChangeWords(f"{verb} {entity_label(revision.entity).lower()} {revision.key}", None)
 
