@@ -170,3 +170,19 @@ def test_the_legend_explains_every_mark(client: TestClient) -> None:
     for words in ("Yes", "Partial", "Experimental", "Via another project", "No",
                   "No source says", "Disputed", "own rating"):  # fmt: skip
         assert words in legend
+
+
+def test_suggestions_put_names_that_start_with_the_search_first(client: TestClient) -> None:
+    soup = BeautifulSoup(client.get("/compare?s=vllm&q=llama").text, "html.parser")
+    offered = [a.get_text() for a in soup.select("#suggestions a")]
+    assert offered[0] == "Add llama.cpp"
+    assert set(offered[1:3]) == {"Add ExLlamaV2", "Add Ollama"}
+
+
+def test_find_adds_the_system_named_in_one_click(client: TestClient) -> None:
+    response = client.get("/compare?s=vllm&q=ollama&find=1", follow_redirects=False)
+    assert response.status_code == 303
+    assert response.headers["location"] == "/compare?s=vllm&s=ollama"
+    # No clear pick: back to the page with its suggestions, the search kept.
+    response = client.get("/compare?s=vllm&q=llama&find=1", follow_redirects=False)
+    assert response.headers["location"] == "/compare?s=vllm&q=llama"
