@@ -125,7 +125,9 @@ async def logout_form(request: Request, who: CurrentUser) -> Response:
     """Signing out changes state, so it takes a POST; this page offers the button, and once
     signed out says so (a signed-out page may come from the shared cache: no flash there)."""
     back = safe_next(request.query_params.get("next", ""))
-    return render(request, "pages/logout.html", {"active": "login", "back": back})
+    # Once signed out, the header offers "Sign in" again (the login page itself does not).
+    active = "login" if who else "logout"
+    return render(request, "pages/logout.html", {"active": active, "back": back})
 
 
 @router.post("/logout")
