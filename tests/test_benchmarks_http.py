@@ -1,6 +1,7 @@
 """/benchmarks and /api/v1/benchmarks: every figure, filters, exports equal the screen, errors."""
 
 import csv
+import datetime as dt
 import io
 
 import pytest
@@ -10,6 +11,8 @@ from sqlalchemy import Engine, func
 from sqlmodel import Session, select
 
 from app.models import BenchmarkResult, Hardware
+from app.queries.benchmarks import with_freshness
+from app.schemas import BenchmarkView
 
 HTMX = {"HX-Request": "true", "HX-Target": "benchmark_results"}
 
@@ -144,3 +147,18 @@ def test_a_known_entry_without_figures_is_an_empty_result_not_a_refusal(
     assert unused, "the fixture seed lists hardware no figure uses"
     response = client.get(f"/api/v1/benchmarks?hardware={unused[0]}")
     assert response.status_code == 200 and response.json()["results"] == []
+
+
+def test_only_a_newer_minor_or_major_release_supersedes(client: TestClient) -> None:
+    sample = client.get("/api/v1/benchmarks?system=sglang").json()["results"][0]
+    views = [
+        BenchmarkView.model_validate({**sample, "system_version": version, "date": "2026-05"})
+        for version in ("v0.5.9", "v0.4.2", "0.5", "nightly")
+    ]
+    marked = with_freshness(views, {"sglang": "v0.5.10.post1"}, dt.date(2026, 6, 1))
+    stale = [v.stale for v in marked]
+    assert stale[0] is None, "a patch release (v0.5.9 -> v0.5.10.post1) is not stale"
+    assert stale[1] == "v0.4.2 is superseded by v0.5.10.post1"
+    assert stale[2] is None and stale[3] is None
+    aged = with_freshness(views[:1], {}, dt.date(2028, 1, 1))
+    assert aged[0].stale == "older than 12 months"

@@ -128,12 +128,19 @@ def test_the_feed_is_atom_with_one_entry_per_revision(client: TestClient) -> Non
     assert len(entries) == 6
     ann = entries[4]
     assert ann.findtext("a:id", namespaces=NS).startswith("tag:inference-atlas,2026:revision/2/")
+    # In words, linked to the changed cell; the history entry is the related link.
     assert ann.findtext("a:title", namespaces=NS) == (
-        "Created claim vllm/speculative-decoding/our-lab"
+        "Added our-lab's claim on vLLM · Speculative decoding"
     )
     assert ann.findtext("a:updated", namespaces=NS) == "2026-11-02T09:30:00Z"
     assert ann.findtext("a:author/a:name", namespaces=NS) == "ann"
-    assert ann.find("a:link", NS).get("href") == "/changes?before=3#change-2"
+    entry_links = {link.get("rel"): link.get("href") for link in ann.findall("a:link", NS)}
+    assert entry_links == {
+        "alternate": "/matrix/cell?system=vllm&capability=speculative-decoding",
+        "related": "/changes?before=3#change-2",
+    }
+    # Relative links resolve against the site's address, given as xml:base on the feed.
+    assert feed.get("{http://www.w3.org/XML/1998/namespace}base") == "http://testserver/"
     content = ann.find("a:content", NS)
     assert content.get("type") == "text"
     assert content.text.splitlines() == [
@@ -200,7 +207,7 @@ def test_characters_xml_cannot_carry_are_replaced(
                                           after={"v": "y"}, message="bell\x07"))  # fmt: skip
     with TestClient(create_app(Settings(database_url=url, seed_dir=SEED_DIR))) as c:
         entry = ET.fromstring(c.get("/changes.atom").content).find("a:entry", NS)
-    assert entry.findtext("a:title", namespaces=NS) == "Updated claim a\ufffdb\ufffdc"
+    assert entry.findtext("a:title", namespaces=NS) == "Changed claim a\ufffdb\ufffdc"
     assert entry.findtext("a:content", namespaces=NS).startswith("bell\ufffd")
 
 

@@ -288,3 +288,13 @@ def test_revisions_commit_or_roll_back_with_the_version_bump(
             assert session.exec(select(func.count()).select_from(Revision)).one() == 1
     finally:
         engine.dispose()
+
+
+def test_each_change_is_said_in_words_with_a_link_to_what_changed(client: TestClient) -> None:
+    first_team = items(soup_of(client.get("/changes")))[4]
+    words = first_team.select_one(".change-words a")
+    assert words.get_text() == "Added our-lab's claim on vLLM · Speculative decoding"
+    assert words["href"] == "/matrix/cell?system=vllm&capability=speculative-decoding"
+    assert client.get(words["href"]).status_code == 200
+    hostile = items(soup_of(client.get("/changes?user=bob")))[0]
+    assert all(a["href"].startswith("/") for a in hostile.select(".change-words a"))

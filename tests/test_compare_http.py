@@ -194,3 +194,19 @@ def test_benchmark_filters_take_system_names(client: TestClient) -> None:
     named = client.get("/api/v1/benchmarks?system=TensorRT-LLM").json()["results"]
     by_slug = client.get("/api/v1/benchmarks?system=tensorrt-llm").json()["results"]
     assert named == by_slug and {r["system"] for r in named} == {"tensorrt-llm"}
+
+
+def test_suggestions_put_names_that_start_with_the_search_first(client: TestClient) -> None:
+    soup = BeautifulSoup(client.get("/compare?s=vllm&q=llama").text, "html.parser")
+    offered = [a.get_text() for a in soup.select("#suggestions a")]
+    assert offered[0] == "Add llama.cpp"
+    assert set(offered[1:3]) == {"Add ExLlamaV2", "Add Ollama"}
+
+
+def test_find_adds_the_system_named_in_one_click(client: TestClient) -> None:
+    response = client.get("/compare?s=vllm&q=ollama&find=1", follow_redirects=False)
+    assert response.status_code == 303
+    assert response.headers["location"] == "/compare?s=vllm&s=ollama"
+    # No clear pick: back to the page with its suggestions, the search kept.
+    response = client.get("/compare?s=vllm&q=llama&find=1", follow_redirects=False)
+    assert response.headers["location"] == "/compare?s=vllm&q=llama"

@@ -56,7 +56,10 @@ def test_what_would_change_names_an_answer_and_a_new_first_place(client: TestCli
 def test_one_question_at_a_time_in_order(client: TestClient) -> None:
     soup = soup_of(client.get("/decide"))
     assert soup.select_one("#question-heading").get_text() == "What will it run on?"
-    assert soup.select_one(".result-panel .empty")
+    # Before any answer the panel is not empty: the sourced default order, with its sources.
+    assert soup.select_one("#result-heading").get_text() == "Before your first answer"
+    assert soup.select_one(".picks.default-order .pick-name").get_text() == "vLLM"
+    assert not soup.select(".picks .score"), "no scores before an answer"
     soup = soup_of(client.get("/decide?hardware=cpu-only"))
     assert soup.select_one("#question-heading").get_text() == "How many people will use it at once?"
     hidden = {(i["name"], i["value"]) for i in soup.select('.question-form input[type="hidden"]')}

@@ -5,6 +5,7 @@ import hashlib
 import re
 
 import pytest
+from bs4 import BeautifulSoup
 from fastapi.testclient import TestClient
 
 from app.settings import PROJECT_ROOT
@@ -149,6 +150,13 @@ def test_api_docs_load_pinned_local_assets(client: TestClient) -> None:
     for name in ("swagger-ui-bundle.js", "swagger-ui.css"):
         assert (PROJECT_ROOT / "static/vendor/swagger-ui" / name).stat().st_size > 1000
         assert client.get(f"/static/vendor/swagger-ui/{name}").status_code == 200
+
+
+def test_api_docs_have_a_way_back_and_a_dark_scheme(client: TestClient) -> None:
+    soup = BeautifulSoup(client.get("/docs").text, "html.parser")
+    assert soup.select_one("header nav a[href='/']") is not None
+    sheet = soup.select_one("link[href='/static/css/docs.css']")["href"]
+    assert "prefers-color-scheme: dark" in client.get(sheet).text
 
 
 def test_cached_pages_are_stored_compressed_once(client: TestClient) -> None:

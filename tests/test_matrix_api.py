@@ -132,3 +132,31 @@ def test_unknown_minimum_level_is_422(client: TestClient) -> None:
     response = client.get("/api/v1/matrix?need=prefix-caching:mostly")
     assert response.status_code == 422
     assert "prefix-caching:yes" in response.json()["detail"][0]["allowed"]
+
+
+def test_search_matches_system_names_before_any_text(client: TestClient) -> None:
+    # Seven summaries mention vLLM; a search for "vllm" means the system called that.
+    body = matrix(client, "q=vllm")
+    assert slugs(body) == ["vllm"] and body["search_mode"] == "name"
+    assert set(slugs(matrix(client, "q=llama"))) == {"llama-cpp", "ollama", "exllamav2"}
+
+
+@pytest.mark.parametrize(
+    ("query", "capability"), [("ROCm", "amd-rocm"), ("tool+calling", "tool-calling")]
+)
+def test_search_for_a_feature_or_hardware_keeps_the_systems_that_support_it(
+    client: TestClient, query: str, capability: str
+) -> None:
+    body = matrix(client, f"q={query}", view="hardware" if capability == "amd-rocm" else "features")
+    assert body["search_mode"] == "capability" and body["search_capabilities"] == [capability]
+    every = matrix(client, view="hardware" if capability == "amd-rocm" else "features")
+    supported = {
+        s for s in slugs(every)
+        if cell(every, s, capability)["level"] in {"yes", "partial", "experimental", "via"}
+    }  # fmt: skip
+    assert set(slugs(body)) == supported and supported
+
+
+def test_search_falls_back_to_words_in_summaries(client: TestClient) -> None:
+    body = matrix(client, "q=fork")
+    assert body["search_mode"] == "text" and "aphrodite" in slugs(body)

@@ -147,3 +147,22 @@ def test_cell_detail_unknown_values_are_404s(client: TestClient) -> None:
     response = client.get("/matrix/cell?system=vllm&capability=nope")
     assert response.status_code == 404
     assert "'nope'" in soup_of(response).select_one(".error-detail").get_text()
+
+
+def test_a_licence_filter_shows_each_rows_licence(client: TestClient) -> None:
+    soup = BeautifulSoup(client.get("/matrix?licence=proprietary").text, "html.parser")
+    licences = [s.get_text() for s in soup.select("table.matrix tbody .row-licence")]
+    assert licences and all(licences)
+    plain = BeautifulSoup(client.get("/matrix").text, "html.parser")
+    assert plain.select("table.matrix tbody .row-licence") == []
+
+
+def test_the_cell_panel_explains_the_rating_mark_it_shares_with_the_matrix(
+    client: TestClient,
+) -> None:
+    rated = client.get("/matrix/cell?system=llama-cpp&capability=amd-rocm").text
+    soup = BeautifulSoup(rated, "html.parser")
+    assert [m.get_text() for m in soup.select(".claim-list sup.strength")] == ["1"]
+    assert "1 (basic) to 3 (strong)" in soup.select_one(".rating-note").get_text()
+    unrated = client.get("/matrix/cell?system=llama-cpp&capability=nvidia-cuda").text
+    assert BeautifulSoup(unrated, "html.parser").select_one(".rating-note") is None

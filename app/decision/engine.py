@@ -89,7 +89,9 @@ def rank(
         excluded=excluded,
         sources_differ=differ_text,
         differ=differ,
-        tie=find_tie(picks, {t.candidate.slug: t.order for t in ranked}) if answers else None,
+        # With no answer yet every score is 0: the tie is the sourced default order, shown
+        # before the first answer so the page is never empty.
+        tie=find_tie(picks, {t.candidate.slug: t.order for t in ranked}),
         scale=SCALE,
         first_by=first_by,
     )

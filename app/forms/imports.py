@@ -59,7 +59,8 @@ def read_message(document: ImportDoc) -> str:
     said = f"Read {runs} run{'s' if runs != 1 else ''} from {document['file']}"
     if document["ready"]:
         return f"{said}: check them, then save."
-    return f"{said}: {len(document['problems'])} thing(s) to give before saving."
+    missing = len(document["problems"])
+    return f"{said}: {missing} thing{'s' if missing != 1 else ''} to give before saving."
 
 
 def field_problems(exc: ValidationError) -> dict[str, str]:

@@ -110,6 +110,10 @@ def read_changes(
     return reading, page
 
 
+TOO_FEW = ("choose at least two systems to compare", "no systems chosen")
+"""The problems of a comparison still being built (the Find button may add to it)."""
+
+
 def read_compare(session: Session, query: QueryParams) -> Reading[CompareParams]:
     """The systems to compare, in the user's order, with every problem named."""
     query = with_slugs(query, {"s": system_names(session)})
@@ -121,6 +125,6 @@ def read_compare(session: Session, query: QueryParams) -> Reading[CompareParams]
         problems.append(ParamProblem("s", ",".join(params.s), (), reason))
         reading = Reading(params.replace(s=params.s[:4]), problems, reading.ignored)
     elif len(params.s) < 2 and not problems and (params.s or not params.q):
-        reason = "choose at least two systems to compare" if params.s else "no systems chosen"
+        reason = TOO_FEW[0] if params.s else TOO_FEW[1]
         problems.append(ParamProblem("s", ",".join(params.s), (), reason))
     return reading

@@ -568,6 +568,9 @@ class CompareParams(LevelParams):
     ] = ()  # fmt: skip
     diff: Annotated[bool, Field(description="show only the rows where the systems differ")] = False
     q: Annotated[str, Field(description="find a system to add", max_length=100)] = ""
+    # The Find button: add the system `q` names (exactly, or as the only match) at once.
+    # Never part of a canonical URL.
+    find: Annotated[bool, Field(description="add the system `q` names, if one is clear")] = False
 
     def query_string(self, **changes: object) -> str:
         p = self.replace(**changes) if changes else self

@@ -1,17 +1,20 @@
 """The history of changes as an Atom 1.0 feed (RFC 4287). Pure: revisions in, bytes out.
 
 The XML is built as an element tree, so text from users (keys, messages, values) is always
-escaped by the serialiser, never pasted into markup. Links are relative to the feed: the
-render cache does not key on the Host header, so an absolute link built for one host name
-would be handed to readers who came by another.
+escaped by the serialiser, never pasted into markup. Links are relative: the render cache
+does not key on the Host header, so an absolute link built for one host name would be handed
+to readers who came by another. `with_base` adds an `xml:base` (RFC 4287 section 2) for the
+host of each request after the cache, so every reader resolves them the same way.
 """
 
 import datetime as dt
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from xml.sax.saxutils import quoteattr
 
+from app.present.change_words import ChangeWords
 from app.present.formatting import entity_label
 from app.queries.revisions import field_changes
 from app.schemas import RevisionView
@@ -52,6 +55,7 @@ def change_feed(
     feed_id: str,
     links: FeedLinks,
     updated: dt.datetime,
+    describe: Callable[[RevisionView], ChangeWords] | None = None,
 ) -> bytes:
     """The feed document for one page of revisions, newest first."""
     feed = ET.Element("feed", xmlns=ATOM)
@@ -64,7 +68,7 @@ def change_feed(
         _link(feed, "next", links.next, MEDIA_TYPE)
     _text(feed, "generator", "Inference Atlas")
     for revision in revisions:
-        feed.append(_entry(revision))
+        feed.append(_entry(revision, describe(revision) if describe else None))
     ET.indent(feed)
     # typeshed types only encoding=None (bytes) and "unicode" (str); "utf-8" gives bytes too.
     document: bytes = ET.tostring(feed, encoding="utf-8", xml_declaration=True)
@@ -93,16 +97,26 @@ def change_summary(revision: RevisionView) -> str:
     return "\n".join(lines)
 
 
-def _entry(revision: RevisionView) -> ET.Element:
+def with_base(document: bytes, base: str) -> bytes:
+    """The feed with `xml:base` set to the site's address, so its relative links resolve."""
+    attribute = f" xml:base={quoteattr(_NOT_XML.sub('', base))}".encode()
+    return document.replace(b"<feed ", b"<feed" + attribute + b" ", 1)
+
+
+def _entry(revision: RevisionView, words: ChangeWords | None) -> ET.Element:
     entry = ET.Element("entry")
     _text(entry, "id", entry_id(revision))
-    _text(entry, "title", change_title(revision))
+    _text(entry, "title", words.text if words else change_title(revision))
     _text(entry, "updated", _stamp(revision.at))
     author = ET.SubElement(entry, "author")
     _text(author, "name", revision.actor)
     # The page of the history that starts with this change.
     page = f"/changes?before={revision.id + 1}#change-{revision.id}"
-    _link(entry, "alternate", page, "text/html")
+    if words and words.link:  # the changed cell, figure or page; the history entry beside it
+        _link(entry, "alternate", words.link, "text/html")
+        _link(entry, "related", page, "text/html")
+    else:
+        _link(entry, "alternate", page, "text/html")
     content = _text(entry, "content", change_summary(revision) or change_title(revision))
     content.set("type", "text")
     return entry

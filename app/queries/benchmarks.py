@@ -76,6 +76,14 @@ def version_key(text: str) -> tuple[int, ...]:
     return tuple(parts)
 
 
+def release_line(text: str) -> tuple[int, int]:
+    """'v0.5.10.post1' -> (0, 5): the major and minor number. A figure is only superseded by
+    a newer minor or major release; a patch (v0.5.9 -> v0.5.10.post1) keeps the same
+    engine, and its figures hold."""
+    key = (*version_key(text), 0, 0)
+    return key[0], key[1]
+
+
 @per_version()
 def latest_versions(session: Session) -> dict[str, str]:
     """The newest version any source gives for each system."""
@@ -115,7 +123,8 @@ def with_freshness(
         if (
             view.system_version
             and newest
-            and version_key(view.system_version) < version_key(newest)
+            and version_key(view.system_version)
+            and release_line(view.system_version) < release_line(newest)
         ):
             reasons.append(f"{view.system_version} is superseded by {newest}")
         out.append(view.model_copy(update={"age_days": age, "stale": "; ".join(reasons) or None}))

@@ -8,7 +8,8 @@ from sqlmodel import Session, col, select
 
 from app.data_version.version import data_version, per_version
 from app.models import BenchmarkResult, Claim, Meta, Source, System, SystemFact, SystemNote
-from app.queries.common import capabilities_in_order, source_caveats, system_names
+from app.present.change_words import Names
+from app.queries.common import capabilities_in_order, source_caveats, source_refs, system_names
 from app.schemas import CapabilityView, Freshness, SourceDetail
 
 
@@ -85,3 +86,12 @@ def last_loaded(session: Session) -> dt.datetime:
     if seeded_at:
         return dt.datetime.fromisoformat(seeded_at)
     return dt.datetime.fromtimestamp(0, dt.UTC)
+
+
+def change_names(session: Session) -> Names:
+    """The names a change is described with: systems, capabilities, sources' short names."""
+    return Names(
+        systems={slug: name for slug, name in system_names(session).values()},
+        capabilities={c.slug: c.name for c in list_capabilities(session)},
+        sources={r.slug: r.short for r in source_refs(session).values()},
+    )

@@ -225,7 +225,32 @@ def suggestions(systems: list[SystemSummary], params: CompareParams) -> list[Sys
     def matches(s: SystemSummary, text: str) -> bool:
         return all(w in text.lower() for w in words)
 
-    # Name matches first: "llama" should offer llama.cpp before systems that mention it.
-    by_name = [s for s in pool if matches(s, f"{s.name} {s.slug}")]
+    # Name matches first: "llama" should offer llama.cpp before systems that mention it, and
+    # before ExLlamaV2 and Ollama, whose names hold it in the middle of a word.
+    by_name = sorted((s for s in pool if matches(s, f"{s.name} {s.slug}")),
+                     key=lambda s: (_name_rank(s, params.q), s.name.lower()))  # fmt: skip
     by_summary = [s for s in pool if s not in by_name and matches(s, s.summary)]
     return (by_name + by_summary)[:8]
+
+
+def _name_rank(system: SystemSummary, q: str) -> int:
+    """0 the name itself, 1 the name starts with it, 2 a word starts with it, 3 elsewhere."""
+    wanted = q.strip().lower()
+    names = [system.name.lower(), system.slug]
+    if wanted in names or wanted.replace(" ", "-") == system.slug:
+        return 0
+    if any(n.startswith(wanted) for n in names):
+        return 1
+    words = [w for n in names for w in n.replace("-", " ").replace(".", " ").split()]
+    return 2 if any(w.startswith(wanted) for w in words) else 3
+
+
+def clear_pick(systems: list[SystemSummary], params: CompareParams) -> str | None:
+    """The system the search names: exactly, or as the only name that holds it; else None."""
+    words = params.q.lower().split()
+    named = [s for s in suggestions(systems, params)
+             if all(w in f"{s.name} {s.slug}".lower() for w in words)]  # fmt: skip
+    exact = [s for s in named if _name_rank(s, params.q) == 0]
+    if len(exact) == 1:
+        return exact[0].slug
+    return named[0].slug if len(named) == 1 else None

@@ -108,6 +108,10 @@ class MatrixResult(BaseModel):
     relax: Relaxation | None
     capabilities: list[CapabilityMatch] = []
     filters: list[ActiveFilter] = []
+    # How the search narrowed the rows: "name" (systems named like it), "capability" (systems
+    # that support a feature or hardware target named like it), "text" (summaries), or "".
+    search_mode: str = ""
+    search_capabilities: list[str] = []  # in "capability" mode, the columns it matched
 
 
 @dataclass(frozen=True)
@@ -234,6 +238,7 @@ def build_matrix(
     (`paged=False`, for exports). Only the page's rows are built."""
     base = matrix_base(session)
     rows = _filter_rows(base, view, params)
+    search = search_systems(base, params.q)
     groups = _visible_groups(base, view, params, rows)
     relax = _relaxation(base, view, params) if not rows else None
     shown_columns = [c for g in groups for c in g.columns]
@@ -252,6 +257,8 @@ def build_matrix(
         hidden_columns=all_columns - len(shown_columns),
         relax=relax,
         capabilities=_capability_matches(base, params),
+        search_mode=search.mode,
+        search_capabilities=list(search.capabilities),
         filters=[
             ActiveFilter(
                 field=name,
@@ -319,11 +326,48 @@ def _words_in(text: str, haystack: str) -> bool:
     return all(word in haystack.lower() for word in text.lower().split())
 
 
+@dataclass(frozen=True)
+class Search:
+    """The systems a search keeps, and why (see MatrixResult.search_mode)."""
+
+    mode: str
+    systems: frozenset[str]
+    capabilities: tuple[str, ...] = ()
+
+
+def search_systems(base: MatrixBase, q: str) -> Search:
+    """Names first ("vllm" is vLLM and vLLM Metal, not every summary that mentions vLLM);
+    else a feature or hardware target named like it keeps the systems that support it at any
+    level, as a caniuse reader expects ("ROCm", "tool calling"); else words in summaries."""
+    if not q.strip():
+        return Search("", frozenset())
+    named = {s.slug for s in base.systems if _words_in(q, _name_text(s))}
+    if named:
+        return Search("name", frozenset(named))
+    columns = [c.slug for gs in base.groups.values() for g in gs for c in g.columns
+               if _words_in(q, f"{c.name} {c.slug.replace('-', ' ')}")]  # fmt: skip
+    if columns:
+        supported = {
+            s.slug
+            for s in base.systems
+            if any(_level(base, s.slug, c) in ACCEPTED_LEVELS["any"] for c in columns)
+        }
+        return Search("capability", frozenset(supported), tuple(dict.fromkeys(columns)))
+    return Search("text", frozenset(s.slug for s in base.systems if _text_matches(s, q)))
+
+
+def _name_text(system: SystemSummary) -> str:
+    return f"{system.name} {system.slug} {system.slug.replace('-', ' ')}"
+
+
 def _filter_rows(base: MatrixBase, view: str, params: MatrixParams) -> list[SystemSummary]:
+    search = search_systems(base, params.q)
     return [
         s
         for s in base.systems
-        if _keeps(base, s, params) and _covered(base, view, s.slug, params.min_coverage)
+        if (not search.mode or s.slug in search.systems)
+        and _keeps(base, s, params)
+        and _covered(base, view, s.slug, params.min_coverage)
     ]
 
 
@@ -347,8 +391,6 @@ def _keeps(base: MatrixBase, system: SystemSummary, params: MatrixParams) -> boo
     if params.status and system.status not in params.status:
         return False
     if params.licence and system.licence_family not in params.licence:
-        return False
-    if params.q and not _text_matches(system, params.q):
         return False
     needs = [*params.needs, *(Need(hw) for hw in params.hw)]
     return all(_level(base, system.slug, n.capability) in ACCEPTED_LEVELS[n.level] for n in needs)

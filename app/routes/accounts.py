@@ -6,6 +6,8 @@ holding the session's random token; signing out deletes the row, so the cookie i
 even if someone kept a copy.
 """
 
+from urllib.parse import urlencode
+
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 from sqlmodel import Session
@@ -29,8 +31,14 @@ from app.accounts.web import (
     set_session_cookie,
 )
 from app.db import SessionDep
-from app.web.render import render
+from app.web.render import flash, render
 from app.writes.transaction import write_transaction
+
+ROLE_WORDS = {
+    "admin": "an admin: you can edit the data and manage users",
+    "editor": "an editor: you can add results, claims and notes",
+    "viewer": "a viewer: you can read the team's instance",
+}
 
 router = APIRouter(include_in_schema=False)
 
@@ -109,6 +117,9 @@ async def login(request: Request, session: SessionDep) -> Response:
         await run_in_threadpool(_end, session, previous)
     response = RedirectResponse(next_path, 303)
     set_session_cookie(request, response, result.token)
+    # Say what changed: the next page is built for them alone, and shows this once.
+    role = ROLE_WORDS.get(str(result.user.role), str(result.user.role))
+    flash(request, response, f"Signed in as {result.user.name}, {role}.")
     return response
 
 
@@ -119,8 +130,12 @@ def _end(session: Session, token: str) -> None:
 
 @router.get("/logout")
 async def logout_form(request: Request, who: CurrentUser) -> Response:
-    """Signing out changes state, so it takes a POST; this page offers the button."""
-    return render(request, "pages/logout.html", {"active": "login"})
+    """Signing out changes state, so it takes a POST; this page offers the button, and once
+    signed out says so (a signed-out page may come from the shared cache: no flash there)."""
+    back = safe_next(request.query_params.get("next", ""))
+    # Once signed out, the header offers "Sign in" again (the login page itself does not).
+    active = "login" if who else "logout"
+    return render(request, "pages/logout.html", {"active": active, "back": back})
 
 
 @router.post("/logout")
@@ -128,7 +143,8 @@ async def logout(request: Request, session: SessionDep) -> Response:
     token = cookie_token(request)
     if token is not None:
         await run_in_threadpool(_end, session, token)
-    response = RedirectResponse("/", 303)
+    back = safe_next(str((await read_form(request)).get("next") or ""))
+    response = RedirectResponse(f"/logout?{urlencode({'next': back})}", 303)
     clear_session_cookie(request, response)
     return response
 

@@ -1,6 +1,9 @@
 """The history of changes: /changes (HTML) and /changes.atom; /api/v1/changes is in
 app/routes/api/changes.py."""
 
+import gzip
+from functools import partial
+
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from sqlmodel import Session
@@ -8,8 +11,9 @@ from sqlmodel import Session
 from app.db import SessionDep
 from app.params.readings import read_changes
 from app.params.views import CHANGES_PAGE_SIZE, ChangesParams
-from app.present.atom import MEDIA_TYPE, TAG, FeedLinks, change_feed, feed_title
-from app.queries.catalogue import last_loaded
+from app.present.atom import MEDIA_TYPE, TAG, FeedLinks, change_feed, feed_title, with_base
+from app.present.change_words import describe
+from app.queries.catalogue import change_names, last_loaded
 from app.queries.matrix import system_name_map
 from app.queries.revisions import field_changes
 from app.queries.vocabularies import change_options
@@ -34,11 +38,12 @@ def _changes_page(request: Request, session: Session) -> Response:
     if not problems and (redirect := tidy_redirect(request, canonical, reading.ignored)):
         return redirect
     names = system_name_map(session)
+    words = change_names(session)
     context = {
         "params": params,
         "problems": problems,
         "ignored_parameters": reading.ignored,
-        "changes": [(r, field_changes(r)) for r in page.revisions],
+        "changes": [(r, field_changes(r), describe(r, words)) for r in page.revisions],
         "older_url": f"/changes?{params.query_string(before=page.older)}" if page.older else None,
         "newest_url": f"/changes{_query(params.query_string(before=None))}",
         "system_names": names,
@@ -80,10 +85,19 @@ def _changes_feed(request: Request, session: Session) -> Response:
         feed_id=f"{TAG}:changes{_query(filters)}",
         links=links,
         updated=last_loaded(session),
+        describe=partial(describe, names=change_names(session)),
     )
     return Response(body, media_type=f"{MEDIA_TYPE}; charset=utf-8")
 
 
 @router.get("/changes.atom")
 async def changes_feed(request: Request, session: SessionDep) -> Response:
-    return await serve(request, session, lambda s: _changes_feed(request, s))
+    response = await serve(request, session, lambda s: _changes_feed(request, s))
+    if response.status_code != 200:
+        return response
+    # After the cache (which does not key on Host): this request's own address as xml:base.
+    headers = {k: v for k, v in response.headers.items() if k.lower() != "content-length"}
+    gzipped = headers.get("content-encoding") == "gzip"
+    body = gzip.decompress(response.body) if gzipped else bytes(response.body)
+    body = with_base(body, str(request.base_url))
+    return Response(gzip.compress(body) if gzipped else body, status_code=200, headers=headers)

@@ -1,13 +1,13 @@
 """/compare: two to four systems side by side; /api/v1/compare is in app/routes/api/catalogue.py."""
 
 from fastapi import APIRouter, Request
-from fastapi.responses import Response
+from fastapi.responses import RedirectResponse, Response
 from sqlmodel import Session
 
 from app.db import SessionDep
-from app.params.readings import read_compare
+from app.params.readings import TOO_FEW, read_compare
 from app.present.share_image import preview_png
-from app.queries.compare import Comparison, build_comparison, suggestions
+from app.queries.compare import Comparison, build_comparison, clear_pick, suggestions
 from app.queries.contexts import context_chart, describe_ratio
 from app.queries.decide import rules_favouring
 from app.queries.sweeps import sweep_drawings
@@ -22,6 +22,14 @@ def _compare_page(request: Request, session: Session) -> Response:
     reading = read_compare(session, request.query_params)
     params, problems = reading.params, reading.problems
     canonical = f"/compare?{params.query_string()}"
+    if params.find and all(p.reason in TOO_FEW for p in problems) and len(params.s) < 4:
+        # "ollama" then Find: one click adds it, rather than a list with one entry to click.
+        pick = clear_pick(list_systems(session), params)
+        if pick:
+            return RedirectResponse(
+                f"/compare?{params.query_string(s=(*params.s, pick), q='')}", 303
+            )
+        return RedirectResponse(canonical, 303)
     if not problems and (redirect := tidy_redirect(request, canonical, reading.ignored)):
         return redirect
     systems = list_systems(session)

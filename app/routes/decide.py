@@ -34,8 +34,9 @@ def _decide_page(request: Request, session: Session) -> Response:
         return redirect
     answers = params.as_dict()
     level = params.service_level()
-    result = recommendation(session, answers, level=level) if answers else None
-    top = [p.slug for p in result.ranked[:3]] if result else []
+    # Before any answer too: the page shows the sources' default order.
+    result = recommendation(session, answers, level=level)
+    top = [p.slug for p in result.ranked[:3]] if answers else []
     context = {
         "params": params,
         "problems": problems,
@@ -45,7 +46,7 @@ def _decide_page(request: Request, session: Session) -> Response:
         "answers": answers,
         "result": result,
         # Reasons name their source by slug; the page marks the ones with caveats.
-        "sources_by_slug": {r.slug: r for r in source_refs(session).values()} if result else {},
+        "sources_by_slug": {r.slug: r for r in source_refs(session).values()},
         "why": explain_why_not(result, why),
         "compare_url": "/compare?" + "&".join(f"s={s}" for s in top) if len(top) >= 2 else "",
         "json_url": "/api/v1/recommend?"

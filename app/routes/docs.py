@@ -72,12 +72,20 @@ DOCS_PAGE = """<!doctype html>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Inference Atlas API</title>
 <link rel="stylesheet" href="/static/vendor/swagger-ui/swagger-ui.css">
+<link rel="stylesheet" href="/static/css/docs.css">
 <link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
 <script src="/static/vendor/swagger-ui/swagger-ui-bundle.js" defer></script>
 <script src="/static/js/swagger-init.js" defer></script>
 </head>
 <body>
-<div id="swagger-ui"></div>
+<header class="docs-bar">
+<nav aria-label="Main">
+<a href="/" class="docs-home"><span aria-hidden="true">&#9709;</span> Inference Atlas</a>
+<a href="/">Back to the Atlas</a>
+<a href="/openapi.json">openapi.json</a>
+</nav>
+</header>
+<main id="swagger-ui"></main>
 </body>
 </html>
 """

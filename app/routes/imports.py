@@ -19,6 +19,7 @@ from app.forms.imports import (
     read_message,
 )
 from app.importers import ResultFileError
+from app.importers.reading import MB
 from app.importers.runs import TOOLS
 from app.queries.imports import recent_imports
 from app.routes.api.imports import MAX_UPLOAD_BYTES, Upload, UploadRefused, read_upload
@@ -134,7 +135,7 @@ def _imports_page(request: Request, session: Session, form: ContextForm, status:
         "form": form.with_choices(session),
         "recent": recent_imports(session),
         "formats": TOOLS,
-        "limit_mb": MAX_UPLOAD_BYTES // (1024 * 1024),
+        "limit_mb": MAX_UPLOAD_BYTES // MB,  # decimal megabytes, as the README and the limit
     }
     return form_page(request, session, "pages/imports.html", context, status, {})
 

@@ -9,8 +9,9 @@ from sqlmodel import Session
 from app.db import SessionDep
 from app.forms.editing import system_editing
 from app.params.views import QueryModel, SweepParams, read_query
+from app.present.change_words import describe
 from app.queries.benchmarks import latest_versions
-from app.queries.catalogue import list_sources
+from app.queries.catalogue import change_names, list_sources
 from app.queries.coverage import database_coverage
 from app.queries.matrix import system_name_map
 from app.queries.revisions import field_changes, revision_page
@@ -77,13 +78,14 @@ def _system_page(request: Request, session: Session, slug: str, ignored: list[st
     if detail is None:
         raise NotFoundError("system", slug, system_slugs(session), system_name_map(session))
     history = revision_page(session, system=slug, limit=HISTORY_SIZE)
+    names = change_names(session)
     context = {
         "system": detail,
         "glance": system_glance(detail, latest_versions(session).get(slug)),
         "fact_groups": group_facts(detail.facts),
         "compare_with": compare_candidates(session, slug),
         "json_url": f"/api/v1/systems/{slug}",
-        "history": [(r, field_changes(r)) for r in history.revisions],
+        "history": [(r, field_changes(r), describe(r, names)) for r in history.revisions],
         "more_history": history.older is not None,
         "atom_url": f"/changes.atom?system={slug}",
         "atom_title": f"Changes to {detail.name}",

@@ -178,3 +178,40 @@ document.addEventListener("DOMContentLoaded", () => {
   enablePicker();
   if (document.querySelector("#cell_detail.is-panel:not([hidden])")) focusPanel();
 });
+
+// The guided flow: after "Next", "Skip" or "change" swaps in the next question, focus moves
+// to its heading, so a keyboard or screen-reader user continues from there (WCAG 2.4.3).
+document.addEventListener("htmx:afterSwap", (event) => {
+  const target = event.detail.target;
+  if (!target || target.id !== "decide_flow") return;
+  if (new URL(window.location.href).searchParams.get("why")) return; // "why not?" scrolls to its panel
+  const heading = document.getElementById("question-heading");
+  if (heading) heading.focus();
+});
+
+// Phones: the filters fold into a "Filters (n)" drawer, closed at first so the results come
+// first. Without JavaScript it stays open. The count follows the form after each swap.
+function countFilters(form) {
+  const own = [...form.elements, ...document.querySelectorAll(`input[type=hidden][form="${form.id}"]`)];
+  return own.filter((field) => {
+    if (!field.name || field.name === "sort" || field.name === "page" || field.closest(".need-picker")) return false;
+    if (field.type === "checkbox" || field.type === "radio") return field.checked;
+    if (field.tagName === "SELECT") return field.selectedIndex > 0;
+    return ["search", "number", "hidden", "text"].includes(field.type) && field.value !== "";
+  }).length;
+}
+function updateDrawers() {
+  for (const drawer of document.querySelectorAll("details.filter-drawer")) {
+    const form = drawer.querySelector("form");
+    const count = drawer.querySelector(".drawer-count");
+    if (!form || !count) continue;
+    const n = countFilters(form);
+    count.textContent = n ? `(${n})` : "";
+  }
+}
+document.addEventListener("DOMContentLoaded", () => {
+  if (window.matchMedia("(max-width: 900px)").matches) {
+    for (const drawer of document.querySelectorAll("details.filter-drawer")) drawer.open = false;
+  }
+});
+document.addEventListener("htmx:afterSettle", updateDrawers);

@@ -176,3 +176,17 @@ def test_a_hash_needing_new_parameters_is_replaced_on_sign_in(fresh_url, product
     with Session(engine) as session:
         assert "m=65536" in service.get_user(session, "eddie").password_hash
     engine.dispose()
+
+
+def test_signing_in_and_out_say_what_changed(clients) -> None:
+    client = clients()
+    sign_in(client, "eddie", next_path="/sources")
+    said = soup(client.get("/sources")).select_one(".done-banner.flash").get_text()
+    assert said == "Signed in as eddie, an editor: you can add results, claims and notes."
+    assert soup(client.get("/sources")).select_one(".done-banner.flash") is None, "said once"
+    out = client.post("/logout", data={"next": "/sources"}, headers=SAME_ORIGIN,
+                      follow_redirects=False)  # fmt: skip
+    assert out.headers["location"] == "/logout?next=%2Fsources"
+    page = soup(client.get(out.headers["location"]))
+    assert "You are signed out" in page.select_one("[role=status]").get_text()
+    assert page.select_one("article a")["href"] == "/sources", "back to where they were"

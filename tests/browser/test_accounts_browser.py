@@ -98,8 +98,10 @@ def test_htmx_swaps_work_under_the_policy(browser, live_url) -> None:
     page.goto(f"{live_url}/decide")
     page.evaluate("window.__stillHere = true")
     page.click('input[value="apple-silicon"]')
+    page.click(".question-form button[type=submit]")  # an answer counts on "Next"
     page.wait_for_url("**/decide?hardware=apple-silicon")
     page.click('input[value="single-user"]')
+    page.click(".question-form button[type=submit]")
     page.wait_for_url("**scale=single-user")
     assert page.evaluate("window.__stillHere") is True, "swapped by HTMX, not reloaded"
     assert page.locator(".picks .pick-name").count() > 0
@@ -181,7 +183,8 @@ def test_sign_in_manage_users_and_sign_out(browser, live_url, admin, artifacts: 
     expect(page.locator("[role=alert]")).to_contain_text("only active admin")
 
     page.click("form.sign-out button")
-    page.wait_for_url(f"{live_url}/")
+    page.wait_for_url("**/logout?next=%2Fadmin%2F**")  # says so, offers the way back
+    assert "You are signed out" in page.locator("[role=status]").inner_text()
     assert page.locator(".signed-in-as").count() == 0
     assert page.locator(".account a").inner_text() == "Sign in"
     page.goto(f"{live_url}/admin/users")

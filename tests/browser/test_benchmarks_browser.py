@@ -72,3 +72,30 @@ def test_phone_layout(browser, live_url, artifacts: Path) -> None:
     page.locator("article.context-card").first.scroll_into_view_if_needed()
     page.screenshot(path=artifacts / "benchmarks-phone.png")
     context.close()
+
+
+@pytest.mark.parametrize(
+    ("path", "results"), [("/matrix?kind=engine", "table.matrix"), ("/benchmarks", ".context-card")]
+)
+def test_phone_filters_are_a_drawer_that_counts_them(browser, live_url, path, results) -> None:
+    """On a phone the results come first; "Filters (n)" opens the form, and n follows it."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.goto(f"{live_url}{path}")
+    drawer = page.locator("details.filter-drawer")
+    assert drawer.evaluate("d => d.open") is False
+    toggle = drawer.locator("summary.drawer-toggle")
+    assert toggle.is_visible() and not page.locator("form.filters").is_visible()
+    before = toggle.inner_text()
+    assert before == ("Filters (1)" if "kind=" in path else "Filters")
+    first_result = page.locator(results).first.bounding_box()
+    assert first_result and first_result["y"] < 1400, "results within two screens"
+    toggle.focus()
+    page.keyboard.press("Enter")  # opens from the keyboard
+    checkbox = page.locator("form.filters input[type=checkbox] >> visible=true").first
+    checkbox.wait_for(state="visible")
+    checkbox.check()
+    wait_until(page, f"document.querySelector('.drawer-count').textContent !== {before[8:]!r}")
+    assert toggle.inner_text() != before
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    context.close()

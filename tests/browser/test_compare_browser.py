@@ -17,7 +17,7 @@ def test_build_share_and_reopen(browser, live_url) -> None:
     context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_url)
     page = context.new_page()
     page.goto(f"{live_url}/compare?s=vllm&s=sglang")
-    page.fill('input[name="q"]', "llama")
+    page.fill('form.add-system input[name="q"]', "llama")
     page.locator("#suggestions a", has_text="Add llama.cpp").click()
     page.wait_for_url(f"{live_url}/compare?s=vllm&s=sglang&s=llama-cpp")
     assert page.locator("thead .compare-name").all_inner_texts() == ["vLLM", "SGLang", "llama.cpp"]
@@ -47,7 +47,7 @@ def test_differences_only_toggle(browser, live_url) -> None:
 def test_keyboard_only(browser, live_url) -> None:
     page = browser.new_context(viewport={"width": 1400, "height": 900}).new_page()
     page.goto(f"{live_url}/compare?s=omlx&s=mlx-lm")
-    page.focus('input[name="q"]')
+    page.focus('form.add-system input[name="q"]')
     page.keyboard.type("ollama")
     page.locator("#suggestions a", has_text="Add Ollama").wait_for()
     page.keyboard.press("Tab")  # the Find button

@@ -19,12 +19,14 @@ def test_walk_the_flow_by_clicking_and_share_the_result(browser, live_url) -> No
     page = context.new_page()
     page.goto(f"{live_url}/decide")
     page.evaluate("window.__stillHere = true")
-    page.click('input[value="nvidia-datacenter"]')  # radios advance on change
-    page.wait_for_url("**/decide?hardware=nvidia-datacenter")
-    page.click('input[value="high-throughput"]')
-    page.wait_for_url("**scale=high-throughput")
-    page.click('input[value="rag"]')
-    page.wait_for_url("**workload=rag")
+    for value, url in (
+        ("nvidia-datacenter", "**/decide?hardware=nvidia-datacenter"),
+        ("high-throughput", "**scale=high-throughput"),
+        ("rag", "**workload=rag"),
+    ):
+        page.click(f'input[value="{value}"]')
+        page.click(".question-form button[type=submit]")  # an answer counts on "Next"
+        page.wait_for_url(url)
     assert page.evaluate("window.__stillHere") is True, "HTMX swaps; no page reload"
     assert picks(page)[0] == "SGLang"
     page.click(".question-form a[role=button]")
@@ -88,16 +90,37 @@ def test_screens_after_one_three_and_all_answers(browser, live_url, artifacts, n
 
 
 def test_keyboard_only(browser, live_url) -> None:
+    """Arrow keys choose without leaving the question; Next moves on and focus follows to the
+    new question's heading, from which one Tab reaches its first option (WCAG 3.2.2, 2.4.3)."""
     page = browser.new_context().new_page()
     page.goto(f"{live_url}/decide")
     page.focus('input[value="nvidia-datacenter"]')
-    page.keyboard.press("ArrowDown")  # moves and selects the next radio: NVIDIA consumer GPU
+    page.keyboard.press("ArrowDown")  # selects NVIDIA consumer GPU, and nothing more
+    page.wait_for_timeout(300)
+    assert page.url.endswith("/decide"), "choosing an answer does not submit it"
+    assert page.locator('input[value="nvidia-consumer"]').is_checked()
+    page.locator(".question-form button[type=submit]").focus()
+    page.keyboard.press("Enter")
     page.wait_for_url("**hardware=nvidia-consumer")
-    page.wait_for_selector("text=How many people will use it at once?")
-    page.focus('input[value="single-user"]')
+    wait_until(page, "document.activeElement && document.activeElement.id === 'question-heading'")
+    heading = page.evaluate("document.activeElement.textContent")
+    assert heading == "How many people will use it at once?"
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.name") == "scale"
     page.keyboard.press("Space")
-    page.wait_for_url("**scale=single-user")
+    page.keyboard.press("Enter")  # Enter on a radio submits its form
+    page.wait_for_url("**scale=**")
+    wait_until(page, "document.activeElement.id === 'question-heading'")
     assert picks(page)
+    page.context.close()
+
+
+def test_the_default_order_is_shown_before_the_first_answer(browser, live_url) -> None:
+    page = browser.new_context().new_page()
+    page.goto(f"{live_url}/decide")
+    assert page.locator("#result-heading").inner_text() == "Before your first answer"
+    assert picks(page)[0] == "vLLM", "the sourced default order"
+    assert page.locator(".picks .because a.cite").count() >= 1
     page.context.close()
 
 

@@ -91,6 +91,9 @@ A11Y_PATHS = [
     "/matrix/cell?system=vllm&capability=prefix-caching",
     "/features/prefix-caching",
     "/features/nope",
+    "/features",
+    "/models",
+    "/search?q=llama",
     "/benchmarks",
 ]
 

@@ -28,7 +28,7 @@ def test_upload_preview_give_context_then_save(clients: Any, accounts_engine: En
     assert sent.status_code == 303
     where = sent.headers["location"]
     said = flash_of(eddie, where)
-    assert said == f"Read 4 runs from {SWEEP.name}: 3 thing(s) to give before saving."
+    assert said == f"Read 4 runs from {SWEEP.name}: 3 things to give before saving."
     preview = page(eddie.get(where))
     banner = preview.select_one(".problem-banner").get_text(" ", strip=True)
     assert "hardware" in banner and "precision" in banner
@@ -99,3 +99,8 @@ def test_every_import_form_post_needs_an_editor(clients: Any) -> None:
         # Past the role check: no file (422), or no such import (404).
         editor = clients("eddie").post(target, data=data, headers=SAME_ORIGIN)
         assert editor.status_code == (422 if target == "/imports" else 404)
+
+
+def test_the_upload_limit_is_said_as_the_readme_says_it(clients: Any) -> None:
+    note = page(clients("eddie").get("/imports")).select_one("#imp-file-note").get_text()
+    assert note.startswith("Up to 50 MB."), "50 000 000 bytes, as the README says"

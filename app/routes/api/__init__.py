@@ -2,11 +2,12 @@
 
 from fastapi import APIRouter
 
-from app.routes.api import account, catalogue, changes, imports, notes, team
+from app.routes.api import account, catalogue, changes, finder, imports, notes, team
 
 # In this order in /openapi.json.
 API_ROUTERS: tuple[APIRouter, ...] = (
     catalogue.router,
+    finder.router,
     team.router,
     imports.router,
     notes.router,
