@@ -10,6 +10,7 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from tests.team import (
+    test_catalogue_api,
     test_claim_forms,
     test_import_api,
     test_import_pages,
@@ -58,6 +59,7 @@ def covered_paths() -> list[tuple[str, str]]:
     return [
         *((method.upper(), path) for method, path, _ in test_write_api.WRITES),
         *((method.upper(), path) for method, path in test_import_api.WRITES),
+        *((method.upper(), path) for method, path, _ in test_catalogue_api.WRITES),
         *(("POST", path.format(id="x-1")) for path, _ in forms),
         *(("POST", path) for path, _ in ADMIN_POSTS),
     ]

@@ -2,7 +2,7 @@
 
 from fastapi import APIRouter
 
-from app.routes.api import catalogue, changes, imports, notes, team
+from app.routes.api import catalogue, changes, entries, imports, notes, team
 
 # In this order in /openapi.json.
 API_ROUTERS: tuple[APIRouter, ...] = (
@@ -10,5 +10,6 @@ API_ROUTERS: tuple[APIRouter, ...] = (
     team.router,
     imports.router,
     notes.router,
+    entries.router,
     changes.router,
 )
