@@ -176,7 +176,11 @@ class _Rows:
 
     def withdrawn(self, model: Any, order: Any) -> list[dict[str, Any]]:
         """Rows the seed files do not hold: published ones kept withdrawn, and a team's own."""
-        held = or_(col(model.withdrawn), col(model.team))
+        held = (
+            or_(col(model.withdrawn), col(model.team))
+            if hasattr(model, "team")
+            else (col(model.withdrawn))
+        )
         rows = self.session.exec(select(model).where(held).order_by(order))
         return sorted((self.doc(r) for r in rows), key=lambda d: (d.get("position", 0), d["slug"]))
 
