@@ -24,6 +24,7 @@ from app.routes import (
     accounts,
     admin,
     benchmarks,
+    catalogue,
     changes,
     compare,
     decide,
@@ -114,6 +115,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         team_results,
         team_claims,
         team_notes,
+        catalogue,
         entries,
         changes,
     ):

@@ -306,6 +306,7 @@ class VocabularyEntry(BaseModel):
     sources: list[str]  # slugs of the sources that name it
     figures: int
     withdrawn: bool = False  # left the seed files, still used by team figures
+    team: bool = False  # added by this instance's team (app/writes/entries.py)
 
 
 class HardwareEntryView(VocabularyEntry):
@@ -319,6 +320,7 @@ class ModelEntryView(VocabularyEntry):
     family: str | None
     parameters_b: float | None  # billions
     architecture: str | None  # dense or moe; None where no source says
+    active_parameters_b: float | None = None  # a mixture of experts' per token (team entries)
     note: str | None
 
 
@@ -326,3 +328,4 @@ class WorkloadEntryView(VocabularyEntry):
     description: str
     input_tokens: int | None
     output_tokens: int | None
+    shape: str | None = None  # chat, rag, agentic, batch (team entries)

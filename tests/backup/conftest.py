@@ -160,8 +160,8 @@ def make_catalogue(engine: Engine) -> None:
     add = lambda s, who: entries.add_entry(s, who, "hardware", H200_NVL, ["H200 NVL"])  # noqa: E731
     as_user(engine, "eddie", add)
     change = {"aliases": ["H200 NVL", "H200 NVL 141GB"]}
-    as_user(engine, "ada", lambda s, who: entries.update_entry(s, who, "hardware",
-                                                                "nvidia-h200-nvl", change, 1))  # fmt: skip
+    h200 = "nvidia-h200-nvl"
+    as_user(engine, "ada", lambda s, who: entries.update_entry(s, who, "hardware", h200, change, 1))
     alias = {"aliases": [HF_LLAMA]}
     as_user(engine, "eddie", lambda s, who: entries.update_entry(s, who, "model", "llama-3.1-8b",
                                                                   alias, 1))  # fmt: skip

@@ -128,8 +128,8 @@ def test_bad_fields_are_named_and_nothing_is_saved(
     editor: TestClient, accounts_engine: Engine
 ) -> None:
     before = count(accounts_engine, Hardware), count(accounts_engine, LanguageModel)
-    bad = problems(editor.post("/api/v1/hardware", json={"name": "", "memory_gb": -1,
-                                                         "form_factor": "card", "colour": 1}))  # fmt: skip
+    wrong = {"name": "", "memory_gb": -1, "form_factor": "card", "colour": 1}
+    bad = problems(editor.post("/api/v1/hardware", json=wrong))
     assert set(bad) == {"name", "memory_gb", "form_factor", "colour"}
     moe = problems(editor.post("/api/v1/models", json={"name": "X", "architecture": "dense",
                                                        "active_parameters_b": 3}))  # fmt: skip
@@ -202,7 +202,8 @@ def test_a_team_system_takes_claims_and_results_and_can_be_withdrawn(
     editor: TestClient, accounts_app: Any, accounts_engine: Engine
 ) -> None:
     body = {"name": "Our vLLM fork", "kind": "engine", "licence": "Apache-2.0",
-            "repository": "https://example.com/fork", "summary": "vLLM with our patches."}  # fmt: skip
+            "repository": "https://example.com/fork",
+            "summary": "vLLM with our patches."}  # fmt: skip
     response = editor.post("/api/v1/systems", json=body)
     assert response.status_code == 201, response.text
     slug = response.json()["slug"]

@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 
 from tests.team import (
     test_catalogue_api,
+    test_catalogue_forms,
     test_claim_forms,
     test_import_api,
     test_import_pages,
@@ -55,6 +56,7 @@ def covered_paths() -> list[tuple[str, str]]:
         *test_claim_forms.POSTS,
         *test_note_forms.POSTS,
         *test_import_pages.POSTS,
+        *test_catalogue_forms.POSTS,
     ]
     return [
         *((method.upper(), path) for method, path, _ in test_write_api.WRITES),
