@@ -177,6 +177,7 @@ class SystemSummary(BaseModel):
     summary: str
     tags: list[str]
     withdrawn: bool = False  # gone from seed/, kept because team rows point at it
+    team: bool = False  # added by this instance's team (POST /api/v1/systems)
 
 
 class SystemDetail(SystemSummary):

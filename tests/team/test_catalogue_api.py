@@ -6,11 +6,13 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from bs4 import BeautifulSoup
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 from sqlmodel import Session, select
 
 from app.models import Hardware, HardwareAlias, LanguageModel, Revision, System
+from app.queries.decide import candidates
 from tests.team.html import settled
 from tests.team.test_notes_api import count, problems
 from tests.team.test_write_api import RESULT, SAME_ORIGIN, token_for
@@ -217,7 +219,18 @@ def test_a_team_system_takes_claims_and_results_and_can_be_withdrawn(
     settled(accounts_app)
     reader = TestClient(accounts_app)
     assert slug in {s["slug"] for s in reader.get("/api/v1/systems").json()}
-    assert reader.get(f"/systems/{slug}").status_code == 200
+    shown = reader.get(f"/systems/{slug}")
+    assert shown.status_code == 200 and "team-added" in shown.text
+    matrix = BeautifulSoup(reader.get("/matrix").text, "html.parser")
+    row = matrix.select_one(f'th.system-col a[href="/systems/{slug}"]')
+    assert row is not None and row.find_next_sibling(class_="team-badge") is not None
+    compare = reader.get("/compare", params=[("s", slug), ("s", "vllm")])
+    assert compare.status_code == 200, compare.text
+    assert BeautifulSoup(compare.text, "html.parser").select(".compare-name + .team-badge")
+    figures = reader.get("/api/v1/benchmarks", params={"system": slug}).json()
+    assert [r["system"] for r in figures["results"]] == [slug]
+    with Session(accounts_engine) as session:  # the guided flow weighs it like any system
+        assert slug in {c.slug for c in candidates(session)}
     assert editor.delete(f"/api/v1/systems/{slug}?version=1").status_code == 409
     published = editor.patch("/api/v1/systems/vllm", json={"name": "x", "version": 1})
     assert published.status_code == 422
