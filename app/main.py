@@ -30,6 +30,7 @@ from app.routes import (
     decide,
     docs,
     entries,
+    import_entries,
     imports,
     matrix,
     ops,
@@ -102,6 +103,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for api_router in API_ROUTERS:
         app.include_router(api_router)
     for module in (
+        import_entries,
         imports,
         matrix,
         benchmarks,

@@ -10,6 +10,7 @@ from starlette.concurrency import run_in_threadpool
 from app.accounts.users import SignedIn
 from app.accounts.web import EditorUser
 from app.db import SessionDep
+from app.routes.import_entries import offers
 from app.forms.editing import form_page, not_found, posted, redirect_with_flash
 from app.forms.imports import (
     PREVIEW_COLUMNS,
@@ -153,5 +154,6 @@ def _preview_page(
     form.problems = {**preview["problems"], **form.problems}
     form.with_choices(session)
     names = {kind: dict(entries) for kind, entries in form.vocabulary.items()}
-    context = {"preview": preview, "form": form, "columns": PREVIEW_COLUMNS, "entry_names": names}
+    context = {"preview": preview, "form": form, "columns": PREVIEW_COLUMNS, "entry_names": names,
+               "offers": offers(preview)}  # fmt: skip
     return form_page(request, session, "pages/import_preview.html", context, status, {})

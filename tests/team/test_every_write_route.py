@@ -12,6 +12,7 @@ from fastapi.testclient import TestClient
 from tests.team import (
     test_catalogue_api,
     test_catalogue_forms,
+    test_import_new_entries,
     test_claim_forms,
     test_import_api,
     test_import_pages,
@@ -57,6 +58,7 @@ def covered_paths() -> list[tuple[str, str]]:
         *test_note_forms.POSTS,
         *test_import_pages.POSTS,
         *test_catalogue_forms.POSTS,
+        *test_import_new_entries.POSTS,
     ]
     return [
         *((method.upper(), path) for method, path, _ in test_write_api.WRITES),
