@@ -10,7 +10,6 @@ from starlette.concurrency import run_in_threadpool
 from app.accounts.users import SignedIn
 from app.accounts.web import EditorUser
 from app.db import SessionDep
-from app.routes.import_entries import offers
 from app.forms.editing import form_page, not_found, posted, redirect_with_flash
 from app.forms.imports import (
     PREVIEW_COLUMNS,
@@ -23,6 +22,7 @@ from app.importers import ResultFileError
 from app.importers.runs import TOOLS
 from app.queries.imports import recent_imports
 from app.routes.api.imports import MAX_UPLOAD_BYTES, Upload, UploadRefused, read_upload
+from app.routes.import_entries import offers
 from app.writes import imports
 from app.writes.team import TeamError
 from app.writes.transaction import write_transaction

@@ -12,9 +12,9 @@ from fastapi.testclient import TestClient
 from tests.team import (
     test_catalogue_api,
     test_catalogue_forms,
-    test_import_new_entries,
     test_claim_forms,
     test_import_api,
+    test_import_new_entries,
     test_import_pages,
     test_note_forms,
     test_result_forms,
