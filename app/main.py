@@ -24,12 +24,14 @@ from app.routes import (
     accounts,
     admin,
     benchmarks,
+    catalogue,
     changes,
     compare,
     decide,
     docs,
     entries,
     finder,
+    import_entries,
     imports,
     matrix,
     ops,
@@ -111,6 +113,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for module in (
         docs,
         changes,
+        import_entries,
         imports,
         accounts,
         admin,
@@ -118,6 +121,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         team_results,
         team_claims,
         team_notes,
+        catalogue,
     ):
         app.include_router(module.router)
     install_error_handlers(app)

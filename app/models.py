@@ -46,6 +46,12 @@ def version_field() -> Any:
     return Field(default=1, sa_column_kwargs={"server_default": "1"})
 
 
+def team_flag() -> Any:
+    """Set on a row a team added on this instance (app/writes/entries.py): the seed files
+    never hold it, reseeding never touches it, backups carry it in team.json."""
+    return Field(default=False, sa_column_kwargs={"server_default": false()})
+
+
 def author_field() -> Any:
     """The user who last saved a team row (published rows have none)."""
     return Field(default=None, foreign_key="user_account.id", index=True)
@@ -145,6 +151,10 @@ class System(SQLModel, table=True):
     tags: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     summary_sources: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
     withdrawn: bool = withdrawn_field()
+    team: bool = team_flag()
+    user_id: int | None = author_field()
+    version: int = version_field()
+    updated_at: dt.datetime | None = Field(default=None, sa_column=Column(UTCDateTime()))
 
 
 class SystemNote(SQLModel, table=True):
@@ -230,6 +240,10 @@ class Hardware(SQLModel, table=True):
     note: str | None = None
     position: int = 0
     withdrawn: bool = withdrawn_field()
+    team: bool = team_flag()
+    user_id: int | None = author_field()
+    version: int = version_field()
+    updated_at: dt.datetime | None = Field(default=None, sa_column=Column(UTCDateTime()))
 
 
 class LanguageModel(SQLModel, table=True):
@@ -241,11 +255,16 @@ class LanguageModel(SQLModel, table=True):
     family: str | None = None
     parameters_b: float | None = None
     architecture: str | None = Field(default=None, max_length=10)
+    active_parameters_b: float | None = None  # a mixture of experts' parameters per token
     vague: bool = vague_field()
     sources: list[str] = sources_field()
     note: str | None = None
     position: int = 0
     withdrawn: bool = withdrawn_field()
+    team: bool = team_flag()
+    user_id: int | None = author_field()
+    version: int = version_field()
+    updated_at: dt.datetime | None = Field(default=None, sa_column=Column(UTCDateTime()))
 
 
 class Workload(SQLModel, table=True):
@@ -257,22 +276,29 @@ class Workload(SQLModel, table=True):
     description: str
     input_tokens: int | None = None
     output_tokens: int | None = None
+    shape: str | None = Field(default=None, max_length=20)  # chat, rag, agentic, batch
     vague: bool = vague_field()
     sources: list[str] = sources_field()
     position: int = 0
     withdrawn: bool = withdrawn_field()
+    team: bool = team_flag()
+    user_id: int | None = author_field()
+    version: int = version_field()
+    updated_at: dt.datetime | None = Field(default=None, sa_column=Column(UTCDateTime()))
 
 
 # One alias table per vocabulary, so each alias has a real foreign key to its entry. `key` is
 # the alias as names are compared (app.vocabulary.names.alias_key). Not unique in the database:
 # during a reseed an alias may move from one entry to another; the seed loader keeps names
-# unique.
+# unique. A team's alias (`team`) may sit on a published entry: reseeding leaves it alone.
 class HardwareAlias(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     hardware_id: int = Field(foreign_key="hardware.id", index=True)
     alias: str
     key: str = Field(index=True)
     position: int = 0
+    team: bool = team_flag()
+    user_id: int | None = author_field()
 
 
 class LanguageModelAlias(SQLModel, table=True):
@@ -281,6 +307,8 @@ class LanguageModelAlias(SQLModel, table=True):
     alias: str
     key: str = Field(index=True)
     position: int = 0
+    team: bool = team_flag()
+    user_id: int | None = author_field()
 
 
 class WorkloadAlias(SQLModel, table=True):
@@ -289,6 +317,8 @@ class WorkloadAlias(SQLModel, table=True):
     alias: str
     key: str = Field(index=True)
     position: int = 0
+    team: bool = team_flag()
+    user_id: int | None = author_field()
 
 
 class BenchmarkResult(SQLModel, table=True):

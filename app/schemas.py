@@ -187,6 +187,7 @@ class SystemSummary(BaseModel):
     summary: str
     tags: list[str]
     withdrawn: bool = False  # gone from seed/, kept because team rows point at it
+    team: bool = False  # added by this instance's team (POST /api/v1/systems)
 
 
 class SystemDetail(SystemSummary):
@@ -316,6 +317,7 @@ class VocabularyEntry(BaseModel):
     sources: list[str]  # slugs of the sources that name it
     figures: int
     withdrawn: bool = False  # left the seed files, still used by team figures
+    team: bool = False  # added by this instance's team (app/writes/entries.py)
 
 
 class HardwareEntryView(VocabularyEntry):
@@ -329,6 +331,7 @@ class ModelEntryView(VocabularyEntry):
     family: str | None
     parameters_b: float | None  # billions
     architecture: str | None  # dense or moe; None where no source says
+    active_parameters_b: float | None = None  # a mixture of experts' per token (team entries)
     note: str | None
 
 
@@ -336,3 +339,4 @@ class WorkloadEntryView(VocabularyEntry):
     description: str
     input_tokens: int | None
     output_tokens: int | None
+    shape: str | None = None  # chat, rag, agentic, batch (team entries)

@@ -311,9 +311,9 @@ def test_upgrading_to_team_notes_keeps_every_row_and_notes_then_hold_published_r
     migration = migrate.upgrade(old)
 
     # Through 0005n (team notes), 0006 (imports), 0007 (vocabulary), 0008 (first-party
-    # sources) and 0009 (hardware prices), the newest.
+    # sources), 0009 (hardware prices) and 0010 (the team's catalogue), the newest.
     assert (migration.before, migration.after) == ("0004", migrate.head_revision())
-    assert migrate.head_revision() == "0009"
+    assert migrate.head_revision() == "0010"
     assert count_rows(old, tables) == counts
     assert count_rows(old, ["importbatch", "importrun"]) == {"importbatch": 0, "importrun": 0}
     assert schema_differences(old) == []

@@ -56,6 +56,12 @@ class _Checker:
         self.fresh("withdrawn_hardware", team.withdrawn_hardware, seed.hardware, "hardware entry")
         self.fresh("withdrawn_models", team.withdrawn_models, seed.models, "model")
         self.fresh("withdrawn_workloads", team.withdrawn_workloads, seed.workloads, "workload")
+        for i, alias in enumerate(team.team_aliases):
+            known = self.names[alias.kind].resolve(alias.entry) == alias.entry
+            if not known:
+                self.add("team_aliases", i, alias, f"entry: no {alias.kind} {alias.entry!r} in "
+                         "the seed files or among the backup's own entries")  # fmt: skip
+            self.known_user("team_aliases", i, alias, alias.user)
         for i, capability in enumerate(team.withdrawn_capabilities):
             if capability.category not in seed.categories:
                 message = f"category: the seed files have no category {capability.category!r}"

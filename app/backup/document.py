@@ -42,12 +42,20 @@ NOUNS = {
     "users": ("user", "users"),
     "tokens": ("API token", "API tokens"),
     "sources": ("source", "sources"),
-    "withdrawn_systems": ("withdrawn system", "withdrawn systems"),
+    "withdrawn_systems": ("withdrawn or team-added system", "withdrawn or team-added systems"),
     "withdrawn_capabilities": ("withdrawn capability", "withdrawn capabilities"),
     "withdrawn_metrics": ("withdrawn metric", "withdrawn metrics"),
-    "withdrawn_hardware": ("withdrawn hardware entry", "withdrawn hardware entries"),
-    "withdrawn_models": ("withdrawn model", "withdrawn models"),
-    "withdrawn_workloads": ("withdrawn workload", "withdrawn workloads"),
+    "withdrawn_hardware": (
+        "withdrawn or team-added hardware entry",
+        "withdrawn or team-added hardware entries",
+    ),
+    "withdrawn_models": ("withdrawn or team-added model", "withdrawn or team-added models"),
+    "withdrawn_workloads": (
+        "withdrawn or team-added workload",
+        "withdrawn or team-added workloads",
+    ),
+    "team_aliases": ("team alias", "team aliases"),
+    "team entries": ("team-added entry", "team-added entries"),
     "claims": ("claim", "claims"),
     "results": ("benchmark result", "benchmark results"),
     "notes": ("team note", "team notes"),
@@ -164,7 +172,12 @@ class SystemItem(Item):
     summary: str
     tags: list[str] = []
     summary_sources: list[str] = []
-    withdrawn: Literal[True] = True
+    withdrawn: bool = True
+    # A system a team added (schema revision 0010): kept here, never in the seed files.
+    team: bool = False
+    user: UserName | None = None
+    version: Version = 1
+    updated_at: Stamp | None = None
 
 
 class CapabilityItem(Item):
@@ -195,7 +208,22 @@ class VocabularyItem(Item):
     vague: bool = False
     sources: list[str] = []
     position: Count = 0
-    withdrawn: Literal[True] = True
+    withdrawn: bool = True
+    # An entry a team added (schema revision 0010); its aliases are in `team_aliases`.
+    team: bool = False
+    user: UserName | None = None
+    version: Version = 1
+    updated_at: Stamp | None = None
+
+
+class TeamAliasItem(Item):
+    """A name a team gave a hardware, model or workload entry (its own or a published one)."""
+
+    kind: Literal["hardware", "model", "workload"]
+    entry: Slug
+    alias: Annotated[str, StringConstraints(min_length=1, max_length=200)]
+    position: Count = 0
+    user: UserName | None = None
 
 
 class HardwareItem(VocabularyItem):
@@ -209,6 +237,7 @@ class ModelItem(VocabularyItem):
     family: str | None = None
     parameters_b: Number = None
     architecture: Max10 | None = None
+    active_parameters_b: Number = None
     note: str | None = None
 
 
@@ -216,6 +245,7 @@ class WorkloadItem(VocabularyItem):
     description: str
     input_tokens: Count | None = None
     output_tokens: Count | None = None
+    shape: Max20 | None = None
 
 
 class TeamRow(Item):
@@ -354,6 +384,7 @@ class TeamData(Item):
     withdrawn_hardware: list[HardwareItem] = []
     withdrawn_models: list[ModelItem] = []
     withdrawn_workloads: list[WorkloadItem] = []
+    team_aliases: list[TeamAliasItem] = []  # made in schema revision 0010
     claims: list[ClaimItem] = []
     imports: list[ImportItem] = []
     results: list[ResultItem] = []

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, or_
 from sqlmodel import Session, SQLModel, col, select
 
 from app.accounts.models import ApiToken, UserAccount
@@ -106,6 +106,7 @@ def team_document(session: Session) -> dict[str, Any]:
         "withdrawn_hardware": rows.withdrawn(Hardware, Hardware.position),
         "withdrawn_models": rows.withdrawn(LanguageModel, LanguageModel.position),
         "withdrawn_workloads": rows.withdrawn(Workload, Workload.position),
+        "team_aliases": rows.team_aliases(),
         "claims": rows.claims(),
         "imports": rows.imports(),
         "results": rows.results(),
@@ -178,8 +179,26 @@ class _Rows:
         ]
 
     def withdrawn(self, model: Any, order: Any) -> list[dict[str, Any]]:
-        rows = self.session.exec(select(model).where(col(model.withdrawn)).order_by(order))
+        """Rows the seed files do not hold: published ones kept withdrawn, and a team's own."""
+        held = (
+            or_(col(model.withdrawn), col(model.team))
+            if hasattr(model, "team")
+            else (col(model.withdrawn))
+        )
+        rows = self.session.exec(select(model).where(held).order_by(order))
         return sorted((self.doc(r) for r in rows), key=lambda d: (d.get("position", 0), d["slug"]))
+
+    def team_aliases(self) -> list[dict[str, Any]]:
+        """The names a team gave entries (its own or published ones), by kind and entry."""
+        docs = []
+        for kind, (_, alias_model, parent) in VOCABULARY_TABLES.items():
+            for a in _all(self.session, alias_model, alias_model.position, alias_model.id):
+                if a.team:
+                    user = self.names["user"][a.user_id] if a.user_id is not None else None
+                    entry = self.names[kind][getattr(a, parent)]
+                    docs.append({"kind": kind, "entry": entry, "alias": a.alias,
+                                 "position": a.position, "user": user})  # fmt: skip
+        return docs
 
     def claims(self) -> list[dict[str, Any]]:
         docs = [self.doc(c) for c in _all(self.session, Claim) if not self.in_seed_files(c)]

@@ -48,6 +48,7 @@ from app.models import (
 from app.seeding.apply import apply_seed_in
 from app.seeding.layout import FOLDERS, TOP_FILES
 from app.seeding.load import load_seed
+from app.vocabulary.names import alias_key
 from app.writes.revisions import SEED_ACTOR
 
 KEPT_TABLES = ("meta",)
@@ -133,6 +134,10 @@ def team_data_held(session: Session) -> dict[str, int]:
         ),
     }
     held = {what: session.exec(query).one() for what, query in counts.items()}
+    added = [System, *(model for model, *_ in VOCABULARY_TABLES.values())]
+    held["team entries"] = sum(
+        session.exec(select(func.count()).select_from(m).where(col(m.team))).one() for m in added
+    )
     return {what: n for what, n in held.items() if n}
 
 
@@ -178,6 +183,13 @@ class _Restorer:
                             ("model", team.withdrawn_models),
                             ("workload", team.withdrawn_workloads)):  # fmt: skip
             self.ids[kind] |= self.insert(VOCABULARY_TABLES[kind][0], items, "slug")
+        for item in team.team_aliases:
+            _, alias_model, parent = VOCABULARY_TABLES[item.kind]
+            user = self.ids["user"][item.user] if item.user else None
+            entry = {parent: self.ids[item.kind][item.entry]}
+            named = {"alias": item.alias, "key": alias_key(item.alias)}
+            row = alias_model(**entry, **named, position=item.position, team=True, user_id=user)
+            self.session.add(row)
         self.insert(Claim, team.claims)
         self.ids["import_run"] = self.insert_imports(team)
         self.insert(BenchmarkResult, team.results, rename={"id": "slug"})

@@ -8,6 +8,7 @@ from fastapi.responses import RedirectResponse, Response
 from sqlmodel import Session
 
 from app.db import SessionDep
+from app.forms.editing import is_editor
 from app.params.views import QueryModel, read_query
 from app.queries.entries import EntryPage, entry_names, entry_page, vocabulary_names
 from app.web.errors import NotFoundError
@@ -48,6 +49,7 @@ def _entry_page(request: Request, session: Session, kind: str, slug: str) -> Res
         "benchmarks_url": f"/benchmarks?{kind}={slug}",
         "ignored_parameters": ignored,
         "active": "benchmarks",
+        "can_add": is_editor(request),  # the catalogue's add forms (app/routes/catalogue.py)
     }
     return render(request, "pages/vocabulary_entry.html", context, session=session)
 

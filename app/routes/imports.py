@@ -23,6 +23,7 @@ from app.importers.reading import MB
 from app.importers.runs import TOOLS
 from app.queries.imports import recent_imports
 from app.routes.api.imports import MAX_UPLOAD_BYTES, Upload, UploadRefused, read_upload
+from app.routes.import_entries import offers
 from app.writes import imports
 from app.writes.team import TeamError
 from app.writes.transaction import write_transaction
@@ -157,5 +158,6 @@ def _preview_page(
     form.problems = {**preview["problems"], **form.problems}
     form.with_choices(session)
     names = {kind: dict(entries) for kind, entries in form.vocabulary.items()}
-    context = {"preview": preview, "form": form, "columns": PREVIEW_COLUMNS, "entry_names": names}
+    context = {"preview": preview, "form": form, "columns": PREVIEW_COLUMNS, "entry_names": names,
+               "offers": offers(preview)}  # fmt: skip
     return form_page(request, session, "pages/import_preview.html", context, status, {})

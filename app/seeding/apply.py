@@ -181,6 +181,13 @@ class _Seeder:
     def by_slug(self, model: type[Row], wanted: dict[str, dict[str, Any]]) -> dict[str, int]:
         """Upsert slug-keyed rows of a table the seed owns wholly; return slug -> id."""
         existing = {row.slug: row for row in self.session.exec(select(model))}  # type: ignore[attr-defined]
+        # A team's own entries and systems (app/writes/entries.py) are never the seed's.
+        team = {slug for slug, row in existing.items() if getattr(row, "team", False)}
+        if taken := sorted(team & set(wanted)):
+            where = str(model.__tablename__)
+            problem = "a team's own entry already has this slug; rename one"
+            raise SeedError([SeedProblem(where, None, slug, problem) for slug in taken])
+        existing = {slug: row for slug, row in existing.items() if slug not in team}
         rows = {
             slug: self.put(model, existing.get(slug), {"slug": slug, **fields})
             for slug, fields in wanted.items()
@@ -282,7 +289,7 @@ class _Seeder:
                     for i, (slug, e) in enumerate(entries.items())
                 },
             )
-            aliases = self._grouped(alias_model, attrgetter(parent))
+            aliases = self._grouped(alias_model, attrgetter(parent), seeded_only=True)
             for slug, entry in entries.items():
                 wanted = [
                     {parent: ids[slug], "alias": alias, "key": alias_key(alias), "position": i}
@@ -494,11 +501,17 @@ class _Seeder:
         return row.source_id in self.published
 
     def _grouped(
-        self, model: type[Row], key: Callable[[Any], Any], scoped: bool = False
+        self,
+        model: type[Row],
+        key: Callable[[Any], Any],
+        scoped: bool = False,
+        seeded_only: bool = False,
     ) -> dict[Any, list[Row]]:
         groups: dict[Any, list[Row]] = defaultdict(list)
         statement = select(model).order_by(col(model.position))  # type: ignore[attr-defined]
         for row in self.session.exec(statement):
+            if seeded_only and getattr(row, "team", False):
+                continue  # a team's alias, kept across reseeds
             if not scoped or self._ours(row):
                 groups[key(row)].append(row)
         return groups

@@ -38,6 +38,7 @@ NOT_CONTENT = {
     "user_id",
     "version",
     "updated_at",
+    "team",
 }
 
 
@@ -141,10 +142,12 @@ class _Reader:
         for kind, (model, alias_model, parent) in VOCABULARY_TABLES.items():
             aliases: dict[int, list[str]] = defaultdict(list)
             for a in self._rows(self._table(alias_model), col(alias_model.position)):
-                aliases[a[parent]].append(a.alias)
+                if not a.team:  # a team's alias is the team's change, not the seed's
+                    aliases[a[parent]].append(a.alias)
             docs += [
                 Doc(kind, e.slug, None, _compact({**e, "aliases": aliases[e.id]}))
                 for e in self._rows(self._table(model))
+                if not e.team
             ]
         return docs
 
@@ -167,6 +170,7 @@ class _Reader:
             Doc("system", s.slug, s.slug,
                 _compact({**s, **notes[s.id], "facts": facts[s.id]}))
             for s in self._rows(self._table(System))
+            if not s.team
         ]  # fmt: skip
 
     def claims(self) -> list[Doc]:

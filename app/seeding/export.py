@@ -113,8 +113,11 @@ class _Slugs:
 
 
 def _current(model: Any) -> Any:
-    """Rows of `model` that are still in the seed (not withdrawn)."""
-    return select(model).where(col(model.withdrawn).is_(False))
+    """Rows of `model` that are still in the seed (not withdrawn, not a team's own)."""
+    statement = select(model).where(col(model.withdrawn).is_(False))
+    if hasattr(model, "team"):
+        statement = statement.where(col(model.team).is_(False))
+    return statement
 
 
 def _clean(values: dict[str, Any], schema: type[BaseModel] | None = None) -> dict[str, Any]:
@@ -165,7 +168,10 @@ def _vocabulary(session: Session, kind: str) -> dict[str, Any]:
     schema = VOCABULARY_FILES[kind][1]
     model, alias_model, parent = VOCABULARY_TABLES[kind]
     aliases: dict[int, list[str]] = defaultdict(list)
-    for a in session.exec(select(alias_model).order_by(col(alias_model.position))):
+    team_aliases = col(alias_model.team).is_(False)
+    for a in session.exec(
+        select(alias_model).where(team_aliases).order_by(col(alias_model.position))
+    ):
         aliases[getattr(a, parent)].append(a.alias)
     out = {}
     for row in session.exec(_current(model).order_by(col(model.position))):

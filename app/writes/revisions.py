@@ -18,7 +18,7 @@ SEED_ACTOR = "seed"
 ENTITIES = ("dataset", "source", "capability_category", "capability", "metric", "system",
             "claim", "benchmark_result", "rule")  # fmt: skip
 """The kinds of item the seed records revisions of."""
-TEAM_ENTITIES = ("note", "hardware_price")
+TEAM_ENTITIES = ("note", "hardware_price", "hardware", "model", "workload")
 """Kinds only team changes make (team claims and results are `claim`, `benchmark_result`)."""
 
 

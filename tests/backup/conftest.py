@@ -26,7 +26,7 @@ from app.backup.dump import export_backup
 from app.backup.restore import restore_backup
 from app.db import make_engine
 from app.seeding.prepare import prepare_database, seed
-from app.writes import imports, notes, prices, team
+from app.writes import entries, imports, notes, prices, team
 from app.writes.imports import ImportContext
 from app.writes.inputs import TeamClaimIn, TeamNoteIn, TeamResultIn
 from app.writes.transaction import write_transaction
@@ -139,7 +139,36 @@ def make_team_data(engine: Engine) -> tuple[dict[str, str], list[str]]:
         engine, "eddie", lambda s, who: team.delete_claim(s, who, "sglang", "prefix-caching", 1)
     )
     make_notes(engine)
+    make_catalogue(engine)
     return tokens, ids
+
+
+H200_NVL = {
+    "name": "NVIDIA H200 NVL",
+    "vendor": "NVIDIA",
+    "memory_gb": 141.0,
+    "form_factor": "pcie",
+}
+FORK = {"name": "Our vLLM fork", "kind": "engine", "licence": "unknown", "status": "active",
+        "summary": "vLLM with our patches."}  # fmt: skip
+HF_LLAMA = "meta-llama/Llama-3.1-8B-Instruct"
+
+
+def make_catalogue(engine: Engine) -> None:
+    """A team hardware entry (edited once), a team alias on a published model, a team system,
+    and a result on all three."""
+    add = lambda s, who: entries.add_entry(s, who, "hardware", H200_NVL, ["H200 NVL"])  # noqa: E731
+    as_user(engine, "eddie", add)
+    change = {"aliases": ["H200 NVL", "H200 NVL 141GB"]}
+    h200 = "nvidia-h200-nvl"
+    as_user(engine, "ada", lambda s, who: entries.update_entry(s, who, "hardware", h200, change, 1))
+    alias = {"aliases": [HF_LLAMA]}
+    as_user(engine, "eddie", lambda s, who: entries.update_entry(s, who, "model", "llama-3.1-8b",
+                                                                  alias, 1))  # fmt: skip
+    as_user(engine, "eddie", lambda s, who: entries.add_system(s, who, FORK, None))
+    on_them = [result("our-vllm-fork", "throughput", "tok/s", value=3100, hardware="h200-nvl",
+                      model=HF_LLAMA)]  # fmt: skip
+    as_user(engine, "eddie", lambda s, who: team.add_results(s, who, on_them, TEAM))
 
 
 NOTES = [

@@ -26,9 +26,12 @@ def test_export_then_import_into_a_new_database_then_refuse_then_replace(
 ) -> None:
     exported = run(instance.url, "export", str(tmp_path / "backup"))
     assert exported.returncode == 0, exported.stderr
-    counts = "3 users, 4 API tokens, 2 sources, 1 withdrawn system, 1 withdrawn capability"
+    counts = (
+        "3 users, 4 API tokens, 2 sources, 2 withdrawn or team-added systems, "
+        "1 withdrawn capability"
+    )
     assert f"seed files and team.json ({counts}, " in exported.stdout
-    assert ", 1 withdrawn metric, 1 withdrawn hardware entry, 3 claims, 1 imported file, " in (
+    assert ", 1 withdrawn metric, 2 withdrawn or team-added hardware entries, 3 team aliases, " in (
         exported.stdout
     )
     assert " benchmark results, 7 team notes" in exported.stdout

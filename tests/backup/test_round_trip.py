@@ -11,11 +11,12 @@ import pytest
 from bs4 import BeautifulSoup
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine, inspect
-from sqlmodel import Session, SQLModel
+from sqlmodel import Session, SQLModel, select
 
 from app.backup.dump import export_backup
 from app.backup.restore import KEPT_TABLES, restore_backup
 from app.db import make_engine
+from app.models import BenchmarkResult, Hardware, HardwareAlias, System
 from app.queries.revisions import list_revisions
 from tests.accounts.conftest import build_app, sign_in
 from tests.backup.conftest import Instance, Restore, files
@@ -77,11 +78,11 @@ def test_the_backup_holds_the_team_rows_their_history_and_the_users(instance: In
     linked = [r for r in team["results"] if r["import_run"]]
     assert {r["import_run"] for r in linked} == {f"{imported['key']}#{i}" for i in range(4)}
     assert all(r["source"] == imported["source"] for r in linked)
-    assert [s["slug"] for s in team["withdrawn_systems"]] == ["gone-engine"]
+    assert [s["slug"] for s in team["withdrawn_systems"]] == ["gone-engine", "our-vllm-fork"]
     assert [c["slug"] for c in team["withdrawn_capabilities"]] == ["gone-feature"]
     assert [m["slug"] for m in team["withdrawn_metrics"]] == ["gone-metric"]
     # A hardware entry that left the seed files but a team result still names.
-    assert [h["slug"] for h in team["withdrawn_hardware"]] == ["gone-gpu"]
+    assert [h["slug"] for h in team["withdrawn_hardware"] if not h["team"]] == ["gone-gpu"]
     assert results[gone]["hardware"] == "gone-gpu"
     assert (edited["hardware"], edited["gpus"], edited["workload"], edited["setup"]) == (
         "nvidia-h100-sxm5-80gb", 1, "online-serving", "chat, 1k in / 256 out")  # fmt: skip
@@ -92,6 +93,38 @@ def test_the_backup_holds_the_team_rows_their_history_and_the_users(instance: In
     assert ("seed", "system", "withdraw") in actions
     ids = [r["id"] for r in team["revisions"]]
     assert ids == sorted(ids) and len(set(ids)) == len(ids)
+
+
+def test_the_backup_holds_the_teams_catalogue_and_the_seed_files_do_not(
+    instance: Instance, restored: Restore, engine_of: Callable[[str], Engine]
+) -> None:
+    team = team_json(instance.backup)
+    hardware = {h["slug"]: h for h in team["withdrawn_hardware"]}
+    h200 = hardware["nvidia-h200-nvl"]
+    assert (h200["team"], h200["withdrawn"], h200["version"], h200["user"]) == (
+        True, False, 2, "ada")  # fmt: skip
+    systems = {s["slug"]: s for s in team["withdrawn_systems"]}
+    assert systems["our-vllm-fork"]["team"] is True
+    aliases = {(a["kind"], a["entry"], a["alias"]) for a in team["team_aliases"]}
+    assert aliases == {("hardware", "nvidia-h200-nvl", "H200 NVL"),
+                       ("hardware", "nvidia-h200-nvl", "H200 NVL 141GB"),
+                       ("model", "llama-3.1-8b", "meta-llama/Llama-3.1-8B-Instruct")}  # fmt: skip
+    seed_files = files(instance.backup)
+    seed_text = b"".join(seed_files[n] for n in seed_files if n != "team.json").decode()
+    assert "h200-nvl" not in seed_text.casefold() and "our-vllm-fork" not in seed_text
+    assert "meta-llama/Llama-3.1-8B-Instruct" not in seed_text
+    # The reseed in between left all of it alone; the restore brings it back whole.
+    with Session(engine_of(restored.url)) as session:
+        entry = session.exec(select(Hardware).where(Hardware.slug == "nvidia-h200-nvl")).one()
+        assert entry.team and not entry.withdrawn and entry.memory_gb == 141
+        names = {a.alias for a in session.exec(select(HardwareAlias)) if a.team}
+        assert names == {"H200 NVL", "H200 NVL 141GB"}
+        fork = session.exec(select(System).where(System.slug == "our-vllm-fork")).one()
+        assert fork.team and fork.version == 1
+        on_fork = session.exec(
+            select(BenchmarkResult).where(BenchmarkResult.system_id == fork.id)
+        ).one()
+        assert on_fork.hardware_id == entry.id and on_fork.value == 3100
 
 
 def test_the_backup_holds_the_notes_and_the_withdrawn_items_they_keep(instance: Instance) -> None:
@@ -152,7 +185,8 @@ def test_the_restored_instance_serves_the_same_rows_and_lets_the_same_people_in(
         assert api_view(new) == api_view(old)
         results = api_view(new)["benchmarks"]["results"]
         imported = [r for r in results if r["source"]["slug"].startswith("import-")]
-        assert len(results) - len(imported) == 2 and len(imported) > 4 * 10
+        # Two team results, and one on the team's own system and hardware.
+        assert len(results) - len(imported) == 3 and len(imported) > 4 * 10
         assert api_view(new)["notes"]["total"] == 7
         # A withdrawn system, kept for the team's rows, says so, with the notes on it.
         gone = BeautifulSoup(new.get("/systems/gone-engine").text, "html.parser")

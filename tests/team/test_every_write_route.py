@@ -10,8 +10,11 @@ from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
 from tests.team import (
+    test_catalogue_api,
+    test_catalogue_forms,
     test_claim_forms,
     test_import_api,
+    test_import_new_entries,
     test_import_pages,
     test_note_forms,
     test_result_forms,
@@ -63,10 +66,13 @@ def covered_paths() -> list[tuple[str, str]]:
         *test_claim_forms.POSTS,
         *test_note_forms.POSTS,
         *test_import_pages.POSTS,
+        *test_catalogue_forms.POSTS,
+        *test_import_new_entries.POSTS,
     ]
     return [
         *((method.upper(), path) for method, path, _ in test_write_api.WRITES),
         *((method.upper(), path) for method, path in test_import_api.WRITES),
+        *((method.upper(), path) for method, path, _ in test_catalogue_api.WRITES),
         *(("POST", path.format(id="x-1")) for path, _ in forms),
         *(("POST", path) for path, _ in ADMIN_POSTS),
         *(("POST", path) for path, _ in SIGNED_IN_POSTS),

@@ -4,7 +4,7 @@ One new table and nothing else changed, so this migration stands on its own: it 
 chained after any other revision by changing `down_revision` alone.
 
 Revision ID: 0009
-Revises: 0007
+Revises: 0008
 Create Date: 2026-11-25 17:10:00
 """
 

@@ -2,7 +2,7 @@
 
 from fastapi import APIRouter
 
-from app.routes.api import account, catalogue, changes, finder, imports, notes, team
+from app.routes.api import account, catalogue, changes, entries, finder, imports, notes, team
 
 # In this order in /openapi.json.
 API_ROUTERS: tuple[APIRouter, ...] = (
@@ -11,6 +11,7 @@ API_ROUTERS: tuple[APIRouter, ...] = (
     team.router,
     imports.router,
     notes.router,
+    entries.router,
     changes.router,
     account.router,
 )
