@@ -44,7 +44,7 @@ def test_head_answers_like_get_without_a_body(client: TestClient, path: str) -> 
     assert head.headers.get("etag") == get.headers.get("etag")
 
 
-@pytest.mark.parametrize("path", ["/matrix", "/api/v1/systems", "/healthz"])
+@pytest.mark.parametrize("path", ["/matrix", "/api/v1/sources", "/healthz"])
 def test_405_names_the_allowed_methods(client: TestClient, path: str) -> None:
     response = client.post(path)
     assert response.status_code == 405
