@@ -107,9 +107,10 @@ def test_active_filters_are_chips_in_words_that_remove_themselves(client: TestCl
 
 @pytest.mark.data
 def test_empty_search_says_what_to_clear_in_plain_words(real_client: TestClient) -> None:
-    soup = soup_of(real_client.get("/matrix?q=tool+calling"))
+    # A term that names no system, feature or hardware, and appears in no summary.
+    soup = soup_of(real_client.get("/matrix?q=quantum+teleport"))
     text = soup.select_one(".empty-state").get_text(" ", strip=True)
-    assert "Clear the search “tool calling” to see 27 systems" in text
+    assert "Clear the search “quantum teleport” to see 27 systems" in text
     assert "q=" not in text
 
 

@@ -88,6 +88,9 @@ def copy_rows(source: Engine, target: Engine) -> dict[str, int]:
             columns = [origin.c[c.name] for c in table.columns if c.name in origin.c]
             rows = [dict(row) for row in reading.execute(select(*columns)).mappings()]
             if len(columns) < len(table.columns):
+                if table.name == "benchmarkresult":
+                    # Figures published after 0007 could not be in a database that old.
+                    rows = [row for row in rows if row["slug"] in SNAPSHOT["published"]]
                 rows = [row | text_before_0007(table.name, row) for row in rows]
             if rows:
                 writing.execute(table.insert(), rows)
@@ -428,12 +431,15 @@ def test_the_vocabulary_migration_maps_published_and_team_figures(tmp_path: Path
     assert rows["bis-lmdeploy-l3-70b-int4-throughput"][4] == "INT4"
     assert schema_differences(old) == []
 
-    # The migration gave every published figure what seed/ gives it: reseeding changes none.
+    # The migration gave every published figure what seed/ gives it: reseeding changes none
+    # (it adds the figures published since 0007, which a database that old could not hold).
     report = seed_with_report(old, REAL_SEED_DIR)[1]
     with Session(old) as session:
         changed = session.exec(
             select(Revision.key).where(
-                Revision.entity == "benchmark_result", Revision.actor == "seed"
+                Revision.entity == "benchmark_result",
+                Revision.actor == "seed",
+                Revision.action != "create",
             )
         ).all()
     assert changed == [], report.summary()
@@ -445,6 +451,8 @@ def test_the_vocabulary_migration_maps_published_and_team_figures(tmp_path: Path
 def test_the_vocabulary_migration_goes_back_to_the_articles_wording(tmp_path: Path) -> None:
     full = new_engine(tmp_path, "full")
     prepare_database(full, REAL_SEED_DIR)
+    with full.connect() as connection:
+        published = connection.execute(text("SELECT count(*) FROM benchmarkresult")).scalar_one()
     migrate.downgrade(full, "0004")
     with full.connect() as connection:
         row = connection.execute(text(
@@ -453,7 +461,7 @@ def test_the_vocabulary_migration_goes_back_to_the_articles_wording(tmp_path: Pa
         )).one()  # fmt: skip
         count = connection.execute(text("SELECT count(*) FROM benchmarkresult")).scalar_one()
     assert tuple(row) == ("NVIDIA H100", "Llama 3.1 8B", "Llama 3.1 8B throughput on one H100")
-    assert count == 161
+    assert count == published, "every figure is kept"
     full.dispose()
 
 
