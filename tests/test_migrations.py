@@ -484,7 +484,7 @@ def test_the_first_party_migration_renames_vendor_docs_and_keeps_every_row(
 
     migration = migrate.upgrade(old)
 
-    assert (migration.before, migration.after) == ("0007", "0008")
+    assert (migration.before, migration.after) == ("0007", migrate.head_revision())
     assert count_rows(old, tables) == counts
     assert schema_differences(old) == []
     with old.begin() as connection:
