@@ -10,6 +10,8 @@ from app.accounts import users as service
 from app.accounts.passwords import verify_password
 from app.cli import cli
 from app.db import make_engine
+from tests.conftest import SEED_DIR
+from tests.databases import copy_of
 
 pytestmark = pytest.mark.database
 
@@ -17,8 +19,10 @@ PASSWORD = "correct horse battery staple"
 
 
 @pytest.fixture
-def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
-    url = f"sqlite:///{tmp_path / 'cli.db'}"
+def db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, database_url: str) -> str:
+    """A seeded database of the test's own: the commands would otherwise migrate and seed
+    an empty one first (tests/test_cli.py pins that), which is not what these tests are about."""
+    url = copy_of(database_url, tmp_path, SEED_DIR)
     monkeypatch.setenv("DATABASE_URL", url)
     return url
 
