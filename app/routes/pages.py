@@ -13,6 +13,7 @@ from app.present.change_words import describe
 from app.queries.benchmarks import latest_versions
 from app.queries.catalogue import change_names, list_sources
 from app.queries.coverage import database_coverage
+from app.queries.import_groups import split_imports
 from app.queries.matrix import system_name_map
 from app.queries.revisions import field_changes, revision_page
 from app.queries.sweeps import team_sweeps
@@ -79,8 +80,11 @@ def _system_page(request: Request, session: Session, slug: str, ignored: list[st
         raise NotFoundError("system", slug, system_slugs(session), system_name_map(session))
     history = revision_page(session, system=slug, limit=HISTORY_SIZE)
     names = change_names(session)
+    bench_rows, import_groups = split_imports(detail.benchmarks)
     context = {
         "system": detail,
+        "bench_rows": bench_rows,  # published figures and hand-entered team results
+        "import_groups": import_groups,  # one per imported result file
         "glance": system_glance(detail, latest_versions(session).get(slug)),
         "fact_groups": group_facts(detail.facts),
         "compare_with": compare_candidates(session, slug),
