@@ -8,7 +8,7 @@ the results already say which file they came from; nothing here reads the databa
 from dataclasses import dataclass
 
 from app.present.formatting import number
-from app.schemas import BenchmarkView
+from app.schemas import BenchmarkView, RevisionView
 
 IMPORT_PREFIX = "import-"
 # The figure a group's one line gives, first found first: what a reader of a sweep looks for.
@@ -101,8 +101,46 @@ def _headline(members: list[BenchmarkView]) -> str:
     chosen = [r for r in members if r.metric == metric and r.value is not None]
     unit = chosen[0].unit
     values = [r.value for r in chosen if r.unit == unit and r.value is not None]
-    low, high = min(values), max(values)
-    amount = number(round(low, 1)) if low == high else (
-        f"{number(round(low, 1))}–{number(round(high, 1))}"
-    )
+    low, high = _rounded(min(values)), _rounded(max(values))
+    amount = low if low == high else f"{low}–{high}"
     return f"{chosen[0].metric_name} {amount} {unit}"
+
+
+def _rounded(value: float) -> str:
+    """Whole numbers from 100 up, one decimal below: a headline, not the file's precision."""
+    return number(float(round(value)) if abs(value) >= 100 else round(value, 1))
+
+
+@dataclass(frozen=True)
+class ImportChange:
+    """The history's one line for an import's saved figures: who, when, which file, how many."""
+
+    source: str  # import-<key>
+    first: RevisionView  # the newest of its revisions: its id, time and author
+    figures: int
+
+
+def collapse_imports(
+    revisions: list[RevisionView], limit: int
+) -> tuple[list[RevisionView | ImportChange], bool]:
+    """The newest `limit` changes, an import's run of created figures counted as one; and
+    whether more changes were left out."""
+    out: list[RevisionView | ImportChange] = []
+    for r in revisions:
+        source = _imported_source(r)
+        last = out[-1] if out else None
+        if source and isinstance(last, ImportChange) and last.source == source:
+            out[-1] = ImportChange(source, last.first, last.figures + 1)
+            continue
+        if len(out) == limit:
+            return out, True
+        out.append(ImportChange(source, r, 1) if source else r)
+    return out, False
+
+
+def _imported_source(r: RevisionView) -> str | None:
+    """The import a change created a figure from (None for any other change)."""
+    if r.entity != "benchmark_result" or r.action != "create" or not r.after:
+        return None
+    source = r.after.get("source")
+    return source if isinstance(source, str) and source.startswith(IMPORT_PREFIX) else None

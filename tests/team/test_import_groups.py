@@ -45,6 +45,15 @@ def test_a_four_run_import_is_one_group_on_the_system_page(
     rows_after = after.select("table.benchmarks tbody tr[id^=bench-]")
     assert [r["id"] for r in rows_after] == [r["id"] for r in rows_before]
 
+    # The history says the file was imported once, not ten of its figures one by one.
+    changes = after.select("#history li.change")
+    imported = after.select("#history li.change-import")
+    assert len(imported) == 1 and len(changes) <= 10
+    words = imported[0].select_one(".change-words").get_text(" ", strip=True)
+    saved = reader.get(f"/api/v1/benchmarks?source={source}").json()["matched"]
+    assert words == f"Imported {VLLM_SWEEP.name} : {saved} figures saved"
+    assert f"{saved} figures on " in group.select_one(".import-facts").get_text()
+
     editor = soup(clients("eddie").get("/systems/vllm"))
     editor_links = [a["href"] for a in editor.select(f"#import-{key} .import-links a")]
     assert editor_links[-1] == f"/imports/{key}"
