@@ -179,3 +179,7 @@ def test_a_four_run_import_keeps_the_system_page_short(
             shot.screenshot(path=artifacts / f"{name}.png", full_page=True)
             shot.locator("#benchmarks").screenshot(path=artifacts / f"{name}-benchmarks.png")
             shot.context.close()
+        listing, listing_errors = open_page(browser, f"{base}/benchmarks", width=1440)
+        assert listing.locator(".import-group").count() == 1 and listing_errors == []
+        listing.screenshot(path=artifacts / "benchmarks-imported-1440-light.png", full_page=True)
+        listing.context.close()

@@ -45,6 +45,8 @@ def test_a_four_run_import_is_one_group_on_the_system_page(
     rows_after = after.select("table.benchmarks tbody tr[id^=bench-]")
     assert [r["id"] for r in rows_after] == [r["id"] for r in rows_before]
 
+    jump = after.select_one("nav.on-page a[href='#benchmarks']")
+    assert jump is not None and jump.get_text() == f"Benchmarks ({len(rows_before)} + 1 file)"
     # The history says the file was imported once, not ten of its figures one by one.
     changes = after.select("#history li.change")
     imported = after.select("#history li.change-import")
