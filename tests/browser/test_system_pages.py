@@ -1,19 +1,13 @@
 """The system and source pages in a real browser: rendering, keyboard use, accessibility."""
 
-import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-import uvicorn
 from axe_playwright_python.sync_playwright import Axe
 
-from app.main import create_app
-from app.settings import Settings
 from tests.accounts.conftest import add_users
-from tests.browser.conftest import _free_port
+from tests.browser.conftest import serving
 from tests.conftest import SEED_DIR
 from tests.databases import copy_of
 from tests.team.sweep_data import H100, VLLM_SWEEP, import_file
@@ -103,26 +97,6 @@ def test_a_caveat_shows_its_text_on_keyboard_focus(browser, live_url) -> None:
     shown = page.evaluate("getComputedStyle(document.activeElement, '::after').content")
     assert "chat-assistant" in shown or "vendor" in shown or "estimate" in shown, shown
     page.context.close()
-
-
-@contextmanager
-def serving(url: str) -> Iterator[str]:
-    """The app on `url`'s database, served on a free port for the block's length."""
-    app = create_app(Settings(database_url=url, seed_dir=SEED_DIR))
-    server = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=_free_port(), log_level="warning")
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 15
-    while not server.started:
-        assert time.monotonic() < deadline, "the test server did not start"
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{server.config.port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
 
 
 def page_height(page) -> int:
