@@ -104,10 +104,15 @@ class BenchmarkPageView:
 
 
 def page_view(
-    page: BenchmarkPage, params: BenchmarkParams, results: list[BenchmarkView], page_size: int
+    page: BenchmarkPage,
+    params: BenchmarkParams,
+    results: list[BenchmarkView],
+    page_size: int,
+    listed: list[BenchmarkView] | None = None,
 ) -> BenchmarkPageView:
-    """The page's view of `page` (built from `results` with `params`), `page_size` rows a page."""
-    rows, paging = paginate(page.results, params.page, page_size)
+    """The page's view of `page` (built from `results` with `params`), `page_size` rows a page;
+    the rows are `listed` when given (the page's results less those shown otherwise)."""
+    rows, paging = paginate(page.results if listed is None else listed, params.page, page_size)
     return BenchmarkPageView(
         rows=rows,
         paging=paging,

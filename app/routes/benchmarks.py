@@ -16,6 +16,7 @@ from app.params.views import RESULTS_PAGE_SIZE, BenchmarkParams, SweepParams
 from app.present.exports import benchmarks_csv
 from app.queries.benchmark_page import BenchmarkPage, all_results, page_view
 from app.queries.contexts import context_chart, describe_ratio
+from app.queries.import_groups import split_imports
 from app.queries.sweeps import shows_sweeps, sweep_drawings, team_sweeps
 from app.web.fragment_cache import FragmentCache
 from app.web.render import render, serve, templates, tidy_redirect
@@ -49,9 +50,12 @@ def _benchmarks_page(request: Request, session: Session) -> Response:
         return redirect
     exports = params.query_string(with_page=False)
     exports = f"?{exports}" if exports else ""
+    # An imported file is one group; ticking its source in the filter lists its every row.
+    listed, import_groups = split_imports(page.results, frozenset(params.source))
     context = {
         # rows, paging, page_queries, options, facets, placement, scatters
-        **vars(page_view(page, params, results, RESULTS_PAGE_SIZE)),
+        **vars(page_view(page, params, results, RESULTS_PAGE_SIZE, listed)),
+        "import_groups": import_groups,
         "params": params,
         "page": page,
         "problems": problems,

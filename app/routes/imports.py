@@ -137,6 +137,7 @@ def _imports_page(request: Request, session: Session, form: ContextForm, status:
         "recent": recent_imports(session),
         "formats": TOOLS,
         "limit_mb": MAX_UPLOAD_BYTES // MB,  # decimal megabytes, as the README and the limit
+        "active": "imports",
     }
     return form_page(request, session, "pages/imports.html", context, status, {})
 
@@ -159,5 +160,5 @@ def _preview_page(
     form.with_choices(session)
     names = {kind: dict(entries) for kind, entries in form.vocabulary.items()}
     context = {"preview": preview, "form": form, "columns": PREVIEW_COLUMNS, "entry_names": names,
-               "offers": offers(preview)}  # fmt: skip
+               "offers": offers(preview), "active": "imports"}  # fmt: skip
     return form_page(request, session, "pages/import_preview.html", context, status, {})

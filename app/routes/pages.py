@@ -13,6 +13,7 @@ from app.present.change_words import describe
 from app.queries.benchmarks import latest_versions
 from app.queries.catalogue import change_names, list_sources
 from app.queries.coverage import database_coverage
+from app.queries.import_groups import ImportChange, collapse_imports, split_imports
 from app.queries.matrix import system_name_map
 from app.queries.revisions import field_changes, revision_page
 from app.queries.sweeps import team_sweeps
@@ -71,22 +72,36 @@ async def overview(request: Request, session: SessionDep) -> Response:
 
 HISTORY_SIZE = 10
 """Changes a system page lists; /changes?system= has the rest."""
+HISTORY_READ = 500
+"""Changes read to fill them: an import's figures count as one."""
 
 
 def _system_page(request: Request, session: Session, slug: str, ignored: list[str]) -> Response:
     detail = get_system(session, slug)
     if detail is None:
         raise NotFoundError("system", slug, system_slugs(session), system_name_map(session))
-    history = revision_page(session, system=slug, limit=HISTORY_SIZE)
+    # An import saves a figure per metric per load: its run of changes is one line here.
+    history = revision_page(session, system=slug, limit=HISTORY_READ)
+    changes, more_history = collapse_imports(history.revisions, HISTORY_SIZE)
     names = change_names(session)
+    bench_rows, import_groups = split_imports(detail.benchmarks)
+    files = {g.source: g.file_name for g in import_groups}
     context = {
         "system": detail,
+        "bench_rows": bench_rows,  # published figures and hand-entered team results
+        "import_groups": import_groups,  # one per imported result file
+        "files": files,
         "glance": system_glance(detail, latest_versions(session).get(slug)),
         "fact_groups": group_facts(detail.facts),
         "compare_with": compare_candidates(session, slug),
         "json_url": f"/api/v1/systems/{slug}",
-        "history": [(r, field_changes(r), describe(r, names)) for r in history.revisions],
-        "more_history": history.older is not None,
+        "history": [
+            (c, None, files.get(c.source, c.source))
+            if isinstance(c, ImportChange)
+            else (c, field_changes(c), describe(c, names))
+            for c in changes
+        ],
+        "more_history": more_history or history.older is not None,
         "atom_url": f"/changes.atom?system={slug}",
         "atom_title": f"Changes to {detail.name}",
         "ignored_parameters": ignored,

@@ -5,6 +5,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -44,6 +45,27 @@ def live_url(database_url: str) -> Iterator[str]:
     yield f"http://127.0.0.1:{port}"
     server.should_exit = True
     thread.join(timeout=10)
+
+
+@contextmanager
+def serving(url: str) -> Iterator[str]:
+    """The app on `url`'s database (a copy a test changes), on a free port for the block's
+    length."""
+    app = create_app(Settings(database_url=url, seed_dir=SEED_DIR))
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=_free_port(), log_level="warning")
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 15
+    while not server.started:
+        assert time.monotonic() < deadline, "the test server did not start"
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{server.config.port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
 
 
 @pytest.fixture(scope="session")

@@ -1,9 +1,16 @@
 """The system and source pages in a real browser: rendering, keyboard use, accessibility."""
 
+import time
 from pathlib import Path
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
+
+from tests.accounts.conftest import add_users
+from tests.browser.conftest import serving
+from tests.conftest import SEED_DIR
+from tests.databases import copy_of
+from tests.team.sweep_data import H100, VLLM_SWEEP, import_file
 
 pytestmark = pytest.mark.browser
 
@@ -90,3 +97,67 @@ def test_a_caveat_shows_its_text_on_keyboard_focus(browser, live_url) -> None:
     shown = page.evaluate("getComputedStyle(document.activeElement, '::after').content")
     assert "chat-assistant" in shown or "vendor" in shown or "estimate" in shown, shown
     page.context.close()
+
+
+def page_height(page) -> int:
+    return int(page.evaluate("document.documentElement.scrollHeight"))
+
+
+def section_heights(page) -> dict[str, int]:
+    """Each top-level section of a system page: its height in pixels."""
+    return dict(page.evaluate(
+        "[...document.querySelectorAll('article.system-page > section')]"
+        ".map(s => [s.id || s.className, Math.round(s.getBoundingClientRect().height)])"
+    ))  # fmt: skip
+
+
+def test_a_four_run_import_keeps_the_system_page_short(
+    browser, database_url: str, tmp_path_factory: pytest.TempPathFactory, artifacts: Path
+) -> None:
+    url = copy_of(database_url, tmp_path_factory.mktemp("import-groups"), SEED_DIR)
+    add_users(url, {"eddie": "editor"})
+    with serving(url) as base:
+        page, errors = open_page(browser, f"{base}/systems/vllm", width=1440)
+        before, sections_before = page_height(page), section_heights(page)
+        import_file(url, VLLM_SWEEP, system="vllm", hardware=H100, gpus=1, precision="FP8",
+                    system_version="0.11.2")  # fmt: skip
+        # Another process wrote: the server sees the new data version within a second.
+        deadline = time.monotonic() + 10
+        while page.locator(".import-group").count() == 0:
+            assert time.monotonic() < deadline, "the import never showed on the page"
+            page.wait_for_timeout(300)
+            page.reload()
+        after, sections_after = page_height(page), section_heights(page)
+        group = page.locator(".import-group")
+        assert group.count() == 1
+        assert group.locator(".import-loads").inner_text() == "c=1, 4, 16, 64"
+        print(f"vLLM system page at 1440 px: {before} px before the import, {after} px after")
+        print(f"sections before: {sections_before}\nsections after: {sections_after}")
+        assert after <= 1.5 * before
+        assert errors == []
+        results = Axe().run(page)
+        assert results.violations_count == 0, results.generate_report()
+        page.screenshot(path=artifacts / "system-vllm-imported-1440-light.png", full_page=True)
+        page.locator("#benchmarks").screenshot(
+            path=artifacts / "system-vllm-imported-1440-light-benchmarks.png"
+        )
+        page.context.close()
+        for scheme, width in (("dark", 1440), ("light", 390)):
+            shot, shot_errors = open_page(browser, f"{base}/systems/vllm", scheme, width)
+            assert shot.locator(".import-group").count() == 1 and shot_errors == []
+            # Nothing in the group runs past the viewport on a phone.
+            overflow = shot.evaluate(
+                "Math.max(...[...document.querySelectorAll('.import-group, .import-group *')]"
+                ".map(e => e.getBoundingClientRect().right))"
+            )
+            assert overflow <= width
+            name = f"system-vllm-imported-{width}-{scheme}"
+            shot.screenshot(path=artifacts / f"{name}.png", full_page=True)
+            shot.locator("#benchmarks").screenshot(path=artifacts / f"{name}-benchmarks.png")
+            shot.context.close()
+        listing, listing_errors = open_page(browser, f"{base}/benchmarks", width=1440)
+        assert listing.locator(".import-group").count() == 1 and listing_errors == []
+        results = Axe().run(listing)
+        assert results.violations_count == 0, results.generate_report()
+        listing.screenshot(path=artifacts / "benchmarks-imported-1440-light.png", full_page=True)
+        listing.context.close()

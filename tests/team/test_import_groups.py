@@ -1,0 +1,97 @@
+"""An imported result file shows as one group on the system page and on /benchmarks (its
+file, setup, loads, one figure's range, links), not a row per metric per load; published
+figures and hand-entered team results keep their rows."""
+
+from collections.abc import Callable
+from typing import Any
+
+from bs4 import BeautifulSoup
+from fastapi.testclient import TestClient
+
+from tests.team.sweep_data import H100, VLLM_SWEEP, import_file
+
+
+def soup(response: Any) -> BeautifulSoup:
+    assert response.status_code == 200, response.text[:500]
+    return BeautifulSoup(response.text, "html.parser")
+
+
+def test_a_four_run_import_is_one_group_on_the_system_page(
+    accounts_url: str, clients: Callable[..., TestClient]
+) -> None:
+    reader = clients("vera")  # a viewer: signed in, so never served a cached page
+    before = soup(reader.get("/systems/vllm"))
+    rows_before = before.select("table.benchmarks tbody tr[id^=bench-]")
+    assert rows_before and not before.select(".import-group")
+
+    source = import_file(accounts_url, VLLM_SWEEP, system="vllm", hardware=H100, gpus=1,
+                         precision="FP8", system_version="0.11.2")  # fmt: skip
+    key = source.removeprefix("import-")
+
+    after = soup(reader.get("/systems/vllm"))
+    groups = after.select(".import-group")
+    assert len(groups) == 1
+    group = groups[0]
+    assert group["id"] == f"import-{key}"
+    assert group.select_one(".import-file").get_text(strip=True) == VLLM_SWEEP.name
+    assert group.select_one(".import-loads").get_text() == "c=1, 4, 16, 64"
+    setup = group.select_one(".import-setup").get_text()
+    assert "1× NVIDIA H100" in setup and "FP8" in setup and "0.11.2" in setup
+    assert group.select_one(".import-headline").get_text().startswith("Output throughput ")
+    assert "–" in group.select_one(".import-headline").get_text()  # a range over four loads
+    links = [a["href"] for a in group.select(".import-links a")]
+    assert links == [f"/benchmarks?source={source}#team_sweeps"]  # a viewer: no editor page
+    # The table keeps exactly the rows it had: none of the file's figures is a row of its own.
+    rows_after = after.select("table.benchmarks tbody tr[id^=bench-]")
+    assert [r["id"] for r in rows_after] == [r["id"] for r in rows_before]
+
+    jump = after.select_one("nav.on-page a[href='#benchmarks']")
+    assert jump is not None and jump.get_text() == f"Benchmarks ({len(rows_before)} + 1 file)"
+    # The history says the file was imported once, not ten of its figures one by one.
+    changes = after.select("#history li.change")
+    imported = after.select("#history li.change-import")
+    assert len(imported) == 1 and len(changes) <= 10
+    words = imported[0].select_one(".change-words").get_text(" ", strip=True)
+    saved = reader.get(f"/api/v1/benchmarks?source={source}").json()["matched"]
+    assert words == f"Imported {VLLM_SWEEP.name} : {saved} figures saved"
+    assert f"{saved} figures on " in group.select_one(".import-facts").get_text()
+
+    editor = soup(clients("eddie").get("/systems/vllm"))
+    editor_links = [a["href"] for a in editor.select(f"#import-{key} .import-links a")]
+    assert editor_links[-1] == f"/imports/{key}"
+
+
+def test_benchmarks_groups_the_file_and_lists_it_when_its_source_is_picked(
+    accounts_url: str, clients: Callable[..., TestClient]
+) -> None:
+    source = import_file(accounts_url, VLLM_SWEEP, system="vllm", hardware=H100, gpus=1,
+                         precision="FP8")  # fmt: skip
+    reader = clients("vera")
+    page = soup(reader.get("/benchmarks"))
+    group = page.select_one(f"#import-{source.removeprefix('import-')}")
+    assert group is not None
+    assert group.select_one(".import-file a")["href"] == "/systems/vllm"
+    listed = [r for r in page.select("table.results tbody tr[id^=result-]") if source in str(r)]
+    assert listed == []
+    # Its JSON is unchanged: every figure of the file, one per metric per load.
+    figures = reader.get(f"/api/v1/benchmarks?source={source}").json()
+    assert figures["matched"] > 4 * 10
+    # Picking the file's source lists its every row.
+    picked = soup(reader.get(f"/benchmarks?source={source}"))
+    assert not picked.select(".import-group")
+    rows = picked.select("table.results tbody tr[id^=result-]")
+    assert len(rows) == figures["matched"]
+
+
+def test_the_navigation_offers_imports_to_editors_only(
+    clients: Callable[..., TestClient],
+) -> None:
+    def nav_links(client: TestClient) -> list[str]:
+        return [a["href"] for a in soup(client.get("/sources")).select("nav[aria-label=Main] a")]
+
+    assert "/imports" in nav_links(clients("eddie"))
+    assert "/imports" in nav_links(clients("ada"))
+    assert "/imports" not in nav_links(clients("vera"))
+    assert "/imports" not in nav_links(clients())
+    current = soup(clients("eddie").get("/imports")).select_one("nav a[aria-current=page]")
+    assert current is not None and current["href"] == "/imports"
