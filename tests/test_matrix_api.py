@@ -25,7 +25,7 @@ def cell(body: dict, system: str, capability: str) -> dict:
 @pytest.mark.data
 def test_unfiltered_matrix_has_every_system_and_feature_column(real_client: TestClient) -> None:
     body = matrix(real_client)
-    assert len(body["rows"]) == body["total_systems"] == 27
+    assert len(body["rows"]) == body["total_systems"] == 31
     columns = [c["slug"] for g in body["groups"] for c in g["columns"]]
     assert "continuous-batching" in columns and "nvidia-cuda" not in columns
     assert slugs(body) == sorted(

@@ -110,7 +110,7 @@ def test_empty_search_says_what_to_clear_in_plain_words(real_client: TestClient)
     # A term that names no system, feature or hardware, and appears in no summary.
     soup = soup_of(real_client.get("/matrix?q=quantum+teleport"))
     text = soup.select_one(".empty-state").get_text(" ", strip=True)
-    assert "Clear the search “quantum teleport” to see 27 systems" in text
+    assert "Clear the search “quantum teleport” to see 31 systems" in text
     assert "q=" not in text
 
 

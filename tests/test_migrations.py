@@ -203,7 +203,7 @@ def test_account_tables_of_another_version_stop_the_start(tmp_path: Path) -> Non
     with pytest.raises(migrate.SchemaError, match="user_account"):
         prepare_database(legacy, REAL_SEED_DIR)
     with legacy.connect() as connection:
-        assert connection.execute(text("SELECT count(*) FROM system")).scalar_one() == 27
+        assert connection.execute(text("SELECT count(*) FROM system")).scalar_one() == 31
         assert connection.execute(text("SELECT name FROM user_account")).scalars().all() == ["ada"]
     legacy.dispose()
 

@@ -108,7 +108,7 @@ def seeded(empty_engine: Engine, seed_copy: Path) -> Engine:
 def test_the_first_seed_writes_one_summary_revision(real_engine: Engine) -> None:
     [first] = history(real_engine)
     assert (first.actor, first.entity, first.action) == ("seed", "dataset", "create")
-    assert first.after is not None and first.after["systems"] == 27
+    assert first.after is not None and first.after["systems"] == 31
     assert first.after["claims"] > 800
     assert first.at.tzinfo is not None
 
