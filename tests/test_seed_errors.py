@@ -205,3 +205,8 @@ def test_a_valid_rule_round_trips(seed_copy: Path, empty_engine: Engine, tmp_pat
     seed(empty_engine, seed_copy)
     export_seed(empty_engine, tmp_path / "out")
     assert (tmp_path / "out" / "rules.yaml").read_text() == text
+
+
+# Most of these build and seed a database per case: the slow tier keeps plain pytest under
+# its two minutes (they run on every `make test` and in CI).
+pytestmark = pytest.mark.slow

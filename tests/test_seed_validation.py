@@ -561,3 +561,8 @@ def test_reseeding_keeps_the_ids_of_entries(seed_dir: Path, seeded: Engine) -> N
         assert dict(session.exec(select(Hardware.slug, Hardware.id)).all()) == before
         again = session.exec(select(BenchmarkResult.slug, BenchmarkResult.hardware_id)).all()
     assert sorted(again) == sorted(figures)
+
+
+# Most of these build and seed a database per case: the slow tier keeps plain pytest under
+# its two minutes (they run on every `make test` and in CI).
+pytestmark = pytest.mark.slow

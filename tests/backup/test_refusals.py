@@ -27,7 +27,8 @@ from tests.backup.conftest import Instance, as_user, files
 from tests.conftest import SEED_DIR
 from tests.databases import copy_of, new_database_url
 
-pytestmark = pytest.mark.database
+# A database built and restored per test: the slow tier (and again on PostgreSQL).
+pytestmark = [pytest.mark.slow, pytest.mark.database]
 
 
 def broken_copy(instance: Instance, folder: Path, change: Callable[[dict[str, Any]], Any]) -> Path:

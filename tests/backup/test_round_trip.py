@@ -24,7 +24,8 @@ from tests.conftest import SEED_DIR
 from tests.databases import copy_of, new_database_url
 from tests.team.test_write_api import RESULT, cell
 
-pytestmark = pytest.mark.database
+# A database built and restored per test: the slow tier (and again on PostgreSQL).
+pytestmark = [pytest.mark.slow, pytest.mark.database]
 
 
 def team_json(folder: Path) -> dict[str, Any]:
