@@ -2,24 +2,19 @@
 interpolated points and error bars, the version timeline, /decide citing the team's
 measurements and /compare at the level; light, dark and a phone; no axe violations."""
 
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import uvicorn
 from axe_playwright_python.sync_playwright import Axe
 from sqlmodel import Session
 
 from app.accounts import users as accounts
 from app.accounts.models import Role
 from app.db import make_engine, writer
-from app.main import create_app
-from app.settings import Settings
 from app.writes.prices import PriceIn, set_price
 from tests.accounts.conftest import add_users
-from tests.browser.conftest import _free_port
+from tests.browser.conftest import serving
 from tests.browser.test_sweeps_browser import OVERLAPPING_TEXT
 from tests.conftest import SEED_DIR
 from tests.databases import copy_of
@@ -54,18 +49,8 @@ def level_url(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> It
         price = PriceIn(usd_per_gpu_hour=sc.PRICE, basis="on-demand list price, example")
         assert set_price(session, who, sc.H100_SLUG, price) is not None
     engine.dispose()
-    app = create_app(Settings(database_url=url, seed_dir=SEED_DIR))
-    port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 15
-    while not server.started:
-        assert time.monotonic() < deadline, "the test server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
+    with serving(url) as served:
+        yield served
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
