@@ -8,7 +8,8 @@ unexport PYTHONDONTWRITEBYTECODE
 export PYTHONPYCACHEPREFIX ?= $(CURDIR)/.pycache
 
 .PHONY: setup run test test-sqlite test-fast test-data test-slow test-browser test-postgres lint \
-	typecheck new-tier-times format migrate seed check browser-deps docker-dry-run bench clean
+	typecheck new-tier-times format migrate seed check browser-deps docker-dry-run bench clean \
+	screenshots
 
 setup: $(VENV)/.installed static/vendor/htmx.min.js
 
@@ -82,6 +83,11 @@ test-slow: setup
 
 test-browser: setup browser-deps
 	$(TIER) browser $(PYTEST) -n 0 -m browser $(PYTEST_ARGS)
+
+# The browser tier again, saving every page and part it checks as a PNG under
+# test-artifacts/ and /tmp (named in each test) for people to look at; `make test` skips them.
+screenshots: setup browser-deps
+	ATLAS_SCREENSHOTS=1 $(PYTEST) -n 0 -m browser $(PYTEST_ARGS)
 
 # The tests marked `database` or `postgres`, on a throwaway PostgreSQL server (Debian's
 # postgresql is installed when missing: root). PG_PYTEST_ARGS narrows this tier alone.

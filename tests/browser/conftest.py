@@ -1,5 +1,6 @@
 """A live server and headless Chromium (Debian's) for browser tests."""
 
+import os
 import shutil
 import socket
 import threading
@@ -66,6 +67,28 @@ def serving(url: str) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(timeout=10)
+
+
+SCREENSHOTS = os.environ.get("ATLAS_SCREENSHOTS", "") not in ("", "0")
+"""Screenshots are for people to look at (`make screenshots`); a plain run asserts without
+taking them: full-page shots of the longer pages took about a quarter of the tier's time."""
+
+
+@pytest.fixture(scope="session", autouse=True)
+def screenshots_only_when_asked() -> Iterator[None]:
+    from playwright.sync_api import Locator, Page
+
+    if SCREENSHOTS:
+        yield
+        return
+    taken = {Page: Page.screenshot, Locator: Locator.screenshot}
+    for kind in taken:
+        kind.screenshot = lambda self, *args, **kwargs: b""  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        for kind, screenshot in taken.items():
+            kind.screenshot = screenshot  # type: ignore[method-assign]
 
 
 @pytest.fixture(scope="session")
