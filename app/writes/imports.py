@@ -19,7 +19,7 @@ from dataclasses import dataclass, fields
 from typing import Any, Final, cast
 
 from pydantic import Field, ValidationError
-from sqlalchemy import delete
+from sqlalchemy import delete, insert
 from sqlmodel import Session, col, select
 
 from app.accounts.models import Role, UserAccount
@@ -326,19 +326,19 @@ def confirm_import(session: Session, who: SignedIn, key: str, team_name: str) ->
     if not preview["ready"]:
         raise TeamError(preview["problems"] or {"file": "nothing to save"})
     source = _import_source(session, batch, who)
-    run_ids: dict[int, int] = {}
-    for run in preview["runs"]:
-        row = ImportRun(
-            batch_id=batch.id,  # type: ignore[arg-type]
-            position=run["index"],
-            location=run["where"][:100],
-            setup=run["setup"],
-            metrics=run["metrics"],
-            raw=run["raw"],
-        )
-        session.add(row)
-        session.flush()
-        run_ids[run["index"]] = row.id  # type: ignore[assignment]
+    runs = [
+        {"batch_id": batch.id, "position": run["index"], "location": run["where"][:100],
+         "setup": run["setup"], "metrics": run["metrics"], "raw": run["raw"]}
+        for run in preview["runs"]
+    ]  # fmt: skip
+    # One statement for every run (see add_results); the batch's runs are then read back by
+    # their place in the file (RETURNING in order runs row by row on SQLite).
+    session.execute(insert(ImportRun), runs)
+    run_ids: dict[int, int] = dict(
+        session.exec(
+            select(ImportRun.position, col(ImportRun.id)).where(ImportRun.batch_id == batch.id)
+        ).all()  # type: ignore[arg-type]  # a primary key read back is never None
+    )
     results = [TeamResultIn.model_validate(r) for r in preview["results"]]
     saved = add_results(
         session,

@@ -12,11 +12,12 @@ transaction.
 
 import datetime as dt
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Generic, Literal, TypeVar, cast
 
-from sqlalchemy import func
+from sqlalchemy import func, insert
 from sqlmodel import Session, col, select
 
 from app.accounts.models import UserAccount
@@ -42,7 +43,7 @@ from app.writes.inputs import (
     TeamResultIn,
     check_value_or_range,
 )
-from app.writes.revisions import Action, record
+from app.writes.revisions import Action, record, record_many, revision_values
 
 TEAM_SOURCE = "team"
 TEAM_KIND = "team-measurement"
@@ -140,25 +141,34 @@ def add_results(
     position = _next_position(session, BenchmarkResult)
     saved_at = now()
     saved: Saved[ResultDoc] = Saved(created=True)
+    # Rows and revisions go in as two bulk statements: an import confirms thousands of
+    # results, and one ORM object at a time held the write lock for a minute.
+    rows: list[dict[str, Any]] = []
+    revisions: list[dict[str, Any]] = []
     for offset, (result, ids) in enumerate(zip(results, checked.ids, strict=True)):
-        row = BenchmarkResult(
-            **result.model_dump(exclude={"system", "metric", *VOCABULARY_TABLES}),
-            **cast(dict[str, Any], ids),
-            slug=_new_result_slug(),
-            system_id=checked.systems[result.system].id,  # type: ignore[arg-type]
-            metric_id=checked.metrics[result.metric].id,  # type: ignore[arg-type]
-            source_id=source.id,  # type: ignore[arg-type]
-            run_by=who.name,
-            position=position + offset,
-            user_id=who.user_id,
-            version=1,
-            updated_at=saved_at,
-            import_run_id=import_runs[offset] if import_runs else None,
-        )
-        session.add(row)
+        row = result.model_dump(exclude={"system", "metric", *VOCABULARY_TABLES}) | dict(ids)
+        row |= {
+            "slug": _new_result_slug(),
+            "system_id": checked.systems[result.system].id,
+            "metric_id": checked.metrics[result.metric].id,
+            "source_id": source.id,
+            "run_by": who.name,
+            "position": position + offset,
+            "user_id": who.user_id,
+            "version": 1,
+            "withdrawn": False,
+            "updated_at": saved_at,
+            "import_run_id": import_runs[offset] if import_runs else None,
+        }
+        rows.append(row)
         doc = result_doc(row, result.system, result.metric, entries.slugs, source.slug)
-        revise(session, who, "benchmark_result", row.slug, "create", None, doc, result.system)
+        revisions.append(revision_values(actor=who.name, user_id=who.user_id,
+                                         entity="benchmark_result", key=row["slug"],
+                                         action="create", after=doc, system_slug=result.system,
+                                         at=saved_at))  # fmt: skip
         saved.items.append(doc | {"version": 1, "by": who.name})
+    session.execute(insert(BenchmarkResult), rows)
+    record_many(session, revisions)
     bump_data_version(session)
     return saved
 
@@ -257,21 +267,21 @@ def _check_results(session: Session, results: list[TeamResultIn], entries: "_Ent
 
 
 def result_doc(
-    row: BenchmarkResult,
+    row: BenchmarkResult | Mapping[str, Any],
     system: str,
     metric: str,
     slugs: dict[str, dict[int, str]],
     source: str = TEAM_SOURCE,
 ) -> ResultDoc:
     """A team result as the API shows it and as its revisions record it (vocabulary entries
-    by slug; `slugs` maps kind -> entry id -> slug)."""
+    by slug; `slugs` maps kind -> entry id -> slug). `row` is a saved row or the column
+    values of one about to be inserted."""
+    value: Callable[[str], Any] = row.get if isinstance(row, Mapping) else partial(getattr, row)
     fields = {
-        name: slugs[name].get(getattr(row, f"{name}_id"))
-        if name in VOCABULARY_TABLES
-        else getattr(row, name)
+        name: slugs[name].get(value(f"{name}_id")) if name in VOCABULARY_TABLES else value(name)
         for name in (*TeamResultFields.model_fields, "hardware_text", "model_text")
     }
-    doc = {"id": row.slug, "system": system, "metric": metric, "source": source} | {
+    doc = {"id": value("slug"), "system": system, "metric": metric, "source": source} | {
         k: v for k, v in fields.items() if v is not None
     }
     return cast(ResultDoc, doc)  # the fields are read by name: mypy cannot see a ResultDoc

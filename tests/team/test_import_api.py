@@ -2,12 +2,13 @@
 nothing); who may do it; files that cannot be read; the size limit."""
 
 import json
+import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import Engine
+from sqlalchemy import Engine, event
 
 from app.models import BenchmarkResult, ImportBatch, ImportRun
 from app.routes.api import imports as imports_api
@@ -247,3 +248,44 @@ def test_a_saved_import_exports_as_llmd_reports_that_import_back_the_same(
     assert after["metrics"] == pytest.approx(before["metrics"])
     for key_ in ("concurrency", "gpus", "precision", "model", "hardware", "input_tokens"):
         assert after["setup"].get(key_) == before["setup"].get(key_), key_
+
+
+def test_confirming_a_large_import_costs_the_same_statements_as_a_small_one(
+    accounts_app: Any, accounts_engine: Engine, tmp_path: Path
+) -> None:
+    """A confirm holds the write lock (sign-ins, notes and other writers wait for it), so
+    its statements must not grow with the file: every run, result and revision goes in by
+    one bulk statement per table (one ORM object a row held the lock for a minute at
+    16,000 results)."""
+    admin = TestClient(accounts_app, headers=token_for(accounts_engine, "ada"))
+    first_run = json.loads(SWEEP.read_text().splitlines()[0])
+
+    def statements_to_confirm(runs: int) -> tuple[int, int]:
+        lines = [json.dumps(first_run | {"max_concurrency": n + 1}) for n in range(runs)]
+        path = tmp_path / f"sweep-{runs}.jsonl"
+        path.write_text("\n".join(lines))
+        preview = upload(admin, path, **CONTEXT, gpus="1").json()
+        assert preview["ready"], preview["problems"]
+        executed: list[tuple[int, str]] = []
+
+        def count_statement(*args: Any) -> None:
+            executed.append((threading.get_ident(), args[2]))
+
+        event.listen(Engine, "before_cursor_execute", count_statement)
+        try:
+            confirmed = admin.post(f"/api/v1/imports/{preview['id']}/confirm")
+        finally:
+            event.remove(Engine, "before_cursor_execute", count_statement)
+        assert confirmed.status_code == 201, confirmed.text
+        # The statements of the confirm's own thread (the server's data-version watcher
+        # reads on another now and then).
+        [writer] = {thread for thread, sql in executed if sql.startswith("INSERT INTO revision")}
+        return sum(thread == writer for thread, _ in executed), len(confirmed.json()["saved"])
+
+    statements_to_confirm(1)  # the first confirm also reads what later ones find cached
+    small, small_saved = statements_to_confirm(2)
+    large, large_saved = statements_to_confirm(60)
+    assert large_saved == 30 * small_saved
+    # A read of the data version may or may not fall in the request (caches): one or two
+    # statements either way, against the 30 times as many a per-row save would add.
+    assert large <= small + 2
