@@ -137,7 +137,7 @@ def test_screenshots_and_accessibility(
     page.goto(f"{history_url}/systems/vllm")
     history = page.locator("section#history")
     history.scroll_into_view_if_needed()
-    results = Axe().run(page)
+    results = Axe().run(page, context="section#history")  # the page: test_system_pages
     assert results.violations_count == 0, results.generate_report()
     history.screenshot(path=artifacts / f"system-history-vllm-{scheme}.png")
     context.close()

@@ -94,8 +94,7 @@ A11Y_PATHS = [
     "/features",
     "/models",
     "/search?q=llama",
-    "/benchmarks",
-]
+]  # /benchmarks: test_benchmarks_browser
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
