@@ -13,8 +13,11 @@ from starlette.routing import BaseRoute, Match
 from app.params.views import ParamError, ParamProblem
 from app.web.render import render
 
-KIND_WORDS = {"capability": "feature or hardware target", "hardware": "hardware entry",
-              "figure": "benchmark figure"}
+KIND_WORDS = {
+    "capability": "feature or hardware target",
+    "hardware": "hardware entry",
+    "figure": "benchmark figure",
+}
 
 
 class NotFoundError(Exception):

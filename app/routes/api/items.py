@@ -12,18 +12,17 @@ from sqlmodel import Session
 from app.db import SessionDep
 from app.params.views import QueryModel, read_query
 from app.queries.items import ClaimDetail, FigureDetail, claim_detail, figure_detail
+from app.routes.api.catalogue import Ignoring
 from app.routes.items import claim_or_404, figure_or_404
 from app.web.render import serve
 
 router = APIRouter(prefix="/api/v1", tags=["api"])
 
 
-class FigureResponse(FigureDetail):
-    ignored_parameters: list[str] = []
+class FigureResponse(FigureDetail, Ignoring): ...
 
 
-class ClaimResponse(ClaimDetail):
-    ignored_parameters: list[str] = []
+class ClaimResponse(ClaimDetail, Ignoring): ...
 
 
 def _reply(request: Request, detail: FigureDetail | ClaimDetail) -> Response:
@@ -50,7 +49,9 @@ async def figure(figure_id: str, request: Request, session: SessionDep) -> Respo
     return await serve(request, session, lambda s: _figure(request, s, figure_id))
 
 
-def _claim(request: Request, session: Session, system: str, capability: str, source: str) -> Response:
+def _claim(
+    request: Request, session: Session, system: str, capability: str, source: str
+) -> Response:
     detail = claim_detail(session, system, capability, source)
     if detail is None:
         raise claim_or_404(session, system, capability, source)
