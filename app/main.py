@@ -33,6 +33,7 @@ from app.routes import (
     finder,
     import_entries,
     imports,
+    items,
     matrix,
     ops,
     pages,
@@ -106,7 +107,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # one matches (twice: the router, then inside it): the health check and the pages a crowd
     # reads come first, the API next, the team's forms and accounts last (no paths overlap).
     ops.add_routes(app)
-    for module in (matrix, pages, benchmarks, compare, decide, entries, finder):
+    for module in (matrix, pages, items, benchmarks, compare, decide, entries, finder):
         app.include_router(module.router)
     for api_router in API_ROUTERS:
         app.include_router(api_router)

@@ -56,6 +56,18 @@ class SourcedText(BaseModel):
     source: SourceRef
 
 
+class SummaryLine(SourcedText):
+    """A best-for or weakness line as pages show it (app/present/summary.py): near-duplicates
+    from other sources folded in, and a caution where it should not be read flat."""
+
+    similar: list[SourcedText] = []  # lines saying much the same, each with its own source
+    # Why not to take it flat: it rests on a claim the other sources outweigh, or only
+    # sources with a weakening caveat say it. None: nothing to add.
+    caution: str | None = None
+    caution_kind: Literal["disputed", "weak"] | None = None
+    caution_link: str | None = None  # the claim page it rests on, when it rests on one
+
+
 class Fact(BaseModel):
     attribute: str
     value: str
@@ -192,8 +204,11 @@ class SystemSummary(BaseModel):
 
 class SystemDetail(SystemSummary):
     summary_sources: list[SourceRef]
-    best_for: list[SourcedText]
+    best_for: list[SourcedText]  # as the seed gives them, one per source line
     weaknesses: list[SourcedText]
+    # The same lines folded and marked, as pages show them (best supported first).
+    best_for_summary: list[SummaryLine] = []
+    weakness_summary: list[SummaryLine] = []
     facts: list[Fact]
     features: list[CategoryCells]
     hardware: list[CategoryCells]
@@ -239,7 +254,7 @@ class Glance(BaseModel):
     """What a system page says first: the few things a reader scans for."""
 
     latest_version: str | None
-    strengths: list[SourcedText]
+    strengths: list[SummaryLine]
     hardware: list[Cell]  # targets some source says it runs on, best supported first
     figures: list[BenchmarkView]  # a few figures measured in a full context
     feature_count: int  # features some source says it has

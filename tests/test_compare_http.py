@@ -131,7 +131,13 @@ def test_system_page_offers_comparisons(client: TestClient) -> None:
 def test_when_to_choose_which_uses_the_decision_rules(client: TestClient) -> None:
     soup = soup_of(client.get("/compare?s=omlx&s=mlx-lm"))
     lines = [li.get_text(" ", strip=True) for li in soup.select(".when-rules li")]
-    assert any("Coding agents" in line and "GenAI in Depth" in line for line in lines)
+    assert any(line.startswith("Choose oMLX when you run on an Apple Silicon Mac and the main "
+                               "workload is agents and tool use or coding agents.")
+               and "GenAI in Depth" in line for line in lines)  # fmt: skip
+    # Sentences, not a dump of the questions and option labels.
+    heads = [li.strong.get_text(" ", strip=True) for li in soup.select(".when-rules li")]
+    assert heads and all(h.startswith(("Choose oMLX when ", "Choose mlx-lm when ")) for h in heads)
+    assert all(h.endswith(".") and "?" not in h and ":" not in h for h in heads), heads
 
 
 def test_a_missing_claim_is_never_a_win(client: TestClient) -> None:

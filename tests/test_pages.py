@@ -105,7 +105,10 @@ def test_system_page_opens_with_a_summary_at_a_glance(client: TestClient) -> Non
     assert glance.select("dd")[3].get_text(strip=True) in versions
     assert glance.select_one("dd a")["href"] == api["repository"]
     strengths = [li.contents[0].strip() for li in glance.select(".sourced-list li")]
-    assert strengths == [line["text"] for line in api["best_for"][:3]]
+    # The best supported lines first, each with its mark when it has one.
+    assert strengths == [line["text"] for line in api["best_for_summary"][:3]]
+    cautioned = [line for line in api["best_for_summary"][:3] if line["caution"]]
+    assert len(glance.select(".caution-note")) == len(cautioned)
     chips = [a["href"] for a in glance.select(".hardware-chips a")]
     assert "#cap-nvidia-cuda" in chips and all(soup.select_one(h) for h in chips)
     figures = glance.select(".key-figures li")

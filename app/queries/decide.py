@@ -12,8 +12,8 @@ from app.decision.engine import Answers, Candidate, ClaimRef, Recommendation, Ru
 from app.decision.explain import WhyNot, why_not
 from app.decision.measured import WEIGHT_EXPLAINED, Measured, hardware_answers, measured_reasons
 from app.decision.model import MeasuredRow
-from app.decision.questions import QUESTIONS_BY_ID
 from app.decision.scoring import Memo
+from app.decision.wording import when_clause
 from app.models import Capability, Hardware, Rule, System, SystemFact
 from app.params.views import SweepParams
 from app.present.service_level import Level
@@ -176,16 +176,8 @@ def explain_why_not(result: Recommendation | None, slug: str | None) -> WhyNot |
 
 def rules_favouring(session: Session, slugs: list[str]) -> dict[str, list[tuple[str, RuleSpec]]]:
     """For each system, the advice that recommends it (strength 2 or more), once per advice,
-    strongest first, with its conditions in words: the "when to choose which" of /compare."""
-
-    def condition(rule: RuleSpec) -> str:
-        parts = []
-        for question_id, options in rule.when.items():
-            question = QUESTIONS_BY_ID[question_id]
-            labels = [o.label for o in question.options if o.id in options]
-            parts.append(f"{question.prompt.rstrip('?')}: {' or '.join(labels)}")
-        return "; ".join(parts)
-
+    strongest first, with its conditions as a clause ("when you run on an AMD GPU and …",
+    app/decision/wording.py): the "when to choose which" of /compare."""
     strongest: dict[tuple[str, str], RuleSpec] = {}
     for rule in rules(session):
         if rule.effect != "boost" or not rule.when or rule.weight < 2:
@@ -196,5 +188,5 @@ def rules_favouring(session: Session, slugs: list[str]) -> dict[str, list[tuple[
                 strongest[key] = rule
     out: dict[str, list[tuple[str, RuleSpec]]] = {slug: [] for slug in slugs}
     for (slug, _), rule in sorted(strongest.items(), key=lambda kv: -kv[1].weight):
-        out[slug].append((condition(rule), rule))
+        out[slug].append((when_clause(rule.when), rule))
     return out

@@ -8,6 +8,7 @@ from sqlmodel import Session, col, select
 
 from app.data_version.version import per_version
 from app.models import BenchmarkResult, Claim, System, SystemFact, SystemNote
+from app.present.summary import summarise
 from app.queries.benchmarks import benchmark_views
 from app.queries.cells import (
     cell_level,
@@ -67,14 +68,20 @@ def get_system(session: Session, slug: str) -> SystemDetail | None:
     groups = _category_cells(session, system.id, refs)  # type: ignore[arg-type]
     benchmarks = benchmark_views(session, BenchmarkResult.system_id == system.id)
     used = _sources_used(groups, facts, notes, benchmarks, refs)
+    best_for = [_sourced(n, refs) for n in notes if n.kind == "best_for"]
+    weaknesses = [_sourced(n, refs) for n in notes if n.kind == "weakness"]
+    features = [g for g in groups if g.kind == "feature"]
+    hardware = [g for g in groups if g.kind == "hardware"]
     return SystemDetail(
         **_summary(system).model_dump(),
         summary_sources=[by_slug[s] for s in system.summary_sources],
-        best_for=[_sourced(n, refs) for n in notes if n.kind == "best_for"],
-        weaknesses=[_sourced(n, refs) for n in notes if n.kind == "weakness"],
+        best_for=best_for,
+        weaknesses=weaknesses,
+        best_for_summary=summarise(best_for, features, hardware, system.slug, weakness=False),
+        weakness_summary=summarise(weaknesses, features, hardware, system.slug, weakness=True),
         facts=[_fact(f, refs) for f in facts],
-        features=[g for g in groups if g.kind == "feature"],
-        hardware=[g for g in groups if g.kind == "hardware"],
+        features=features,
+        hardware=hardware,
         benchmarks=benchmarks,
         sources=used,
         disputed_count=sum(c.disputed for g in groups for c in g.cells),
@@ -186,7 +193,8 @@ def system_glance(system: SystemDetail, latest_version: str | None) -> Glance:
     features = sum(c.level in SUPPORTED_FIRST for g in system.features for c in g.cells)
     return Glance(
         latest_version=latest_version,
-        strengths=system.best_for[:GLANCE_STRENGTHS],
+        # The best supported first; a cautioned line comes last and keeps its mark.
+        strengths=system.best_for_summary[:GLANCE_STRENGTHS],
         hardware=hardware,
         figures=key_figures(system.benchmarks),
         feature_count=features,

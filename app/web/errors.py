@@ -13,7 +13,11 @@ from starlette.routing import BaseRoute, Match
 from app.params.views import ParamError, ParamProblem
 from app.web.render import render
 
-KIND_WORDS = {"capability": "feature or hardware target", "hardware": "hardware entry"}
+KIND_WORDS = {
+    "capability": "feature or hardware target",
+    "hardware": "hardware entry",
+    "figure": "benchmark figure",
+}
 
 
 class NotFoundError(Exception):
@@ -21,19 +25,32 @@ class NotFoundError(Exception):
 
     `names` (slug -> name) lets the reply suggest by name as well as by slug, and show
     people names rather than slugs.
+
+    `detail` replaces the sentence, `link` the path a suggestion links under (PAGES by
+    default), and `listed=False` keeps a long list of allowed values (every figure's id) out
+    of the reply: it only feeds the suggestions.
     """
 
     def __init__(
-        self, kind: str, value: str, allowed: list[str], names: dict[str, str] | None = None
+        self,
+        kind: str,
+        value: str,
+        allowed: list[str],
+        names: dict[str, str] | None = None,
+        *,
+        detail: str | None = None,
+        link: str | None = None,
+        listed: bool = True,
     ) -> None:
         self.kind, self.value, self.allowed = kind, value, allowed
         self.names = names or {}
-        super().__init__(f"There is no {KIND_WORDS.get(kind, kind)} called {value!r}.")
+        self.link, self.listed = link, listed
+        super().__init__(detail or f"There is no {KIND_WORDS.get(kind, kind)} called {value!r}.")
 
 
 # Where a suggestion links, per kind of slug.
 PAGES = {"system": "/systems/", "capability": "/features/", "hardware": "/hardware/",
-         "model": "/models/", "workload": "/workloads/"}  # fmt: skip
+         "model": "/models/", "workload": "/workloads/", "figure": "/benchmarks/"}  # fmt: skip
 
 
 class RefusedError(Exception):
@@ -62,11 +79,11 @@ def _wants_json(request: Request) -> bool:
 
 async def _not_found(request: Request, exc: NotFoundError) -> Response:
     close = suggestions(exc.value, exc.allowed, exc.names)
-    body = {"detail": str(exc), "field": exc.kind, "value": exc.value, "allowed": exc.allowed,
-            "suggestions": close}  # fmt: skip
+    body = {"detail": str(exc), "field": exc.kind, "value": exc.value,
+            "allowed": exc.allowed if exc.listed else [], "suggestions": close}  # fmt: skip
     if _wants_json(request):
         return JSONResponse(body, status_code=404)
-    context = {"error": body, "names": exc.names, "link": PAGES.get(exc.kind)}
+    context = {"error": body, "names": exc.names, "link": exc.link or PAGES.get(exc.kind)}
     return render(request, "errors/404.html", context, status_code=404)
 
 

@@ -2,12 +2,23 @@
 
 from fastapi import APIRouter
 
-from app.routes.api import account, catalogue, changes, entries, finder, imports, notes, team
+from app.routes.api import (
+    account,
+    catalogue,
+    changes,
+    entries,
+    finder,
+    imports,
+    items,
+    notes,
+    team,
+)
 
 # In this order in /openapi.json.
 API_ROUTERS: tuple[APIRouter, ...] = (
     catalogue.router,
     finder.router,
+    items.router,
     team.router,
     imports.router,
     notes.router,

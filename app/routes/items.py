@@ -1,0 +1,78 @@
+"""/benchmarks/{id} (one figure) and /systems/{slug}/claims/{capability}/{source} (one source's
+claim on one cell): a page per item. Their JSON twins are in routes/api/items.py."""
+
+import datetime as dt
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+from sqlmodel import Session, select
+
+from app.db import SessionDep
+from app.forms.editing import is_editor
+from app.models import BenchmarkResult
+from app.params.views import QueryModel, read_query
+from app.queries.items import claim_detail, claim_miss, claim_path, figure_detail
+from app.web.errors import NotFoundError
+from app.web.render import render, serve, tidy_redirect
+
+router = APIRouter(include_in_schema=False)
+
+
+def figure_or_404(session: Session, figure_id: str) -> NotFoundError:
+    """The 404 for an unknown figure id: suggestions from every id, not all listed."""
+    ids = list(session.exec(select(BenchmarkResult.slug)))
+    return NotFoundError("figure", figure_id, ids, listed=False)
+
+
+def claim_or_404(session: Session, system: str, capability: str, source: str) -> NotFoundError:
+    """The 404 for a claim that is not there: the slug that names nothing, or the source that
+    says nothing on the cell (then the sources that do are suggested, linked to their claims)."""
+    field, value, allowed, names = claim_miss(session, system, capability, source)
+    if field != "source":
+        return NotFoundError(field, value, allowed, names)
+    detail = f"The source {source!r} makes no claim on {system} / {capability}."
+    if not allowed:
+        detail = f"No source makes a claim on {system} / {capability}: unknown, not “no”."
+    link = claim_path(system, capability, "")
+    return NotFoundError("source", source, allowed, names, detail=detail, link=link)
+
+
+def _figure_page(request: Request, session: Session, figure_id: str) -> Response:
+    detail = figure_detail(session, figure_id, dt.date.today())
+    if detail is None:
+        raise figure_or_404(session, figure_id)
+    ignored = read_query(QueryModel, request.query_params).ignored
+    if redirect := tidy_redirect(request, detail.links.page, ignored):
+        return redirect
+    context = {"d": detail, "json_url": detail.links.json_url, "active": "benchmarks",
+               "editor": is_editor(request), "ignored_parameters": ignored}  # fmt: skip
+    return render(request, "pages/figure.html", context, session=session)
+
+
+@router.get("/benchmarks/{figure_id}")
+async def figure_page(figure_id: str, request: Request, session: SessionDep) -> Response:
+    return await serve(request, session, lambda s: _figure_page(request, s, figure_id))
+
+
+def _claim_page(
+    request: Request, session: Session, system: str, capability: str, source: str
+) -> Response:
+    detail = claim_detail(session, system, capability, source)
+    if detail is None:
+        raise claim_or_404(session, system, capability, source)
+    ignored = read_query(QueryModel, request.query_params).ignored
+    if redirect := tidy_redirect(request, detail.links.page, ignored):
+        return redirect
+    view = "features" if detail.capability.kind == "feature" else "hardware"
+    context = {"d": detail, "json_url": detail.links.json_url, "active": view,
+               "editor": is_editor(request), "ignored_parameters": ignored}  # fmt: skip
+    return render(request, "pages/claim.html", context, session=session)
+
+
+@router.get("/systems/{slug}/claims/{capability}/{source}")
+async def claim_page(
+    slug: str, capability: str, source: str, request: Request, session: SessionDep
+) -> Response:
+    return await serve(
+        request, session, lambda s: _claim_page(request, s, slug, capability, source)
+    )
