@@ -92,7 +92,7 @@ def test_the_first_party_sources_say_what_was_read(session: Session) -> None:
     assert {slug: counts[slug] for slug in pinned} == {
         "vllm-docs": (94, 33),
         "sglang-docs": (90, 30),
-        "llama-cpp-docs": (93, 45),
+        "llama-cpp-docs": (94, 46),
         "ollama-docs": (82, 12),
     }
     # Every system the Atlas lists with docs of its own has a docs source with claims.
