@@ -542,6 +542,32 @@ def test_an_alias_that_repeats_the_name_is_refused(seed_dir: Path, seeded: Engin
     )
 
 
+def test_active_parameters_belong_to_a_mixture_of_experts(seed_dir: Path, seeded: Engine) -> None:
+    path = seed_dir / "models.yaml"
+    text = path.read_text()
+    text = text.replace("  architecture: moe\n", "  architecture: moe\n  active_parameters_b: 37\n")
+    text = text.replace("  parameters_b: 34\n", "  parameters_b: 34\n  active_parameters_b: 34\n")
+    path.write_text(text)
+    [problem] = refused(seed_dir, seeded)
+    line = line_number(path, "  active_parameters_b: 34")
+    assert problem == (
+        f"models.yaml:{line}: llava-next-34b: field 'active_parameters_b': only a mixture of "
+        "experts (architecture: moe) has one"
+    )
+
+
+def test_active_parameters_cannot_exceed_the_total(seed_dir: Path, seeded: Engine) -> None:
+    path = seed_dir / "models.yaml"
+    added = "  parameters_b: 671\n  architecture: moe\n  active_parameters_b: 700\n"
+    replace_in(path, "  architecture: moe\n", added)
+    [problem] = refused(seed_dir, seeded)
+    line = line_number(path, "  active_parameters_b: 700")
+    assert problem == (
+        f"models.yaml:{line}: deepseek-v3: field 'active_parameters_b': 700 is more than the "
+        "model's 671 billion parameters"
+    )
+
+
 def test_an_entry_cites_only_known_sources(seed_dir: Path, seeded: Engine) -> None:
     path = seed_dir / "workloads.yaml"
     path.write_text(path.read_text().replace("    - serving-engine-guide-18-tools\n",

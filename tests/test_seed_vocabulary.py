@@ -109,9 +109,14 @@ def test_the_names_tools_print_resolve_in_the_real_vocabulary(data: SeedData) ->
         ("NVIDIA H200-SXM-141GB", "nvidia-h200-sxm-141gb"),
         ("AMD Instinct MI300X", "amd-instinct-mi300x"),  # rocm-smi
         ("NVIDIA B200", "nvidia-b200"),
+        ("NVIDIA H100 NVL", "nvidia-h100-nvl-94gb"),
+        ("NVIDIA H200 NVL", "nvidia-h200-nvl-141gb"),
+        ("TPU v5e", "google-tpu-v5e"),
+        ("Trillium", "google-tpu-v6e"),
     ):
         assert hardware.resolve(text) == slug, text
     assert hardware.resolve("NVIDIA H100") == "nvidia-h100-unspecified"
+    assert hardware.resolve("H200") == "nvidia-h200"  # no variant named: never the NVL part
     for text, slug in (
         ("meta-llama/Llama-3.1-8B-Instruct", "llama-3.1-8b-instruct"),
         ("meta-llama/Meta-Llama-3.1-8B-Instruct", "llama-3.1-8b-instruct"),
@@ -123,6 +128,14 @@ def test_the_names_tools_print_resolve_in_the_real_vocabulary(data: SeedData) ->
     ):
         assert models.resolve(text) == slug, text
     assert models.suggest("Llama 3.1 70B Instruct FP8")[0] == "llama-3.1-70b-instruct"
+
+
+@pytest.mark.data
+def test_active_parameters_only_where_a_model_card_gives_them(data: SeedData) -> None:
+    active = {s: m.active_parameters_b for s, m in data.models.items() if m.active_parameters_b}
+    assert active["deepseek-v3"] == 37 and active["gpt-oss-120b"] == 5.1
+    assert "mixtral-8x7b-instruct" not in active  # its README gives no count
+    assert all(data.models[s].architecture == "moe" for s in active)
 
 
 def test_precisions_are_spelled_one_way_and_others_kept() -> None:

@@ -33,8 +33,27 @@ def read_vocabularies(reader: "_Reader") -> None:
         for slug, entry in entries.items():
             for i, source in enumerate(entry.sources):
                 reader.check_source(path, line_of(raw, (slug, "sources", i)), slug, source)
+            if isinstance(entry, ModelEntry):
+                _check_active(reader, path, raw, slug, entry)
         setattr(reader.data, attribute, entries)
         reader.data.names[kind] = _names(reader, kind, path, raw, entries)
+
+
+def _check_active(reader: "_Reader", path: Path, raw: Any, slug: str, entry: ModelEntry) -> None:
+    """Active parameters belong to a mixture of experts and cannot exceed its total."""
+    active = entry.active_parameters_b
+    if active is None:
+        return
+    line = line_of(raw, (slug, "active_parameters_b"))
+    if entry.architecture != "moe":
+        msg = "field 'active_parameters_b': only a mixture of experts (architecture: moe) has one"
+        reader.problem(path, line, slug, msg)
+    elif entry.parameters_b is not None and active > entry.parameters_b:
+        msg = (
+            f"field 'active_parameters_b': {active:g} is more than the model's "
+            f"{entry.parameters_b:g} billion parameters"
+        )
+        reader.problem(path, line, slug, msg)
 
 
 def _names(

@@ -323,6 +323,8 @@ class ModelEntry(Strict):
     family: Text | None = None
     parameters_b: Annotated[float, Field(gt=0, le=FIGURE_MAX)] | None = None  # billions
     architecture: Architecture | None = None
+    # Billions used per token by a mixture of experts, where its model card says so.
+    active_parameters_b: Annotated[float, Field(gt=0, le=FIGURE_MAX)] | None = None
     vague: bool = False
     aliases: Aliases
     sources: Sources
