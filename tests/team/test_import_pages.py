@@ -115,9 +115,7 @@ def _saved_import(eddie: Any) -> str:
     return key
 
 
-def test_a_saved_imports_link_opens_for_every_reader(
-    clients: Any, accounts_url: str
-) -> None:
+def test_a_saved_imports_link_opens_for_every_reader(clients: Any, accounts_url: str) -> None:
     """The group links on system pages and /benchmarks lead somewhere for anyone: a saved
     import is read-only team data; a pending preview stays its uploader's and admins'."""
     from tests.accounts.conftest import add_users
