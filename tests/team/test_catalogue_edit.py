@@ -134,6 +134,8 @@ def test_delete_refuses_an_entry_in_use_and_offers_to_withdraw_it(
     with Session(accounts_engine) as session:
         row = session.exec(select(Hardware).where(Hardware.slug == used)).one()
         assert row.withdrawn
+    listed = page(eddie.get("/catalogue")).select_one(f"#team-hardware-{used}")
+    assert "is-withdrawn" in listed["class"] and "Bring back" in listed.get_text()
     # A stale withdraw (the version before it) is refused, saying so.
     stale = post(eddie, f"/catalogue/hardware/{used}/withdraw",
                  {"version": version, "withdrawn": "no"})  # fmt: skip
