@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.forms.base import validated
-from app.writes.entry_inputs import INPUTS, EntryIn, SystemIn
+from app.writes.entry_inputs import INPUTS, EntryIn, SystemIn, SystemPatch, patch_model
+from app.writes.team import TeamError
 
 KINDS = ("hardware", "model", "workload", "system")
 HEADINGS = {"hardware": "Add hardware", "model": "Add a model", "workload": "Add a workload",
@@ -43,33 +44,56 @@ LABELS = {
 PAGES = {"hardware": "hardware", "model": "models", "workload": "workloads", "system": "systems"}
 
 
+GENERAL = "entry"
+"""The problems key of what concerns the whole entry (a stale version): said as it is."""
+
+
 @dataclass
 class EntryForm:
-    """The add form of one kind, with what was typed and each field's problem."""
+    """The add form of one kind, or (with `slug`) the edit form of one entry, with what was
+    typed and each field's problem. A published entry's edit form holds only the team's own
+    aliases of it (the rest of it is read-only)."""
 
     kind: str
     values: dict[str, str] = field(default_factory=dict)
     problems: dict[str, str] = field(default_factory=dict)
+    slug: str | None = None  # editing this entry
+    name: str = ""  # its name, for the heading
+    version: int | None = None
+    published: bool = False
 
     @property
     def heading(self) -> str:
-        return HEADINGS[self.kind]
+        if self.slug is None:
+            return HEADINGS[self.kind]
+        return f"Other names for {self.name}" if self.published else f"Edit {self.name}"
+
+    @property
+    def button(self) -> str:
+        return self.heading if self.slug is None else "Save the changes"
 
     @property
     def action(self) -> str:
-        return f"/catalogue/{self.kind}"
+        if self.slug is None:
+            return f"/catalogue/{self.kind}"
+        return f"/catalogue/{self.kind}/{self.slug}/edit"
 
     @property
     def target(self) -> str:
-        return f"add-{self.kind}"
+        return f"add-{self.kind}" if self.slug is None else f"edit-{self.kind}"
 
     @property
     def fields(self) -> tuple[str, ...]:
-        return FIELDS[self.kind]
+        if self.slug is None:
+            return FIELDS[self.kind]
+        if self.published:
+            return ("aliases",)
+        return tuple(f for f in FIELDS[self.kind] if f not in ("slug", "hf_id"))
 
     @property
     def general(self) -> list[str]:
-        return [f"{k}: {v}" for k, v in self.problems.items() if k not in self.fields]
+        return [v if k == GENERAL else f"{k}: {v}" for k, v in self.problems.items()
+                if k not in self.fields]  # fmt: skip
 
     def label(self, name: str) -> str:
         return LABELS[name]
@@ -86,3 +110,40 @@ def entry_in(kind: str, values: dict[str, str]) -> EntryIn | SystemIn:
     lines = values.get("aliases", "").splitlines()
     data["aliases"] = [line.strip() for line in lines if line.strip()]
     return validated(INPUTS[kind], data)
+
+
+def entry_changes(form: EntryForm, values: dict[str, str]) -> dict[str, Any]:
+    """The posted edit form as a PATCH of the write API would give it: every field the form
+    shows, an emptied one as None (TeamError naming each field that is wrong)."""
+    data: dict[str, Any] = {k: values.get(k, "") or None for k in form.fields}
+    if "aliases" in data:
+        lines = values.get("aliases", "").splitlines()
+        data["aliases"] = [line.strip() for line in lines if line.strip()]
+    model = SystemPatch if form.kind == "system" else patch_model(form.kind)
+    changes = validated(model, data).model_dump(exclude_unset=True, exclude={"version"})
+    missing = [k for k in ("name", "kind") if k in changes and changes[k] is None]
+    if missing:
+        raise TeamError({k: "Required; an entry cannot be left without it." for k in missing})
+    # Columns that always hold something: emptied, they go back to what a new entry gets
+    # (a workload's description stays as it was).
+    for name, default in (("licence", "unknown"), ("summary", "Added by the team."),
+                          ("description", None)):  # fmt: skip
+        if name in changes and changes[name] is None:
+            if default is None:
+                del changes[name]
+            else:
+                changes[name] = default
+    return changes
+
+
+def form_values(kind: str, doc: dict[str, Any], published: bool) -> dict[str, str]:
+    """A saved entry's document as its edit form's values."""
+    if published:
+        return {"aliases": "\n".join(doc.get("team_aliases", []))}
+    values = {k: "" if doc.get(k) is None else str(doc[k]) for k in FIELDS[kind]}
+    if "aliases" in doc:
+        values["aliases"] = "\n".join(doc["aliases"])
+    for name in ("memory_gb", "parameters_b", "active_parameters_b"):  # 80.0 -> 80
+        if values.get(name, "").endswith(".0"):
+            values[name] = values[name][:-2]
+    return values

@@ -21,7 +21,8 @@ from app.params.views import (
 )
 from app.queries.benchmark_page import BenchmarkPage, all_results, build_benchmark_page
 from app.queries.entries import vocabulary_names
-from app.queries.revisions import revision_page
+from app.queries.import_groups import ImportChange
+from app.queries.revisions import collapsed_page, revision_page
 from app.queries.vocabularies import (
     benchmark_display_names,
     benchmark_vocabularies,
@@ -29,7 +30,7 @@ from app.queries.vocabularies import (
     matrix_vocabularies,
     system_vocabularies,
 )
-from app.schemas import BenchmarkView, RevisionPage
+from app.schemas import BenchmarkView, RevisionPage, RevisionView
 from app.vocabulary.names import Names
 
 M = TypeVar("M", bound=QueryModel)
@@ -108,6 +109,19 @@ def read_changes(
     page = revision_page(session, user=p.user or None, system=p.system or None,
                          entity=p.kind or None, limit=p.limit, before_id=p.before)  # fmt: skip
     return reading, page
+
+
+def read_change_entries(
+    session: Session, query: QueryParams
+) -> tuple[Reading[ChangesParams], list[RevisionView | ImportChange], int | None]:
+    """As read_changes, for people: an import's figures are one entry (the page and the
+    feed; the JSON API keeps every revision). Also the `before` of the older page."""
+    reading = read_query(ChangesParams, query, change_vocabularies(session))
+    p = reading.params
+    entries, older = collapsed_page(session, user=p.user or None, system=p.system or None,
+                                    entity=p.kind or None, limit=p.limit,
+                                    before_id=p.before)  # fmt: skip
+    return reading, entries, older
 
 
 TOO_FEW = ("choose at least two systems to compare", "no systems chosen")

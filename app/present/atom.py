@@ -10,12 +10,14 @@ host of each request after the cache, so every reader resolves them the same way
 import datetime as dt
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from urllib.parse import quote, urlencode
 from xml.sax.saxutils import quoteattr
 
 from app.present.change_words import ChangeWords
 from app.present.formatting import entity_label
+from app.queries.import_groups import ImportChange
 from app.queries.revisions import field_changes
 from app.schemas import RevisionView
 
@@ -49,26 +51,32 @@ def feed_title(kind: str, system: str, user: str) -> str:
 
 
 def change_feed(
-    revisions: Sequence[RevisionView],
+    revisions: Sequence[RevisionView | ImportChange],
     *,
     title: str,
     feed_id: str,
     links: FeedLinks,
     updated: dt.datetime,
     describe: Callable[[RevisionView], ChangeWords] | None = None,
+    files: Mapping[str, str] | None = None,
 ) -> bytes:
-    """The feed document for one page of revisions, newest first."""
+    """The feed document for one page of revisions, newest first; an import's figures are
+    one entry (`files`: import source -> the file's name)."""
     feed = ET.Element("feed", xmlns=ATOM)
     _text(feed, "id", feed_id)
     _text(feed, "title", title)
-    _text(feed, "updated", _stamp(revisions[0].at if revisions else updated))
+    _text(feed, "updated", _stamp(_at(revisions[0]) if revisions else updated))
     _link(feed, "self", links.self, MEDIA_TYPE)
     _link(feed, "alternate", links.alternate, "text/html")
     if links.next:
         _link(feed, "next", links.next, MEDIA_TYPE)
     _text(feed, "generator", "Inference Atlas")
     for revision in revisions:
-        feed.append(_entry(revision, describe(revision) if describe else None))
+        if isinstance(revision, ImportChange):
+            name = (files or {}).get(revision.source, revision.source)
+            feed.append(_import_entry(revision, name))
+        else:
+            feed.append(_entry(revision, describe(revision) if describe else None))
     ET.indent(feed)
     # typeshed types only encoding=None (bytes) and "unicode" (str); "utf-8" gives bytes too.
     document: bytes = ET.tostring(feed, encoding="utf-8", xml_declaration=True)
@@ -120,6 +128,31 @@ def _entry(revision: RevisionView, words: ChangeWords | None) -> ET.Element:
     content = _text(entry, "content", change_summary(revision) or change_title(revision))
     content.set("type", "text")
     return entry
+
+
+def _import_entry(change: ImportChange, file_name: str) -> ET.Element:
+    """One entry for an import's saved figures: the file, how many, the import's page."""
+    first, key = change.first, change.source.removeprefix("import-")
+    plural = "s" if change.figures != 1 else ""
+    entry = ET.Element("entry")
+    _text(entry, "id", entry_id(first))
+    _text(entry, "title", f"Imported {file_name}: {change.figures} figure{plural} saved")
+    _text(entry, "updated", _stamp(first.at))
+    author = ET.SubElement(entry, "author")
+    _text(author, "name", first.actor)
+    _link(entry, "alternate", f"/imports/{quote(key, safe='')}", "text/html")
+    figures = "/benchmarks?" + urlencode({"source": change.source}) + "#team_sweeps"
+    _link(entry, "related", figures, "text/html")
+    lines = [f"{change.figures} team figure{plural} saved from the result file {file_name}"]
+    if first.system:
+        lines.append(f"System: {first.system}")
+    content = _text(entry, "content", "\n".join(lines))
+    content.set("type", "text")
+    return entry
+
+
+def _at(item: RevisionView | ImportChange) -> dt.datetime:
+    return item.first.at if isinstance(item, ImportChange) else item.at
 
 
 def _text(parent: ET.Element, tag: str, text: str) -> ET.Element:

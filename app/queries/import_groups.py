@@ -125,17 +125,29 @@ def collapse_imports(
 ) -> tuple[list[RevisionView | ImportChange], bool]:
     """The newest `limit` changes, an import's run of created figures counted as one; and
     whether more changes were left out."""
+    out, last_used = collapse_page(revisions, limit)
+    return out, last_used is not None
+
+
+def collapse_page(
+    revisions: list[RevisionView], limit: int
+) -> tuple[list[RevisionView | ImportChange], int | None]:
+    """As collapse_imports, with the id of the last revision used when some were left out
+    (the next page starts before it), None when every revision given was used."""
     out: list[RevisionView | ImportChange] = []
+    last_id: int | None = None
     for r in revisions:
         source = _imported_source(r)
         last = out[-1] if out else None
         if source and isinstance(last, ImportChange) and last.source == source:
             out[-1] = ImportChange(source, last.first, last.figures + 1)
+            last_id = r.id
             continue
         if len(out) == limit:
-            return out, True
+            return out, last_id
         out.append(ImportChange(source, r, 1) if source else r)
-    return out, False
+        last_id = r.id
+    return out, None
 
 
 def _imported_source(r: RevisionView) -> str | None:

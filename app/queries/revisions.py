@@ -5,7 +5,8 @@ from typing import Any
 from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import SelectOfScalar
 
-from app.models import Revision
+from app.models import Revision, Source
+from app.queries.import_groups import ImportChange, collapse_page
 from app.schemas import FieldChange, RevisionPage, RevisionView
 from app.writes.revisions import ENTITIES, SEED_ACTOR, TEAM_ENTITIES
 
@@ -50,6 +51,50 @@ def revision_page(
     views = [_view(r) for r in rows[:limit]]
     older = views[-1].id if len(rows) > limit else None
     return RevisionPage(revisions=views, older=older)
+
+
+READ_BATCH = 500
+READ_CAP = 5000
+"""Revisions read at most for one page of collapsed changes (an import bigger than this is
+shown as more than one entry, never read whole)."""
+
+
+def collapsed_page(
+    session: Session,
+    user: str | None = None,
+    system: str | None = None,
+    entity: str | None = None,
+    limit: int = 50,
+    before_id: int | None = None,
+) -> tuple[list[RevisionView | ImportChange], int | None]:
+    """One page of the history as people read it: an import's run of created figures is one
+    entry (`ImportChange`), every other revision its own. Returns the entries and the
+    `before_id` of the next (older) page if any."""
+    if not 1 <= limit <= MAX_LIMIT:
+        raise ValueError(f"limit must be between 1 and {MAX_LIMIT} (got {limit})")
+    views: list[RevisionView] = []
+    cursor, exhausted = before_id, False
+    while len(views) < READ_CAP:
+        batch = list_revisions(session, user, system, entity, READ_BATCH, cursor)
+        views += batch
+        if len(batch) < READ_BATCH:
+            exhausted = True
+            break
+        cursor = batch[-1].id
+        if collapse_page(views, limit)[1] is not None:  # the page is full with some to spare
+            break
+    entries, last_used = collapse_page(views, limit)
+    if last_used is None and not exhausted and views:
+        last_used = views[-1].id
+    return entries, last_used
+
+
+def import_files(session: Session, sources: list[str]) -> dict[str, str]:
+    """import-<key> -> the file name its figures came from (the source's short name)."""
+    if not sources:
+        return {}
+    rows = session.exec(select(Source.slug, Source.short).where(col(Source.slug).in_(sources)))
+    return dict(rows.all())
 
 
 def _filtered(

@@ -9,14 +9,16 @@ from fastapi.responses import Response
 from sqlmodel import Session
 
 from app.db import SessionDep
-from app.params.readings import read_changes
+from app.params.readings import read_change_entries
 from app.params.views import CHANGES_PAGE_SIZE, ChangesParams
 from app.present.atom import MEDIA_TYPE, TAG, FeedLinks, change_feed, feed_title, with_base
 from app.present.change_words import describe
 from app.queries.catalogue import change_names, last_loaded
+from app.queries.import_groups import ImportChange
 from app.queries.matrix import system_name_map
-from app.queries.revisions import field_changes
+from app.queries.revisions import field_changes, import_files
 from app.queries.vocabularies import change_options
+from app.schemas import RevisionView
 from app.web.render import render, serve, tidy_redirect
 
 router = APIRouter(include_in_schema=False)
@@ -31,8 +33,13 @@ def _filters(params: ChangesParams) -> str:
     return params.query_string(before=None, limit=CHANGES_PAGE_SIZE)
 
 
+def _import_files(session: Session, entries: list[RevisionView | ImportChange]) -> dict[str, str]:
+    return import_files(session, [e.source for e in entries if isinstance(e, ImportChange)])
+
+
 def _changes_page(request: Request, session: Session) -> Response:
-    reading, page = read_changes(session, request.query_params)
+    reading, entries, older = read_change_entries(session, request.query_params)
+    files = _import_files(session, entries)
     params, problems = reading.params, reading.problems
     canonical = f"/changes{_query(params.query_string())}"
     if not problems and (redirect := tidy_redirect(request, canonical, reading.ignored)):
@@ -43,8 +50,14 @@ def _changes_page(request: Request, session: Session) -> Response:
         "params": params,
         "problems": problems,
         "ignored_parameters": reading.ignored,
-        "changes": [(r, field_changes(r), describe(r, words)) for r in page.revisions],
-        "older_url": f"/changes?{params.query_string(before=page.older)}" if page.older else None,
+        # An import's figures are one entry (fields None, words its file's name).
+        "changes": [
+            (r, None, files.get(r.source, r.source))
+            if isinstance(r, ImportChange)
+            else (r, field_changes(r), describe(r, words))
+            for r in entries
+        ],
+        "older_url": f"/changes?{params.query_string(before=older)}" if older else None,
         "newest_url": f"/changes{_query(params.query_string(before=None))}",
         "system_names": names,
         "default_limit": CHANGES_PAGE_SIZE,
@@ -68,24 +81,25 @@ async def changes_page(request: Request, session: SessionDep) -> Response:
 
 
 def _changes_feed(request: Request, session: Session) -> Response:
-    reading, page = read_changes(session, request.query_params)
+    reading, entries, before = read_change_entries(session, request.query_params)
     if reading.problems:
         text = "\n".join(p.message for p in reading.problems[:10]) + "\n"
         return Response(text, 422, media_type="text/plain")
     params, filters = reading.params, _filters(reading.params)
-    older = params.query_string(before=page.older) if page.older else None
+    older = params.query_string(before=before) if before else None
     links = FeedLinks(
         self=f"/changes.atom{_query(params.query_string())}",
         alternate=f"/changes{_query(params.query_string())}",
         next=f"/changes.atom?{older}" if older else None,
     )
     body = change_feed(
-        page.revisions,
+        entries,
         title=feed_title(params.kind, _system_name(session, params.system), params.user),
         feed_id=f"{TAG}:changes{_query(filters)}",
         links=links,
         updated=last_loaded(session),
         describe=partial(describe, names=change_names(session)),
+        files=_import_files(session, entries),
     )
     return Response(body, media_type=f"{MEDIA_TYPE}; charset=utf-8")
 

@@ -8,6 +8,7 @@ from fastapi.responses import RedirectResponse, Response
 from sqlmodel import Session
 
 from app.db import SessionDep
+from app.forms.editing import is_editor
 from app.params.views import QueryModel, read_query
 from app.queries.entries import vocabulary_entries
 from app.queries.finder import ENTRY_PATHS, feature_index, search
@@ -47,7 +48,7 @@ def _entries_page(request: Request, session: Session, path: str) -> Response:
     kind, heading, json_url = INDEXES[path]
     context = {"kind": kind, "heading": heading, "entries": vocabulary_entries(session)[kind],
                "entry_path": ENTRY_PATHS[kind], "json_url": json_url, "active": "benchmarks",
-               "ignored_parameters": ignored}  # fmt: skip
+               "ignored_parameters": ignored, "can_add": is_editor(request)}  # fmt: skip
     return render(request, "pages/entries.html", context, session=session)
 
 

@@ -8,7 +8,7 @@ from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 
 from app.accounts.users import SignedIn
-from app.accounts.web import EditorUser
+from app.accounts.web import CurrentUser, EditorUser
 from app.db import SessionDep
 from app.forms.editing import form_page, not_found, posted, redirect_with_flash
 from app.forms.imports import (
@@ -74,8 +74,10 @@ def _upload(
 
 @router.get("/imports/{key}")
 async def preview_page(
-    key: str, request: Request, session: SessionDep, who: EditorUser
+    key: str, request: Request, session: SessionDep, who: CurrentUser
 ) -> Response:
+    # Open to every reader once saved (the links on system pages and /benchmarks point here);
+    # a pending preview stays its uploader's (and admins').
     return await run_in_threadpool(_preview_page, request, session, who, key, None, 200)
 
 
@@ -145,13 +147,13 @@ def _imports_page(request: Request, session: Session, form: ContextForm, status:
 def _preview_page(
     request: Request,
     session: Session,
-    who: SignedIn,
+    who: SignedIn | None,
     key: str,
     form: ContextForm | None,
     status: int,
 ) -> Response:
     try:
-        preview = imports.pending_import(session, who, key).document
+        preview = imports.shown_import(session, who, key).document
     except imports.UnknownImportError as exc:
         return not_found(request, session, str(exc))
     if form is None:

@@ -357,7 +357,23 @@ def confirm_import(session: Session, who: SignedIn, key: str, team_name: str) ->
 
 
 def pending_import(session: Session, who: SignedIn, key: str) -> Preview:
-    batch = _batch(session, who, key)
+    return _preview_of(session, _batch(session, who, key))
+
+
+def shown_import(session: Session, who: SignedIn | None, key: str) -> Preview:
+    """An import as anyone may look at it: a saved one to every reader (its runs and how they
+    resolved are the team's results, public on /benchmarks already; the file itself is never
+    kept), a pending preview only to its uploader and admins (UnknownImportError otherwise,
+    so a stranger learns nothing of it)."""
+    batch = session.exec(select(ImportBatch).where(ImportBatch.key == key)).first()
+    if batch is not None and batch.state == "saved":
+        return _preview_of(session, batch)
+    if who is None:
+        raise UnknownImportError(f"no saved import has the id {key!r}")
+    return pending_import(session, who, key)
+
+
+def _preview_of(session: Session, batch: ImportBatch) -> Preview:
     owner = session.get(UserAccount, batch.user_id)
     return Preview(_describe(batch, owner.name if owner else "?"))
 

@@ -21,7 +21,7 @@ def test_an_editor_adds_hardware_from_a_hardware_page(
     page.goto(f"{team_url}/login?next=/hardware/nvidia-rtx-4090")
     sign_in(page, team_url, EDITOR, PASSWORD)
     page.wait_for_url("**/hardware/nvidia-rtx-4090")
-    page.locator(".catalogue-add a").click()
+    page.locator(".catalogue-add a[href='/catalogue/hardware']").click()
     page.wait_for_url("**/catalogue/hardware")
     page.fill("#add-hardware-name", "NVIDIA H200 NVL")
     page.fill("#add-hardware-memory_gb", "a lot")

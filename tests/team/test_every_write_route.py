@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 
 from tests.team import (
     test_catalogue_api,
+    test_catalogue_edit,
     test_catalogue_forms,
     test_claim_forms,
     test_import_api,
@@ -67,6 +68,7 @@ def covered_paths() -> list[tuple[str, str]]:
         *test_note_forms.POSTS,
         *test_import_pages.POSTS,
         *test_catalogue_forms.POSTS,
+        *test_catalogue_edit.POSTS,
         *test_import_new_entries.POSTS,
     ]
     return [

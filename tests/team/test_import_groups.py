@@ -40,7 +40,8 @@ def test_a_four_run_import_is_one_group_on_the_system_page(
     assert group.select_one(".import-headline").get_text().startswith("Output throughput ")
     assert "–" in group.select_one(".import-headline").get_text()  # a range over four loads
     links = [a["href"] for a in group.select(".import-links a")]
-    assert links == [f"/benchmarks?source={source}#team_sweeps"]  # a viewer: no editor page
+    # Every reader may open a saved import (tests/team/test_import_pages.py).
+    assert links == [f"/benchmarks?source={source}#team_sweeps", f"/imports/{key}"]
     # The table keeps exactly the rows it had: none of the file's figures is a row of its own.
     rows_after = after.select("table.benchmarks tbody tr[id^=bench-]")
     assert [r["id"] for r in rows_after] == [r["id"] for r in rows_before]
@@ -95,3 +96,49 @@ def test_the_navigation_offers_imports_to_editors_only(
     assert "/imports" not in nav_links(clients())
     current = soup(clients("eddie").get("/imports")).select_one("nav a[aria-current=page]")
     assert current is not None and current["href"] == "/imports"
+
+
+def test_changes_and_its_feed_show_an_import_as_one_entry(
+    accounts_url: str, clients: Callable[..., TestClient]
+) -> None:
+    import xml.etree.ElementTree as ET
+
+    source = import_file(accounts_url, VLLM_SWEEP, system="vllm", hardware=H100, gpus=1,
+                         precision="FP8")  # fmt: skip
+    key = source.removeprefix("import-")
+    reader = clients("vera")
+    figures = reader.get(f"/api/v1/benchmarks?source={source}").json()["matched"]
+    # The JSON keeps every revision: one per figure saved.
+    api = reader.get("/api/v1/changes?kind=benchmark_result&limit=500").json()
+    created = [r for r in api["revisions"] if (r.get("after") or {}).get("source") == source]
+    assert len(created) == figures > 40
+
+    page = soup(reader.get("/changes"))
+    imported = page.select(f"li.change-import a[href='/imports/{key}']")
+    assert len(imported) == 1
+    item = imported[0].find_parent("li")
+    words = item.select_one(".change-words").get_text(" ", strip=True)
+    assert words == f"Imported {VLLM_SWEEP.name} : {figures} figures saved on vLLM"
+    assert item.select_one(f"a[href='/benchmarks?source={source}#team_sweeps']") is not None
+    # None of its figures is an entry of its own.
+    assert not [li for li in page.select("li.change") if source in li.get_text()]
+
+    feed = ET.fromstring(reader.get("/changes.atom").content)
+    ns = {"a": "http://www.w3.org/2005/Atom"}
+    ours = [
+        e
+        for e in feed.findall("a:entry", ns)
+        for link in e.findall("a:link", ns)
+        if link.get("href") == f"/imports/{key}" and link.get("rel") == "alternate"
+    ]
+    assert len(ours) == 1
+    title = ours[0].findtext("a:title", namespaces=ns)
+    assert title == f"Imported {VLLM_SWEEP.name}: {figures} figures saved"
+    assert not [e for e in feed.iter() if e.text and f"source: {source}" in e.text]
+
+    # Paging: a page of two entries, the import one of them; the next page starts after it.
+    small = soup(reader.get("/changes?limit=2"))
+    assert len(small.select("li.change")) == 2
+    older = small.select_one("a[rel=next]")["href"]
+    before = int(older.split("before=")[1].split("&")[0])
+    assert before <= min(r["id"] for r in created)

@@ -104,3 +104,45 @@ def test_every_import_form_post_needs_an_editor(clients: Any) -> None:
 def test_the_upload_limit_is_said_as_the_readme_says_it(clients: Any) -> None:
     note = page(clients("eddie").get("/imports")).select_one("#imp-file-note").get_text()
     assert note.startswith("Up to 50 MB."), "50 000 000 bytes, as the README says"
+
+
+def _saved_import(eddie: Any) -> str:
+    sent = upload(eddie, SWEEP, system="vllm", hardware="H100 SXM", gpus="1", precision="FP8",
+                  model="llama-3.1-8b")  # fmt: skip
+    key = sent.headers["location"].rsplit("/", 1)[1]
+    saved = eddie.post(f"/imports/{key}/confirm", headers=SAME_ORIGIN, follow_redirects=False)
+    assert saved.status_code == 303
+    return key
+
+
+def test_a_saved_imports_link_opens_for_every_reader(clients: Any, accounts_url: str) -> None:
+    """The group links on system pages and /benchmarks lead somewhere for anyone: a saved
+    import is read-only team data; a pending preview stays its uploader's and admins'."""
+    from tests.accounts.conftest import add_users
+
+    add_users(accounts_url, {"edna": "editor"})
+    eddie = clients("eddie")
+    key = _saved_import(eddie)
+    pending = upload(eddie, SWEEP, system="vllm").headers["location"]
+    for where in ("/systems/vllm", "/benchmarks", "/benchmarks?origin=team"):
+        for reader in (clients(), clients("vera")):
+            links = [a["href"] for a in page(reader.get(where)).select(".import-links a")]
+            assert f"/imports/{key}" in links, where
+    for reader in (clients(), clients("vera"), clients("edna"), clients("ada"), eddie):
+        shown = reader.get(f"/imports/{key}")
+        assert shown.status_code == 200
+        doc = page(shown)
+        assert doc.select_one("h1").get_text() == SWEEP.name
+        assert "uploaded by eddie" in doc.select_one(".lead").get_text()
+        assert len(doc.select("table.import-runs tbody tr")) == 4
+        # How the file's names resolved, the way to every figure, and nothing to change.
+        model = doc.select("table.import-runs tbody tr")[0].select("td")[2]
+        assert model.select_one("a")["href"] == "/models/llama-3.1-8b"
+        assert f"/benchmarks?source=import-{key}#team_sweeps" in [
+            a["href"] for a in doc.select(".import-saved-links a")
+        ]
+        assert doc.select("form.team-form, form.confirm-import") == []
+    # Someone else's preview is not there for them, nor for anyone signed out.
+    for stranger in (clients(), clients("vera"), clients("edna")):
+        assert stranger.get(pending).status_code == 404
+    assert eddie.get(pending).status_code == 200 and clients("ada").get(pending).status_code == 200

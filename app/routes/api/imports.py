@@ -20,7 +20,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
 
 from app.accounts.users import SignedIn
-from app.accounts.web import EditorUser
+from app.accounts.web import CurrentUser, EditorUser
 from app.db import SessionDep
 from app.importers import DEFAULT_MAX_BYTES, MAX_SET_FILES, ResultFileError
 from app.routes.api.team import WRITE_ERRORS, problems_reply, validation_problems
@@ -165,10 +165,11 @@ def _preview(
 
 
 @router.get("/imports/{import_id}", responses=IMPORT_ERRORS)
-def get_import(import_id: str, who: EditorUser, session: SessionDep) -> Response:
-    """A preview (or a saved import) of yours."""
+def get_import(import_id: str, who: CurrentUser, session: SessionDep) -> Response:
+    """A saved import, to any reader (its runs and how their names resolved; the file itself
+    is not kept), or a pending preview of yours (an admin's: anyone's)."""
     try:
-        return JSONResponse(imports.pending_import(session, who, import_id).document)
+        return JSONResponse(imports.shown_import(session, who, import_id).document)
     except imports.UnknownImportError as exc:
         return JSONResponse({"detail": str(exc)}, status_code=404)
 
