@@ -133,7 +133,7 @@ def measured_for(session: Session, answers: Answers, level: Level) -> dict[str, 
         return {}
     entries = {h.slug: h for h in session.exec(select(Hardware))}
     params = SweepParams(per_user=level.per_user, ttft_p99=level.ttft_p99,
-                         tpot_p99=level.tpot_p99)  # fmt: skip
+                         tpot_p99=level.tpot_p99, goodput=level.goodput)  # fmt: skip
     page = team_sweeps(session, params)
     systems = {c.slug for c in candidates(session)}
     figures = []

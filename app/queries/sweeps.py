@@ -63,6 +63,8 @@ class SweepPoint(BaseModel):
     ttft_p99: float | None = None  # ms
     tpot_p99: float | None = None  # ms
     goodput: float | None = None  # requests/s that met the run's own goodput targets
+    # Its share of the request throughput, in per cent: what a `goodput` level reads.
+    goodput_share: float | None = None
     # Repeats: several runs of the setup at this load make one point of medians; the spread of
     # the per-GPU and per-user figures is min–max (two to four runs) or the IQR (five or more).
     n: int = 1
@@ -88,6 +90,7 @@ class NearestPoint(BaseModel):
     per_user: float | None
     ttft_p99: float | None
     tpot_p99: float | None
+    goodput: float | None = None  # % of requests within the run's goodput targets
 
 
 class AtLevel(BaseModel):
@@ -123,6 +126,7 @@ class LevelView(BaseModel):
     per_user: float | None
     ttft_p99: float | None
     tpot_p99: float | None
+    goodput: float | None = None  # % of requests within each run's own goodput targets
     description: str  # '≥ 50 tok/s/user'
 
 
@@ -301,6 +305,8 @@ def _point(
         return None, "had no GPU count (give one when importing)"
     key, file, location, slug, short, title, date, kind = where
     total = metrics.get("total_token_throughput")
+    goodput, requests = metrics.get("request_goodput"), metrics.get("request_throughput")
+    share = 100 * goodput / requests if goodput is not None and requests else None
     return SweepPoint(
         load=_load(setup),
         concurrency=setup.get("concurrency"),
@@ -312,7 +318,8 @@ def _point(
         total_per_gpu=total / gpus if total else None,
         ttft_p99=metrics.get("ttft_p99"),
         tpot_p99=metrics.get("tpot_p99"),
-        goodput=metrics.get("request_goodput"),
+        goodput=goodput,
+        goodput_share=share,
         import_id=key,
         file=file,
         where=location,
@@ -402,7 +409,7 @@ def _merged(runs: list[SweepPoint]) -> SweepPoint:
         "per_user_low": per_user.low, "per_user_high": per_user.high,
         "output_throughput": median("output_throughput"), "total_per_gpu": median("total_per_gpu"),
         "ttft_p99": median("ttft_p99"), "tpot_p99": median("tpot_p99"),
-        "goodput": median("goodput"), "runs": refs,
+        "goodput": median("goodput"), "goodput_share": median("goodput_share"), "runs": refs,
     })  # fmt: skip
 
 
@@ -608,7 +615,7 @@ def _level_spread(at: AtLevel) -> Spread:
 
 
 def _level_point(p: SweepPoint) -> LevelPoint:
-    return LevelPoint(p.load, p.per_gpu, p.per_user, p.ttft_p99, p.tpot_p99)
+    return LevelPoint(p.load, p.per_gpu, p.per_user, p.ttft_p99, p.tpot_p99, p.goodput_share)
 
 
 def _by_load(curve: SweepCurve, load: str) -> SweepPoint:
