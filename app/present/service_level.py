@@ -126,6 +126,19 @@ def _one(points: Sequence[LevelPoint], name: str, target: float) -> AtLevel:
     return AtLevel(highest[1].per_gpu, True, (highest[1].load,) * 2, None, "", name, (1.0, 0.0))
 
 
+def joules_per_token(
+    watts_per_gpu: float | None, tokens_per_gpu_second: float | None
+) -> float | None:
+    """Energy per output token, J: mean board power per GPU (W = J/s) ÷ output tok/s per GPU.
+
+    None (never zero) without a power reading or a throughput."""
+    if watts_per_gpu is None or watts_per_gpu <= 0:
+        return None
+    if not tokens_per_gpu_second or tokens_per_gpu_second <= 0:
+        return None
+    return watts_per_gpu / tokens_per_gpu_second
+
+
 def cost_per_million(
     usd_per_gpu_hour: float | None, tokens_per_gpu_second: float | None
 ) -> float | None:

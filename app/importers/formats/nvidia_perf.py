@@ -229,6 +229,12 @@ def _gpus(fields: Fields, run: RunBuilder) -> None:
             f"{where} reports {len(gpus)} GPUs; {len(worked)} worked during the run "
             "(utilisation or memory in use above zero) and only those are counted"
         )
+    watts = [gpu.watts for gpu in counted]
+    if all(w is not None and w > 0 for w in watts):
+        mean = sum(w for w in watts if w is not None) / len(watts)
+        run.metric(
+            "gpu_power", mean, f"{where} gpu_power_usage avg, per GPU ({len(watts)} counted)"
+        )
 
 
 class _Gpu:
