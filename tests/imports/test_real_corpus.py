@@ -421,6 +421,23 @@ CASES += [
 ]
 
 CASES.append(
+    # llama-bench build 5606 on an RTX 4090 (June 2025): model_type "llama ?B Q3_K - Large".
+    (
+        "llama-bench/brayniac-rtx4090-b5606.json",
+        "llama-bench",
+        2,
+        1,
+        {
+            "test": "tg1280",
+            "generation_tok_s": 85.498819,
+            "precision": "Q3_K_L",
+            "engine_version": "b5606",
+            "gpu_name": "NVIDIA GeForce RTX 4090",
+        },
+    )
+)
+
+CASES.append(
     # llm-d's own example Benchmark Report v0.2, YAML (its TTFT equals its request latency).
     (
         "llmd-report/br_v0_2_example.yaml",
