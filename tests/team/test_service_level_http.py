@@ -85,6 +85,16 @@ def test_goodput_is_a_level_a_hand_calculation_confirms(anonymous: TestClient) -
     assert "requests within the run's goodput targets ≥ 80 %" in text
     assert "only runs given the same targets compare on it" in text
     assert "2,100" in text
+    # The same level through /compare's and /decide's twins.
+    compared = anonymous.get("/api/v1/compare?s=vllm&s=sglang&goodput=80").json()
+    [chart] = [c for c in compared["team_sweeps"]["charts"] if c["model"] == sc.LLAMA]
+    by_name = {f"{c['system']} {c['system_version']}": c["at_level"] for c in chart["curves"]}
+    assert by_name["vllm 0.11.2"]["per_gpu"] == pytest.approx(sc.VLLM_NEW_AT_GOODPUT_80)
+    query = "hardware=nvidia-datacenter&priority=throughput&goodput=80"
+    rows = {m["system"]: m for m in anonymous.get(f"/api/v1/recommend?{query}").json()["measured"]}
+    assert rows["vllm"]["per_gpu"] == pytest.approx(sc.VLLM_NEW_AT_GOODPUT_80)
+    assert rows["sglang"]["per_gpu"] == pytest.approx(sc.SGLANG_AT_GOODPUT_80)
+    assert "goodput targets ≥ 80 %" in rows["vllm"]["basis"]
 
 
 @pytest.mark.parametrize("value", ["0", "101", "most"])
