@@ -104,3 +104,15 @@ def test_the_page_shows_energy_with_its_assumptions(anonymous: TestClient) -> No
     assert len(notes) == 2  # the two telemetry runs; the vLLM sweep shows none
     assumptions = sweeps.select_one(".energy-assumptions")
     assert assumptions is not None and "cooling are not counted" in assumptions.get_text()
+
+
+def test_decide_shows_the_energy_of_the_measured_figure(anonymous: TestClient) -> None:
+    query = "hardware=nvidia-datacenter&priority=throughput&per_user=50"
+    rows = anonymous.get(f"/api/v1/recommend?{query}").json()["measured"]
+    with_power = [row for row in rows if row["joules_per_output_token"] is not None]
+    assert [row["per_gpu"] for row in with_power] == [pytest.approx(AT_50_PER_GPU)]
+    assert with_power[0]["joules_per_output_token"] == pytest.approx(AT_50_JOULES)
+    page = anonymous.get(f"/decide?{query}")
+    measured = BeautifulSoup(page.text, "html.parser").select_one("section#measured")
+    assert measured is not None
+    assert f"{AT_50_JOULES:.3g} J per output token" in measured.get_text(" ", strip=True)
