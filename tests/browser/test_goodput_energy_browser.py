@@ -59,3 +59,15 @@ def test_goodput_level_and_energy_are_legible(
     SHOTS.mkdir(exist_ok=True)
     sweeps.screenshot(path=str(SHOTS / f"benchmarks-{width}-{scheme}.png"))
     context.close()
+
+
+def test_decide_shows_energy_beside_the_measured_figure(browser, served_url: str) -> None:
+    context = browser.new_context(viewport={"width": 1440, "height": 1000})
+    page = context.new_page()
+    page.goto(f"{served_url}/decide?hardware=nvidia-datacenter&priority=throughput&per_user=50")
+    measured = page.locator("section#measured")
+    assert "J per output token" in measured.inner_text()
+    results = Axe().run(page)
+    assert results.violations_count == 0, results.generate_report()
+    measured.screenshot(path=str(SHOTS / "decide-measured-1440.png"))
+    context.close()
