@@ -147,3 +147,19 @@ def test_measured_evidence_weighs_within_a_group_only() -> None:
     assert hardware_answers("NVIDIA", "NVIDIA H100 SXM5 80GB") == {"nvidia-datacenter"}
     assert hardware_answers("AMD", "AMD Instinct MI300X") == {"amd-instinct", "amd-gpu"}
     assert hardware_answers("NVIDIA", "GeForce RTX 4090") == {"nvidia-consumer"}
+
+
+def test_goodput_share_is_a_floor_read_like_per_user() -> None:
+    # Share of requests within the run's goodput targets: 100, 95, 75, 40 % at c=1..64.
+    shares = {"c=1": 100.0, "c=4": 95.0, "c=16": 75.0, "c=64": 40.0}
+    curve = [
+        LevelPoint(p.load, p.per_gpu, p.per_user, goodput=shares.get(p.load)) for p in CURVE[:4]
+    ]
+    # 85 lies halfway from 75 (c=16, 900) to 95 (c=4, 300): 900 - 0.5 * 600 = 600.
+    found = at_level(curve, Level(goodput=85))
+    assert found.reached and found.per_gpu == pytest.approx(600)
+    assert found.between == ("c=16", "c=4") and found.binding == "goodput"
+    assert Level(goodput=85).describe() == "requests within the run's goodput targets ≥ 85 %"
+    # A curve whose files carry no goodput does not answer; nothing is made up.
+    missing = at_level(CURVE, Level(goodput=85))
+    assert (missing.reached, missing.per_gpu, missing.why) == (False, None, NO_FIGURES)

@@ -69,6 +69,7 @@ class Measured:
     source: SourceRef
     cost: float | None = None  # $ per million output tokens, with a price
     link: str = ""  # where the runs are
+    joules: float | None = None  # J per output token, where the files carry GPU power
 
 
 def measured_reasons(figures: Sequence[Measured]) -> dict[str, tuple[Reason, Measured]]:

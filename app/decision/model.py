@@ -164,6 +164,7 @@ class MeasuredRow(BaseModel):
     basis: str
     weight: float
     cost_per_million_output_tokens: float | None = None
+    joules_per_output_token: float | None = None  # from GPU telemetry; None without it
     source: str
     link: str
 

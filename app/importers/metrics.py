@@ -31,6 +31,8 @@ METRIC_UNITS: dict[str, Unit] = {
     "prompt_tok_s": "tok/s",
     "generation_tok_s": "tok/s",
     "prompt_generation_tok_s": "tok/s",
+    # Mean board power per GPU that worked during the run (AIPerf/GenAI-Perf DCGM telemetry).
+    "gpu_power": "W",
     **{f"{name}_{stat}": "ms" for name in LATENCIES for stat in LATENCY_STATS},
 }
 
@@ -94,4 +96,4 @@ def known_units(target: str) -> str:
 
 def is_throughput(key: str) -> bool:
     """Rates (tokens or requests per second): zero or less is an impossible reading."""
-    return METRIC_UNITS[key] != "ms"
+    return METRIC_UNITS[key] not in ("ms", "W")

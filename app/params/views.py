@@ -426,7 +426,7 @@ RESULTS_PAGE_SIZE = 200
 """Rows per page of the /benchmarks results table."""
 
 
-LEVEL_FIELDS = ("per_user", "ttft_p99", "tpot_p99")
+LEVEL_FIELDS = ("per_user", "ttft_p99", "tpot_p99", "goodput")
 
 
 class LevelOnly(QueryModel):
@@ -447,8 +447,15 @@ class LevelOnly(QueryModel):
               le=10_000_000),
     ] = None  # fmt: skip
 
+    goodput: Annotated[
+        float | None,
+        Field(description="service level: at least this per cent of requests within the goodput "
+                          "targets each run was given (only runs whose file carries a goodput)",
+              gt=0, le=100),
+    ] = None  # fmt: skip
+
     def level(self) -> Level:
-        return Level(self.per_user, self.ttft_p99, self.tpot_p99)
+        return Level(self.per_user, self.ttft_p99, self.tpot_p99, self.goodput)
 
     def level_pairs(self) -> list[tuple[str, str]]:
         names = (*LEVEL_FIELDS, "price")

@@ -1,8 +1,10 @@
 """Throughput per GPU at a service level, read off a sweep curve. Pure numbers.
 
 A service level is a target on the latency side of a sweep: at least `per_user` tok/s per
-user, at most `ttft_p99` ms to the first token, at most `tpot_p99` ms per output token (any
-combination). A curve answers it with the throughput per GPU where its Pareto frontier (in
+user, at most `ttft_p99` ms to the first token, at most `tpot_p99` ms per output token, at
+least `goodput` per cent of requests within the goodput targets the run itself was given
+(its goodput ÷ its request throughput; only files that carry a goodput answer it), in any
+combination. A curve answers it with the throughput per GPU where its Pareto frontier (in
 that target's metric against throughput per GPU) crosses the target, by linear interpolation
 between the two measured loads either side. Nothing is extrapolated: a target beyond the
 curve's best measured load is "not reached", and one that every measured load already meets
@@ -27,6 +29,7 @@ class Level:
     per_user: float | None = None  # tok/s/user, at least
     ttft_p99: float | None = None  # ms, at most
     tpot_p99: float | None = None  # ms, at most
+    goodput: float | None = None  # % of requests within the run's own goodput targets, at least
 
     def targets(self) -> list[tuple[str, float]]:
         return [(name, value) for name in TARGETS if (value := getattr(self, name)) is not None]
@@ -40,12 +43,14 @@ class Level:
                             for name, value in self.targets())  # fmt: skip
 
 
-# target -> (what, comparison, unit); per_user is a floor, the latencies ceilings.
+# target -> (what, comparison, unit); per_user and goodput are floors, the latencies ceilings.
 TARGETS = {
     "per_user": ("per-user throughput", "≥", "tok/s/user"),
     "ttft_p99": ("p99 TTFT", "≤", "ms"),
     "tpot_p99": ("p99 TPOT", "≤", "ms"),
+    "goodput": ("requests within the run's goodput targets", "≥", "%"),
 }
+FLOORS = ("per_user", "goodput")  # targets to meet or beat; the others are ceilings
 
 
 @dataclass(frozen=True)
@@ -57,6 +62,7 @@ class LevelPoint:
     per_user: float | None = None
     ttft_p99: float | None = None
     tpot_p99: float | None = None
+    goodput: float | None = None  # % of its requests that met the run's goodput targets
 
 
 @dataclass(frozen=True)
@@ -94,7 +100,7 @@ def at_level(points: Sequence[LevelPoint], level: Level) -> AtLevel:
 
 def _one(points: Sequence[LevelPoint], name: str, target: float) -> AtLevel:
     # Turn every target into "higher is better, at least `goal`".
-    sign = 1.0 if name == "per_user" else -1.0
+    sign = 1.0 if name in FLOORS else -1.0
     measured = [(sign * v, p) for p in points if (v := getattr(p, name)) is not None]
     if not measured:
         return AtLevel(None, False, None, None, NO_FIGURES, name)
@@ -118,6 +124,19 @@ def _one(points: Sequence[LevelPoint], name: str, target: float) -> AtLevel:
                            (1 - share, share))  # fmt: skip
     # The goal equals the only frontier point.
     return AtLevel(highest[1].per_gpu, True, (highest[1].load,) * 2, None, "", name, (1.0, 0.0))
+
+
+def joules_per_token(
+    watts_per_gpu: float | None, tokens_per_gpu_second: float | None
+) -> float | None:
+    """Energy per output token, J: mean board power per GPU (W = J/s) ÷ output tok/s per GPU.
+
+    None (never zero) without a power reading or a throughput."""
+    if watts_per_gpu is None or watts_per_gpu <= 0:
+        return None
+    if not tokens_per_gpu_second or tokens_per_gpu_second <= 0:
+        return None
+    return watts_per_gpu / tokens_per_gpu_second
 
 
 def cost_per_million(

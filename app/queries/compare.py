@@ -114,8 +114,8 @@ def build_comparison(
 def _at_level(session: Session, slugs: list[str], level: Level) -> SweepPage:
     """The compared systems' team sweeps at `level` (ranked within one hardware, model,
     precision and workload, as /benchmarks does)."""
-    params = SweepParams(system=tuple(slugs), per_user=level.per_user,
-                         ttft_p99=level.ttft_p99, tpot_p99=level.tpot_p99)  # fmt: skip
+    params = SweepParams(system=tuple(slugs), per_user=level.per_user, ttft_p99=level.ttft_p99,
+                         tpot_p99=level.tpot_p99, goodput=level.goodput)  # fmt: skip
     return team_sweeps(session, params)
 
 

@@ -119,7 +119,7 @@ def recommendation(
         result.measured = [
             MeasuredRow(system=slug, setup=f.setup, group=f.group, per_gpu=f.per_gpu,
                         basis=f.basis, weight=reason.weight, cost_per_million_output_tokens=f.cost,
-                        source=f.source.slug, link=f.link)
+                        joules_per_output_token=f.joules, source=f.source.slug, link=f.link)
             for slug, (reason, f) in sorted(found.items(), key=lambda i: -i[1][0].weight)
         ]  # fmt: skip
         result.measured_weight = WEIGHT_EXPLAINED
@@ -133,7 +133,7 @@ def measured_for(session: Session, answers: Answers, level: Level) -> dict[str, 
         return {}
     entries = {h.slug: h for h in session.exec(select(Hardware))}
     params = SweepParams(per_user=level.per_user, ttft_p99=level.ttft_p99,
-                         tpot_p99=level.tpot_p99)  # fmt: skip
+                         tpot_p99=level.tpot_p99, goodput=level.goodput)  # fmt: skip
     page = team_sweeps(session, params)
     systems = {c.slug for c in candidates(session)}
     figures = []
@@ -161,12 +161,13 @@ def _figure(chart: SweepChart, curve: SweepCurve, level: str, query: str) -> Mea
             return None
         cost = at.cost_per_million_output_tokens
         return Measured(curve.system, group, curve.label, at.per_gpu, f"at {level}",
-                        curve.points[0].source, cost, link)  # fmt: skip
+                        curve.points[0].source, cost, link, at.joules_per_output_token)  # fmt: skip
     frontier = [p for p in curve.points if p.on_frontier] or curve.points
     best = max(frontier, key=lambda p: p.per_gpu)
     return Measured(curve.system, group, curve.label, best.per_gpu,
                     f"at its best measured load ({best.load})", best.source,
-                    best.cost_per_million_output_tokens, link)  # fmt: skip
+                    best.cost_per_million_output_tokens, link,
+                    best.joules_per_output_token)  # fmt: skip
 
 
 def explain_why_not(result: Recommendation | None, slug: str | None) -> WhyNot | None:

@@ -22,7 +22,13 @@ from sqlmodel import Session, col, exists
 from app.models import BenchmarkResult, ImportBatch, ImportRun, Source
 from app.params.views import BenchmarkParams, SweepParams
 from app.present.repeats import Spread, spread, within_noise
-from app.present.service_level import Level, LevelPoint, at_level, cost_per_million
+from app.present.service_level import (
+    Level,
+    LevelPoint,
+    at_level,
+    cost_per_million,
+    joules_per_token,
+)
 from app.present.sweep_charts import SeriesInput, SweepDrawing, pareto_frontier, sweep_chart
 from app.present.versions import VersionFigure, steps
 from app.queries.benchmarks import version_key
@@ -63,6 +69,8 @@ class SweepPoint(BaseModel):
     ttft_p99: float | None = None  # ms
     tpot_p99: float | None = None  # ms
     goodput: float | None = None  # requests/s that met the run's own goodput targets
+    # Its share of the request throughput, in per cent: what a `goodput` level reads.
+    goodput_share: float | None = None
     # Repeats: several runs of the setup at this load make one point of medians; the spread of
     # the per-GPU and per-user figures is min–max (two to four runs) or the IQR (five or more).
     n: int = 1
@@ -75,6 +83,9 @@ class SweepPoint(BaseModel):
     # US dollars per million tokens at this load; None (never 0) without a price.
     cost_per_million_output_tokens: float | None = None
     cost_per_million_total_tokens: float | None = None
+    # Energy, where the file carries GPU power (AIPerf/GenAI-Perf telemetry); None without it.
+    gpu_watts: float | None = None  # mean board power per GPU that worked, W
+    joules_per_output_token: float | None = None
     on_frontier: bool = False
     import_id: str
     file: str
@@ -88,6 +99,7 @@ class NearestPoint(BaseModel):
     per_user: float | None
     ttft_p99: float | None
     tpot_p99: float | None
+    goodput: float | None = None  # % of requests within the run's goodput targets
 
 
 class AtLevel(BaseModel):
@@ -109,6 +121,9 @@ class AtLevel(BaseModel):
     total_per_gpu: float | None = None  # input and output tok/s per GPU, interpolated alike
     cost_per_million_output_tokens: float | None = None
     cost_per_million_total_tokens: float | None = None
+    # Power per GPU interpolated like the throughput, over the throughput there; None unless
+    # both bracketing loads carry a power reading.
+    joules_per_output_token: float | None = None
 
 
 class PriceView(BaseModel):
@@ -123,6 +138,7 @@ class LevelView(BaseModel):
     per_user: float | None
     ttft_p99: float | None
     tpot_p99: float | None
+    goodput: float | None = None  # % of requests within each run's own goodput targets
     description: str  # '≥ 50 tok/s/user'
 
 
@@ -196,6 +212,7 @@ class SweepPage(BaseModel):
     query: str
     level: LevelView | None = None
     cost_note: str = ""  # why costs are absent or what they assume
+    energy_note: str = ""  # what energy per token assumes, when any point has one
     timelines: list[Timeline] = []  # setups measured in two versions or more come first
     charts: list[SweepChart]
     charts_left_out: int = 0
@@ -240,12 +257,14 @@ def team_sweeps(session: Session, filters: SweepParams) -> SweepPage:
         for chart in charts:
             _read_at_level(chart, level)
     cost_note = _with_costs(session, charts, filters)
+    measured_power = any(p.gpu_watts for c in charts for curve in c.curves for p in curve.points)
     timelines = [t for chart in charts for t in _timelines(chart, level)]
     timelines.sort(key=lambda t: (bool(t.note), t.system_name.lower()))
     return SweepPage(
         query=filters.query_string(),
         level=LevelView(**vars(level), description=level.describe()) if level else None,
         cost_note=cost_note,
+        energy_note=ENERGY_ASSUMES if measured_power else "",
         timelines=timelines[:MAX_TIMELINES],
         charts=charts[:MAX_CHARTS],
         charts_left_out=max(len(charts) - MAX_CHARTS, 0),
@@ -301,6 +320,9 @@ def _point(
         return None, "had no GPU count (give one when importing)"
     key, file, location, slug, short, title, date, kind = where
     total = metrics.get("total_token_throughput")
+    goodput, requests = metrics.get("request_goodput"), metrics.get("request_throughput")
+    share = 100 * goodput / requests if goodput is not None and requests else None
+    watts = metrics.get("gpu_power")
     return SweepPoint(
         load=_load(setup),
         concurrency=setup.get("concurrency"),
@@ -312,7 +334,10 @@ def _point(
         total_per_gpu=total / gpus if total else None,
         ttft_p99=metrics.get("ttft_p99"),
         tpot_p99=metrics.get("tpot_p99"),
-        goodput=metrics.get("request_goodput"),
+        goodput=goodput,
+        goodput_share=share,
+        gpu_watts=watts,
+        joules_per_output_token=joules_per_token(watts, output / gpus),
         import_id=key,
         file=file,
         where=location,
@@ -402,7 +427,10 @@ def _merged(runs: list[SweepPoint]) -> SweepPoint:
         "per_user_low": per_user.low, "per_user_high": per_user.high,
         "output_throughput": median("output_throughput"), "total_per_gpu": median("total_per_gpu"),
         "ttft_p99": median("ttft_p99"), "tpot_p99": median("tpot_p99"),
-        "goodput": median("goodput"), "runs": refs,
+        "goodput": median("goodput"), "goodput_share": median("goodput_share"),
+        "gpu_watts": median("gpu_watts"),
+        "joules_per_output_token": joules_per_token(median("gpu_watts"), per_gpu.median),
+        "runs": refs,
     })  # fmt: skip
 
 
@@ -458,13 +486,16 @@ def _read_at_level(chart: SweepChart, level: Level) -> None:
     for curve in chart.curves:
         found = at_level([_level_point(p) for p in curve.points], level)
         nearest = found.nearest
-        x = low = high = total = None
+        x = low = high = total = joules = None
         if found.between:
             first, second = (_by_load(curve, load) for load in found.between)
             w0, w1 = found.weights
             x = w0 * first.per_user + w1 * second.per_user
             if first.total_per_gpu and second.total_per_gpu:
                 total = w0 * first.total_per_gpu + w1 * second.total_per_gpu
+            if first.gpu_watts and second.gpu_watts:
+                watts = w0 * first.gpu_watts + w1 * second.gpu_watts
+                joules = joules_per_token(watts, found.per_gpu)
             if first.n > 1 or second.n > 1:
                 low = w0 * (first.per_gpu_low or first.per_gpu) + w1 * (
                     second.per_gpu_low or second.per_gpu
@@ -482,6 +513,7 @@ def _read_at_level(chart: SweepChart, level: Level) -> None:
             per_gpu_low=low,
             per_gpu_high=high,
             total_per_gpu=total if found.reached else None,
+            joules_per_output_token=joules if found.reached else None,
         )
     groups: dict[tuple[Any, ...], list[SweepCurve]] = {}
     for curve in chart.curves:
@@ -501,6 +533,12 @@ def _read_at_level(chart: SweepChart, level: Level) -> None:
                 curve.at_level.within_noise = any(within_noise(mine, n) for n in neighbours)
 
 
+ENERGY_ASSUMES = (
+    "energy per output token = mean GPU board power per GPU (W) ÷ output tokens per second per "
+    "GPU, from the power the benchmark tool's telemetry (DCGM) sampled during the run on the "
+    "GPUs that worked, taken to hold for each GPU of the setup; the host, CPUs, network and "
+    "cooling are not counted, and runs without telemetry have none"
+)
 COST_ASSUMES = (
     "cost per million tokens = price per GPU-hour ÷ (tokens per second per GPU × 3600) × 10⁶: "
     "the GPUs busy all hour at that load, and nothing but the GPUs paid for"
@@ -608,7 +646,7 @@ def _level_spread(at: AtLevel) -> Spread:
 
 
 def _level_point(p: SweepPoint) -> LevelPoint:
-    return LevelPoint(p.load, p.per_gpu, p.per_user, p.ttft_p99, p.tpot_p99)
+    return LevelPoint(p.load, p.per_gpu, p.per_user, p.ttft_p99, p.tpot_p99, p.goodput_share)
 
 
 def _by_load(curve: SweepCurve, load: str) -> SweepPoint:

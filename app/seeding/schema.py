@@ -48,6 +48,7 @@ Unit = Literal[
     "MB",
     "requests",
     "score",
+    "W",  # GPU board power, from a benchmark tool's telemetry (imports only)
 ]
 UNITS: tuple[str, ...] = get_args(Unit)
 Licence = Literal[

@@ -347,6 +347,96 @@ CASES += [
     ),
 ]
 
+CASES += [
+    # GenAI-Perf committed by two teams: Triton 25.01 SDK (flat input_config) ...
+    (
+        "genai-perf/wellflat-k8s-dev-2025-09-16.json",
+        "genai-perf",
+        1,
+        0,
+        {
+            "concurrency": 1,
+            "request_throughput": 0.31455262548511714,
+            "ttft_mean": 2197.1986507727274,
+            "successful_requests": 66,
+            "model": "openai/gpt-oss-20b",
+        },
+    ),
+    # ... Triton 25.07 SDK: nested config whose analyze.sweep_parameters.concurrency is a
+    # min/max range (1-1024); the run's own load is perf_analyzer.stimulus.concurrency.
+    (
+        "genai-perf/wellflat-k8s-dev-telemetry-2025-09-30.json",
+        "genai-perf",
+        1,
+        0,
+        {
+            "concurrency": 1,
+            "request_throughput": 0.4701030011153585,
+            "ttft_mean": 1524.6265132,
+            "output_throughput_per_user": 129.22766466149542,
+            "gpu_count": 1,  # of the 8 in telemetry_stats, only GPU 3 had memory in use
+        },
+    ),
+    # ... and genai-perf 0.0.15 from PyPI, non-streaming (its TTFT is the request latency).
+    (
+        "genai-perf/egham-adaptive-long-c50-nonstreaming.json",
+        "genai-perf",
+        1,
+        0,
+        {
+            "concurrency": 50,
+            "request_throughput": 5.384645317406846,
+            "output_throughput": 1727.1774334022466,
+            "e2e_latency_mean": 7508.434758058441,
+            "ttft_mean": None,
+        },
+    ),
+    (
+        "genai-perf/egham-adaptive-quick-c10-nonstreaming.json",
+        "genai-perf",
+        1,
+        0,
+        {
+            "concurrency": 10,
+            "request_throughput": 0.4001412790337953,
+            "e2e_latency_mean": 20050.898785066664,
+            "successful_requests": 15,
+        },
+    ),
+    # AIPerf of January 2026 (flat metrics, input_config.loadgen, telemetry_data of 8 GPUs).
+    (
+        "aiperf/wellflat-k8s-dev-2026-01.json",
+        "aiperf",
+        1,
+        0,
+        {
+            "concurrency": 1,
+            "request_throughput": 0.19245648570156926,
+            "ttft_mean": 82.84651240000001,
+            "successful_requests": 100,
+            "gpu_name": "NVIDIA A100-SXM4-80GB",
+            "gpu_count": 1,  # DCGM saw the node's 8; gpu_0 alone was busy
+        },
+    ),
+]
+
+CASES.append(
+    # llama-bench build 5606 on an RTX 4090 (June 2025): model_type "llama ?B Q3_K - Large".
+    (
+        "llama-bench/brayniac-rtx4090-b5606.json",
+        "llama-bench",
+        2,
+        1,
+        {
+            "test": "tg1280",
+            "generation_tok_s": 85.498819,
+            "precision": "Q3_K_L",
+            "engine_version": "b5606",
+            "gpu_name": "NVIDIA GeForce RTX 4090",
+        },
+    )
+)
+
 CASES.append(
     # llm-d's own example Benchmark Report v0.2, YAML (its TTFT equals its request latency).
     (
@@ -428,6 +518,20 @@ def test_a_ttft_equal_to_the_request_latency_is_dropped_without_a_streaming_flag
     (run,) = parse_result_file("x.json", json.dumps(data).encode()).runs
     assert "ttft_mean" not in run.metrics
     assert run.metrics["e2e_latency_mean"] == pytest.approx(4610.6156361171425)
+
+
+def test_telemetry_counts_only_the_gpus_that_worked_and_says_so() -> None:
+    data = json.loads((REAL / "aiperf/wellflat-k8s-dev-2026-01.json").read_text())
+    gpus = data["telemetry_data"]["endpoints"]["dcgm-exporter.prometheus.svc.cluster.local:9400"]
+    (run,) = parse_result_file("x.json", json.dumps(data).encode()).runs
+    assert run.gpu_count == 1 and any("8 GPUs; 1 worked" in note for note in run.notes)
+    # A second busy GPU counts; with no utilisation or memory figures every GPU counts.
+    gpus["gpus"]["gpu_5"]["metrics"]["gpu_utilization"]["avg"] = 40.0
+    assert parse_result_file("x.json", json.dumps(data).encode()).runs[0].gpu_count == 2
+    for gpu in gpus["gpus"].values():
+        del gpu["metrics"]["gpu_utilization"], gpu["metrics"]["gpu_memory_used"]
+    (run,) = parse_result_file("x.json", json.dumps(data).encode()).runs
+    assert run.gpu_count == 8 and not any("worked" in note for note in run.notes)
 
 
 def test_older_guidellm_sweep_strategy_comes_from_args() -> None:

@@ -28,6 +28,13 @@ VLLM_NEW_AT_50_HIGH = (1 - 10 / 22.5) * 2400 + (10 / 22.5) * 1950
 VLLM_OLD_AT_50 = 2000 - (10 / 22.5) * 500
 # SGLang: c=32 is exactly 50 tok/s/user (1000 / 20): 1500.
 SGLANG_AT_50 = 1500.0
+# The share of requests within the runs' goodput targets falls with the load (every setup):
+GOOD_SHARE = {8: 1.0, 32: 0.9, 64: 0.7, 128: 0.4}
+# At goodput = 80 (% of requests), between c=64 (70%) and c=32 (90%), halfway:
+#   vLLM 0.11.2: 2400 + (80 - 70) / (90 - 70) * (1800 - 2400) = 2100
+#   SGLang: 2000 + 0.5 * (1500 - 2000) = 1750
+VLLM_NEW_AT_GOODPUT_80 = 2400 + 0.5 * (1800 - 2400)
+SGLANG_AT_GOODPUT_80 = 2000 + 0.5 * (1500 - 2000)
 PRICE = 2.49  # $ per GPU-hour
 # $2.49 / (2133.33 tok/s * 3600 s) * 1e6 = $0.3242 per million output tokens
 VLLM_NEW_COST = PRICE / (VLLM_NEW_AT_50 * 3600) * 1e6
@@ -39,9 +46,12 @@ def sweep_file(loads: list[tuple[int, float, float]]) -> bytes:
     runs = []
     for concurrency, tpot, output in loads:
         run = dict(template)
-        # Goodput (vLLM --goodput): requests/s within the run's targets, here output / 500.
+        # Goodput (vLLM --goodput): requests/s within the run's targets, here output / 500,
+        # and GOOD_SHARE of all requests (so the request throughput is goodput / share).
+        goodput = output / 500
         run.update(max_concurrency=concurrency, mean_tpot_ms=tpot, output_throughput=output,
-                   total_token_throughput=output * 3, request_goodput=output / 500)  # fmt: skip
+                   total_token_throughput=output * 3, request_goodput=goodput,
+                   request_throughput=goodput / GOOD_SHARE[concurrency])  # fmt: skip
         runs.append(run)
     return "\n".join(json.dumps(r) for r in runs).encode() + b"\n"
 

@@ -12,6 +12,7 @@ from sqlalchemy import Engine, event
 
 from app.models import BenchmarkResult, ImportBatch, ImportRun
 from app.routes.api import imports as imports_api
+from app.writes import imports as import_writes
 from tests.accounts.conftest import SAME_ORIGIN
 from tests.team.test_import_cli import EVERY_FILE, REAL_FILES
 from tests.team.test_write_api import count, token_for
@@ -31,6 +32,13 @@ CONTEXT = {
 def upload(client: TestClient, path: Path, **fields: str) -> Any:
     files = {"file": (path.name, path.read_bytes(), "application/json")}
     return client.post("/api/v1/imports", files=files, data=fields)
+
+
+@pytest.fixture(autouse=True)
+def no_daily_quota(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One editor uploads every fixture and corpus file in this module, more than a day's
+    quota allows; the quota has tests of its own (test_import_quota.py)."""
+    monkeypatch.setattr(import_writes, "IMPORTS_PER_DAY", 1000)
 
 
 @pytest.fixture(scope="module")

@@ -66,6 +66,46 @@ def test_a_load_run_three_times_is_one_point_with_its_spread(anonymous: TestClie
     assert len(new["points"]) == 4
 
 
+def test_goodput_is_a_level_a_hand_calculation_confirms(anonymous: TestClient) -> None:
+    found = curves(anonymous, "goodput=80")
+    new, sglang = found["vllm 0.11.2"], found["sglang 0.5.2"]
+    assert new["at_level"]["per_gpu"] == pytest.approx(sc.VLLM_NEW_AT_GOODPUT_80)
+    assert new["at_level"]["between"] == ["64 concurrent", "32 concurrent"]
+    assert sglang["at_level"]["per_gpu"] == pytest.approx(sc.SGLANG_AT_GOODPUT_80)
+    [c32] = [p for p in new["points"] if p["concurrency"] == 32]
+    assert c32["goodput_share"] == pytest.approx(90.0)  # goodput / request throughput, median
+    # Exactly a measured share (c=8 had every request within its targets): that load's figure.
+    exact = curves(anonymous, "goodput=100")["vllm 0.11.2"]["at_level"]
+    assert (exact["per_gpu"], exact["between"]) == (700, ["8 concurrent", "8 concurrent"])
+    # With another target, the tighter one binds: per_user=50 alone gives 2133.33 > 2100.
+    both = curves(anonymous, "goodput=80&per_user=50")["vllm 0.11.2"]["at_level"]
+    assert both["per_gpu"] == pytest.approx(sc.VLLM_NEW_AT_GOODPUT_80)
+    page = anonymous.get(f"/benchmarks?model={sc.LLAMA}&goodput=80")
+    text = BeautifulSoup(page.text, "html.parser").get_text(" ", strip=True)
+    assert "requests within the run's goodput targets ≥ 80 %" in text
+    assert "only runs given the same targets compare on it" in text
+    assert "2,100" in text
+    # The same level through /compare's and /decide's twins.
+    compared = anonymous.get("/api/v1/compare?s=vllm&s=sglang&goodput=80").json()
+    [chart] = [c for c in compared["team_sweeps"]["charts"] if c["model"] == sc.LLAMA]
+    by_name = {f"{c['system']} {c['system_version']}": c["at_level"] for c in chart["curves"]}
+    assert by_name["vllm 0.11.2"]["per_gpu"] == pytest.approx(sc.VLLM_NEW_AT_GOODPUT_80)
+    query = "hardware=nvidia-datacenter&priority=throughput&goodput=80"
+    rows = {m["system"]: m for m in anonymous.get(f"/api/v1/recommend?{query}").json()["measured"]}
+    assert rows["vllm"]["per_gpu"] == pytest.approx(sc.VLLM_NEW_AT_GOODPUT_80)
+    assert rows["sglang"]["per_gpu"] == pytest.approx(sc.SGLANG_AT_GOODPUT_80)
+    assert "goodput targets ≥ 80 %" in rows["vllm"]["basis"]
+
+
+@pytest.mark.parametrize("value", ["0", "101", "most"])
+def test_a_goodput_level_outside_0_to_100_is_a_422_naming_the_field(
+    anonymous: TestClient, value: str
+) -> None:
+    response = anonymous.get(f"/api/v1/sweeps?goodput={value}")
+    assert response.status_code == 422
+    assert "goodput" in response.text
+
+
 def test_out_of_reach_is_said_with_the_nearest_point(anonymous: TestClient) -> None:
     found = curves(anonymous, "per_user=150")["sglang 0.5.2"]["at_level"]
     assert (found["reached"], found["per_gpu"], found["between"]) == (False, None, None)

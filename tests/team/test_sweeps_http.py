@@ -160,5 +160,5 @@ def test_the_sweeps_are_documented_in_openapi(anonymous: TestClient) -> None:
     operation = anonymous.get("/openapi.json").json()["paths"]["/api/v1/sweeps"]["get"]
     parameters = {p["name"]: p for p in operation["parameters"]}
     assert set(parameters) == {"system", "hardware", "model", "precision", "source", "cmin", "cmax",
-                               "per_user", "ttft_p99", "tpot_p99", "price"}  # fmt: skip
+                               "per_user", "ttft_p99", "tpot_p99", "goodput", "price"}  # fmt: skip
     assert "sglang" in parameters["system"]["schema"]["items"]["enum"]

@@ -209,24 +209,96 @@ def _config(config: Fields, run: RunBuilder) -> None:
 
 
 def _gpus(fields: Fields, run: RunBuilder) -> None:
-    """AIPerf's DCGM telemetry names each GPU; GenAI-Perf's only counts them."""
-    endpoints = _first(fields.data, ("telemetry_data", "endpoints"))
-    names = []
+    """The GPUs the telemetry saw, counted only when they worked during the run: a DCGM
+    exporter reports every GPU of its node, and a one-GPU server on an eight-GPU node would
+    otherwise read as eight. AIPerf's `telemetry_data` names each GPU; GenAI-Perf's
+    `telemetry_stats` keys them by index under each metric."""
+    gpus = _telemetry_gpus(fields.data)
+    if not gpus:
+        return
+    worked = [gpu for gpu in gpus if gpu.worked]
+    idle = [gpu for gpu in gpus if gpu.worked is False]
+    counted = worked if worked and idle else gpus
+    names = [gpu.name for gpu in counted if gpu.name]
+    if names:
+        run.set("gpu_name", names[0] if len(set(names)) == 1 else ", ".join(sorted(set(names))))
+    where = "telemetry_data" if "telemetry_data" in fields.data else "telemetry_stats"
+    run.set("gpu_count", len(counted), where)
+    if counted is worked:
+        run.notes.append(
+            f"{where} reports {len(gpus)} GPUs; {len(worked)} worked during the run "
+            "(utilisation or memory in use above zero) and only those are counted"
+        )
+    watts = [gpu.watts for gpu in counted]
+    if all(w is not None and w > 0 for w in watts):
+        mean = sum(w for w in watts if w is not None) / len(watts)
+        run.metric(
+            "gpu_power", mean, f"{where} gpu_power_usage avg, per GPU ({len(watts)} counted)"
+        )
+
+
+class _Gpu:
+    """One GPU of the telemetry: its name, whether it worked (None when the file does not
+    say) and its mean board power in watts."""
+
+    def __init__(self, name: str | None, worked: bool | None, watts: float | None) -> None:
+        self.name = name
+        self.worked = worked
+        self.watts = watts
+
+
+def _telemetry_gpus(data: Mapping[str, Any]) -> list[_Gpu]:
+    endpoints = _first(data, ("telemetry_data", "endpoints"))
+    found: list[_Gpu] = []
     if isinstance(endpoints, dict):
         for endpoint in list(endpoints.values())[:16]:
             gpus = endpoint.get("gpus") if isinstance(endpoint, dict) else None
             for gpu in list(gpus.values())[:64] if isinstance(gpus, dict) else []:
-                if isinstance(gpu, dict) and isinstance(gpu.get("gpu_name"), str):
-                    names.append(gpu["gpu_name"].strip())
-    if names:
-        run.set("gpu_name", names[0] if len(set(names)) == 1 else ", ".join(sorted(set(names))))
-        run.set("gpu_count", len(names), "telemetry_data")
-        return
-    stats = fields.data.get("telemetry_stats")
-    first = next(iter(stats.values()), None) if isinstance(stats, dict) and stats else None
-    if isinstance(first, dict):
-        count = len([key for key in first if key != "unit"])
-        run.set("gpu_count", count or None, "telemetry_stats")
+                if not isinstance(gpu, dict):
+                    continue
+                metrics = gpu.get("metrics")
+                metrics = metrics if isinstance(metrics, dict) else {}
+                name = gpu.get("gpu_name")
+                found.append(
+                    _Gpu(
+                        name.strip() if isinstance(name, str) else None,
+                        _worked(metrics.get("gpu_utilization"), metrics.get("gpu_memory_used")),
+                        _watts(metrics.get("gpu_power_usage")),
+                    )
+                )
+        return found
+    stats = data.get("telemetry_stats")
+    if not isinstance(stats, dict) or not stats:
+        return found
+    first = next(iter(stats.values()))
+    indexes = [key for key in first if key != "unit"][:64] if isinstance(first, dict) else []
+
+    def per_gpu(metric: str, index: str) -> Any:
+        block = stats.get(metric)
+        if not isinstance(block, dict) or not isinstance(block.get(index), dict):
+            return None
+        return {"unit": block.get("unit"), **block[index]}
+
+    for index in indexes:
+        worked = _worked(per_gpu("gpu_utilization", index), per_gpu("gpu_memory_used", index))
+        found.append(_Gpu(None, worked, _watts(per_gpu("gpu_power_usage", index))))
+    return found
+
+
+def _worked(utilisation: Any, memory: Any) -> bool | None:
+    means = [_mean(block) for block in (utilisation, memory)]
+    known = [mean for mean in means if mean is not None]
+    return any(mean > 0 for mean in known) if known else None
+
+
+def _watts(block: Any) -> float | None:
+    mean = _mean(block) if isinstance(block, dict) and block.get("unit") == "W" else None
+    return mean if mean is not None and mean >= 0 else None
+
+
+def _mean(block: Any) -> float | None:
+    mean: Any = block.get("avg") if isinstance(block, dict) else None
+    return float(mean) if _is_number(mean) else None
 
 
 def _first(data: Mapping[str, Any], *paths: tuple[str, ...]) -> Any:

@@ -1,0 +1,73 @@
+"""Goodput as the service level and energy per token (issue 23) in Chromium: the scenario's
+vLLM and SGLang sweeps (they carry goodput) and a two-load AIPerf sweep with GPU telemetry,
+read at goodput=80; light, dark and a phone; no axe violations, no overlapping text."""
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+
+from tests.accounts.conftest import add_users
+from tests.browser.conftest import serving
+from tests.browser.test_sweeps_browser import OVERLAPPING_TEXT
+from tests.conftest import SEED_DIR
+from tests.databases import copy_of
+from tests.team import level_scenario as sc
+from tests.team import test_energy_http as energy
+from tests.team.sweep_data import VLLM_SWEEP, import_file
+
+pytestmark = pytest.mark.browser
+SHOTS = Path("/tmp/shots-goodput-energy")
+PAGE = f"/benchmarks?model={sc.LLAMA}&goodput=80"
+
+
+@pytest.fixture(scope="module")
+def served_url(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    url = copy_of(database_url, tmp_path_factory.mktemp("goodput-energy"), SEED_DIR)
+    add_users(url, {"eddie": "editor"})
+    for name, loads, given in sc.FILES:
+        context = {**sc.CONTEXT, **given, "gpus": 1}
+        import_file(url, VLLM_SWEEP, name=name, data=sc.sweep_file(loads), **context)
+    telemetry = {"system": "vllm", "system_version": "0.13.0", "hardware": sc.H100,
+                 "precision": "FP8", "model": sc.LLAMA}  # fmt: skip
+    import_file(url, energy.REAL, **telemetry)
+    import_file(url, energy.REAL, name="c4.json", data=energy.second_load(), **telemetry)
+    with serving(url) as served:
+        yield served
+
+
+@pytest.mark.parametrize(("scheme", "width"), [("light", 1440), ("dark", 1440), ("light", 390)])
+def test_goodput_level_and_energy_are_legible(
+    browser, served_url: str, scheme: str, width: int
+) -> None:
+    context = browser.new_context(color_scheme=scheme, viewport={"width": width, "height": 1000})
+    page = context.new_page()
+    page.goto(f"{served_url}{PAGE}")
+    sweeps = page.locator("section#team_sweeps")
+    text = sweeps.inner_text()
+    assert "requests within the run's goodput targets ≥ 80 %" in text
+    assert "2,100" in text  # vLLM 0.11.2 at goodput=80, by hand in level_scenario.py
+    assert f"{energy.C1_JOULES:.3g} J per output token" in text
+    assert "cooling are not counted" in sweeps.locator(".energy-assumptions").inner_text()
+    assert page.locator("input[name=goodput]").first.input_value() == "80"
+    assert page.evaluate(OVERLAPPING_TEXT) == []
+    if width < 400:
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+    results = Axe().run(page)
+    assert results.violations_count == 0, results.generate_report()
+    SHOTS.mkdir(exist_ok=True)
+    sweeps.screenshot(path=str(SHOTS / f"benchmarks-{width}-{scheme}.png"))
+    context.close()
+
+
+def test_decide_shows_energy_beside_the_measured_figure(browser, served_url: str) -> None:
+    context = browser.new_context(viewport={"width": 1440, "height": 1000})
+    page = context.new_page()
+    page.goto(f"{served_url}/decide?hardware=nvidia-datacenter&priority=throughput&per_user=50")
+    measured = page.locator("section#measured")
+    assert "J per output token" in measured.inner_text()
+    results = Axe().run(page)
+    assert results.violations_count == 0, results.generate_report()
+    measured.screenshot(path=str(SHOTS / "decide-measured-1440.png"))
+    context.close()
