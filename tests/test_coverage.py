@@ -74,4 +74,4 @@ def test_the_real_seeds_coverage() -> None:
     coverage = seed_coverage(load_seed(REAL_SEED_DIR))
     print("\n".join(report_lines(coverage)))
     assert (coverage.feature.answered, coverage.feature.total) == (1577, 2728)
-    assert (coverage.hardware.answered, coverage.hardware.total) == (378, 465)
+    assert (coverage.hardware.answered, coverage.hardware.total) == (380, 465)
