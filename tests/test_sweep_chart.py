@@ -10,9 +10,11 @@ from app.present.charts import colour_for
 from app.present.sweep_charts import (
     DASHES,
     LABEL_GAP,
+    MARKER_SIZE,
     MARKERS,
     SeriesInput,
     dominates,
+    label_box,
     marker_path,
     pareto_frontier,
     sweep_chart,
@@ -158,6 +160,27 @@ def test_load_labels_do_not_overlap_and_stay_inside_on_the_right() -> None:
     for (x1, y1, w1), (x2, y2, w2) in itertools.combinations(boxes, 2):
         if x1 < x2 + w2 and x2 < x1 + w1:
             assert abs(y1 - y2) >= LABEL_GAP - 1e-9
+
+
+def overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def test_load_labels_cover_no_marker_and_no_other_label() -> None:
+    # The top of two real sweeps: c=1 and c=4 a few pixels apart, c=64 and c=128 likewise.
+    vllm = [(142.6, 139), (140.0, 420), (119.2, 1852), (92.0, 5618), (90.0, 5900)]
+    sglang = [(141.0, 180), (139.5, 500), (120.0, 2408), (93.0, 7303), (91.0, 7500)]
+    d = sweep_chart(
+        "t", "x", "y", [series("vLLM", "vllm", vllm), series("SGLang", "sglang", sglang)]
+    )
+    marks = [m for s in d.series for m in s.marks]
+    r = MARKER_SIZE
+    markers = [(m.cx - r, m.cy - r, m.cx + r, m.cy + r) for m in marks]
+    labels = [label_box(m) for m in marks]
+    for i, box in enumerate(labels):
+        assert box[0] >= 0 and box[2] <= d.width, marks[i]
+        assert not [m for m in markers if overlap(box, m)], marks[i].label
+        assert not [o for j, o in enumerate(labels) if j != i and overlap(box, o)], marks[i].label
 
 
 def test_the_left_margin_fits_the_widest_y_tick() -> None:

@@ -18,7 +18,9 @@ Pair = tuple[float, float]
 MARKERS = ("circle", "square", "triangle", "diamond")
 DASHES = ("", "7 4", "2 3", "9 3 2 3")
 MARKER_SIZE = 5.0  # px from the centre to the edge
-LABEL_GAP = 13.0  # px between two load labels stacked near each other
+LABEL_GAP = 14.0  # px between two load labels stacked near each other
+LABEL_CHAR = 7.6  # rough advance of one character of the 12.5 px load labels
+LABEL_ASCENT, LABEL_DESCENT = 10.0, 3.0  # px above and below a label's baseline
 
 
 def dominates(a: Pair, b: Pair) -> bool:
@@ -136,7 +138,7 @@ def sweep_chart(
             item.points, errors, strict=True
         ):
             cx, cy = place(x, y)
-            near_right = cx > left + plot_width - 8 * len(label) - 12
+            near_right = cx > left + plot_width - LABEL_CHAR * len(label) - 12
             bar = None
             if spread:
                 (x0, y0), (x1, y1) = place(spread[0], spread[2]), place(spread[1], spread[3])
@@ -156,30 +158,59 @@ def sweep_chart(
         title, x_label, y_label, width, height, left, top, plot_width, plot_height,
         [Tick(t, place(t, 0)[0], tick_label(t)) for t in x_ticks],
         [Tick(t, place(0, t)[1], tick_label(t)) for t in y_ticks],
-        _nudge(drawn),
+        _place_labels(drawn, width),
         place(level[0], 0)[0] if level else None,
         level[1] if level else "",
     )  # fmt: skip
 
 
-def _nudge(series: list[Series]) -> list[Series]:
-    """Move a load label down when it would sit on another label (top to bottom)."""
+Box = tuple[float, float, float, float]  # left, top, right, bottom
+
+
+def label_box(mark: Mark) -> Box:
+    """The room a load label takes, as drawn (anchor, baseline)."""
+    width = LABEL_CHAR * len(mark.label)
+    x = mark.label_x - {"start": 0.0, "middle": width / 2, "end": width}[mark.label_anchor]
+    y = mark.cy + mark.label_dy
+    return x, y - LABEL_ASCENT, x + width, y + LABEL_DESCENT
+
+
+def _clear(box: Box, others: list[Box]) -> bool:
+    return not any(
+        box[0] < o[2] and o[0] < box[2] and box[1] < o[3] and o[1] < box[3] for o in others
+    )
+
+
+def _place_labels(series: list[Series], width: float) -> list[Series]:
+    """Put each load label beside its marker where it covers no other label and no marker:
+    right, left, above or below (c=1 and c=4 sit close together at the top of a sweep), and
+    else right of the marker, moved down until it is clear of the labels placed before it."""
     marks = [(i, j, m) for i, s in enumerate(series) for j, m in enumerate(s.marks)]
-    placed: list[tuple[float, float, float]] = []  # label x, baseline y, width
-    moved: dict[tuple[int, int], float] = {}
+    r = MARKER_SIZE + 1.5
+    taken: list[Box] = [(m.cx - r, m.cy - r, m.cx + r, m.cy + r) for _, _, m in marks]
+    placed: dict[tuple[int, int], Mark] = {}
     for i, j, mark in sorted(marks, key=lambda item: (item[2].cy, item[2].cx)):
-        width = 7.0 * len(mark.label)
-        x = mark.label_x - (width if mark.label_anchor == "end" else 0)
-        dy, moving = mark.label_dy, True
-        while moving:  # dy only grows, so this ends
-            moving = False
-            for px, py, pw in placed:
-                overlaps_x = x < px + pw and px < x + width
-                if overlaps_x and abs(py - (mark.cy + dy)) < LABEL_GAP:
-                    dy, moving = py + LABEL_GAP - mark.cy, True
-        placed.append((x, mark.cy + dy, width))
-        moved[(i, j)] = dy
+        sides = [
+            (mark.cx + 9, 4.0, "start"), (mark.cx - 9, 4.0, "end"),
+            (mark.cx, -(MARKER_SIZE + 5), "middle"),
+            (mark.cx, MARKER_SIZE + 5 + LABEL_ASCENT, "middle"),
+        ]  # fmt: skip
+        if mark.label_anchor == "end":  # too near the right edge to write on the right
+            sides = [sides[1], sides[0], *sides[2:]]
+        chosen = None
+        for x, dy, anchor in sides:
+            candidate = replace(mark, label_x=x, label_dy=dy, label_anchor=anchor)
+            box = label_box(candidate)
+            if box[0] >= 0 and box[2] <= width and _clear(box, taken):
+                chosen = candidate
+                break
+        if chosen is None:
+            chosen = mark
+            while not _clear(label_box(chosen), taken):  # dy only grows, so this ends
+                chosen = replace(chosen, label_dy=chosen.label_dy + 2)
+        taken.append(label_box(chosen))
+        placed[(i, j)] = chosen
     return [
-        replace(s, marks=[replace(m, label_dy=moved[(i, j)]) for j, m in enumerate(s.marks)])
+        replace(s, marks=[placed[(i, j)] for j in range(len(s.marks))])
         for i, s in enumerate(series)
     ]
