@@ -7,12 +7,14 @@ import pytest
 from app.present.charts import (
     CHAR_WIDTH,
     PALETTE,
+    POINT_R,
     TEAM_NOTE,
     BarInput,
     ScatterInput,
     bar_chart,
     colour_for,
     nice_ticks,
+    point_label_box,
     scatter,
 )
 from app.present.units import convert, convertible
@@ -134,10 +136,18 @@ def test_team_points_are_marked_and_explained() -> None:
     assert [kind for kind, _text in mixed.legend] == ["dot", "ring"]
 
 
-def test_scatter_labels_do_not_overlap() -> None:
-    points = [(710, 2460), (740, 2400), (680, 2780), (715, 2450)]
+def test_scatter_labels_cover_no_point_and_no_other_label() -> None:
+    # Four systems within 10% of each other on both axes, as on /benchmarks' H100 scatter.
+    points = [(710, 2460), (740, 2400), (680, 2780), (700, 2650), (715, 2450)]
     chart = scatter(
-        "t", "x", "y", [ScatterInput(str(i), x, y, "a") for i, (x, y) in enumerate(points)]
+        "t", "x", "y", [ScatterInput(f"System {i}", x, y, "a") for i, (x, y) in enumerate(points)]
     )
-    ys = sorted(p.cy + p.label_dy for p in chart.points)
-    assert all(b - a >= 15 - 1e-6 for a, b in itertools.pairwise(ys))
+    r = POINT_R
+    dots = [(p.cx - r, p.cy - r, p.cx + r, p.cy + r) for p in chart.points]
+    labels = [point_label_box(p) for p in chart.points]
+    for i, box in enumerate(labels):
+        assert box[0] >= 0 and box[2] <= chart.width
+        others = dots + labels[:i] + labels[i + 1 :]
+        assert not any(
+            box[0] < o[2] and o[0] < box[2] and box[1] < o[3] and o[1] < box[3] for o in others
+        ), chart.points[i]

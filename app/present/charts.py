@@ -194,8 +194,15 @@ class Point:
     cy: float
     colour: str
     title: str
-    label_dy: float = 4.0  # nudged when labels would overlap
+    label_dy: float = 4.0  # baseline below the point's centre
     team: bool = False  # the team's own run: drawn as a ring, not a dot
+    label_dx: float = 10.0  # where the label starts (or ends, anchored "end") from the centre
+    label_anchor: str = "start"
+
+    @property
+    def leader(self) -> bool:
+        """Whether the label sits far enough from its point to need a line to it."""
+        return abs(self.label_dy - 4.0) > 8
 
 
 @dataclass(frozen=True)
@@ -248,18 +255,45 @@ def scatter(title: str, x_label: str, y_label: str, points: list[ScatterInput]) 
         title, x_label, y_label, width, height, left, top, plot_width, plot_height,
         [Tick(t, left + t * x_scale, tick_label(t)) for t in x_ticks],
         [Tick(t, top + plot_height - t * y_scale, tick_label(t)) for t in y_ticks],
-        _nudge_labels(drawn), legend if any(p.team for p in points) else [],
+        _nudge_labels(drawn, width), legend if any(p.team for p in points) else [],
     )  # fmt: skip
 
 
-def _nudge_labels(points: list[Point], gap: float = 15.0) -> list[Point]:
-    """Push a label down when it would sit on top of a neighbour's (top to bottom)."""
-    offsets = [4.0] * len(points)
-    placed: list[int] = []
-    for i in sorted(range(len(points)), key=lambda i: points[i].cy):
-        for j in placed:
-            near = abs(points[j].cx - points[i].cx) < 90
-            if near and abs(points[j].cy + offsets[j] - points[i].cy - offsets[i]) < gap:
-                offsets[i] = points[j].cy + offsets[j] + gap - points[i].cy
-        placed.append(i)
-    return [replace(p, label_dy=offsets[i]) for i, p in enumerate(points)]
+POINT_R = 6.0
+POINT_CHAR = 8.0  # the point labels are 13 px and bold
+Box = tuple[float, float, float, float]  # left, top, right, bottom
+
+
+def point_label_box(p: Point) -> Box:
+    width = POINT_CHAR * len(p.label)
+    x = p.cx + p.label_dx - (width if p.label_anchor == "end" else 0)
+    return x, p.cy + p.label_dy - 10, x + width, p.cy + p.label_dy + 3
+
+
+def _nudge_labels(points: list[Point], right_edge: float = 640.0) -> list[Point]:
+    """Put each label where it covers no point and no other label: right of its point, else
+    left, else further up or down on either side (with a line back to the point)."""
+    r = POINT_R + 1
+    taken: list[Box] = [(p.cx - r, p.cy - r, p.cx + r, p.cy + r) for p in points]
+    placed: dict[int, Point] = {}
+    for i in sorted(range(len(points)), key=lambda i: (points[i].cy, points[i].cx)):
+        p, chosen = points[i], None
+        for step in range(12):
+            for dy in dict.fromkeys((4.0 + step * 15, 4.0 - step * 15)):
+                for dx, anchor in ((10.0, "start"), (-10.0, "end")):
+                    candidate = replace(p, label_dx=dx, label_dy=dy, label_anchor=anchor)
+                    box = point_label_box(candidate)
+                    if box[0] >= 0 and box[2] <= right_edge and not _covers(box, taken):
+                        chosen = candidate
+                        break
+                if chosen:
+                    break
+            if chosen:
+                break
+        placed[i] = chosen or p
+        taken.append(point_label_box(placed[i]))
+    return [placed[i] for i in range(len(points))]
+
+
+def _covers(box: Box, others: list[Box]) -> bool:
+    return any(box[0] < o[2] and o[0] < box[2] and box[1] < o[3] and o[1] < box[3] for o in others)
