@@ -9,7 +9,6 @@ import pytest
 from app.present.charts import colour_for
 from app.present.sweep_charts import (
     DASHES,
-    LABEL_GAP,
     MARKER_SIZE,
     MARKERS,
     SeriesInput,
@@ -150,16 +149,10 @@ def test_load_labels_do_not_overlap_and_stay_inside_on_the_right() -> None:
     # A cramped sweep: many points close together.
     crowded = [(100 - i * 0.5, 1000 + i * 8) for i in range(12)]
     d = sweep_chart("t", "x", "y", [series("vLLM", "vllm", crowded), series("S", "sglang", VLLM)])
-    boxes = []
-    for s in d.series:
-        for m in s.marks:
-            width = 7.0 * len(m.label)
-            x = m.label_x - (width if m.label_anchor == "end" else 0)
-            assert x + width <= d.width, m
-            boxes.append((x, m.cy + m.label_dy, width))
-    for (x1, y1, w1), (x2, y2, w2) in itertools.combinations(boxes, 2):
-        if x1 < x2 + w2 and x2 < x1 + w1:
-            assert abs(y1 - y2) >= LABEL_GAP - 1e-9
+    boxes = [label_box(m) for s in d.series for m in s.marks]
+    assert all(box[2] <= d.width for box in boxes)
+    for one, other in itertools.combinations(boxes, 2):
+        assert not overlap(one, other), (one, other)
 
 
 def overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:

@@ -260,14 +260,14 @@ def scatter(title: str, x_label: str, y_label: str, points: list[ScatterInput]) 
 
 
 POINT_R = 6.0
-POINT_CHAR = 8.0  # the point labels are 13 px and bold
+POINT_CHAR = 9.0  # the point labels are 13 px and bold (wide fonts)
 Box = tuple[float, float, float, float]  # left, top, right, bottom
 
 
 def point_label_box(p: Point) -> Box:
     width = POINT_CHAR * len(p.label)
     x = p.cx + p.label_dx - (width if p.label_anchor == "end" else 0)
-    return x, p.cy + p.label_dy - 10, x + width, p.cy + p.label_dy + 3
+    return x, p.cy + p.label_dy - 12, x + width, p.cy + p.label_dy + 3.5
 
 
 def _nudge_labels(points: list[Point], right_edge: float = 640.0) -> list[Point]:
@@ -279,7 +279,7 @@ def _nudge_labels(points: list[Point], right_edge: float = 640.0) -> list[Point]
     for i in sorted(range(len(points)), key=lambda i: (points[i].cy, points[i].cx)):
         p, chosen = points[i], None
         for step in range(12):
-            for dy in dict.fromkeys((4.0 + step * 15, 4.0 - step * 15)):
+            for dy in dict.fromkeys((4.0 + step * 16, 4.0 - step * 16)):
                 for dx, anchor in ((10.0, "start"), (-10.0, "end")):
                     candidate = replace(p, label_dx=dx, label_dy=dy, label_anchor=anchor)
                     box = point_label_box(candidate)

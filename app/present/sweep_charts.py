@@ -19,8 +19,8 @@ MARKERS = ("circle", "square", "triangle", "diamond")
 DASHES = ("", "7 4", "2 3", "9 3 2 3")
 MARKER_SIZE = 5.0  # px from the centre to the edge
 LABEL_GAP = 14.0  # px between two load labels stacked near each other
-LABEL_CHAR = 7.6  # rough advance of one character of the 12.5 px load labels
-LABEL_ASCENT, LABEL_DESCENT = 10.0, 3.0  # px above and below a label's baseline
+LABEL_CHAR = 8.4  # advance of one character of the 12.5 px load labels (wide fonts, "=")
+LABEL_ASCENT, LABEL_DESCENT = 12.0, 3.5  # px above and below a label's baseline, as drawn
 
 
 def dominates(a: Pair, b: Pair) -> bool:
@@ -158,7 +158,7 @@ def sweep_chart(
         title, x_label, y_label, width, height, left, top, plot_width, plot_height,
         [Tick(t, place(t, 0)[0], tick_label(t)) for t in x_ticks],
         [Tick(t, place(0, t)[1], tick_label(t)) for t in y_ticks],
-        _place_labels(drawn, width),
+        _place_labels(drawn, (0, 0, width, top + plot_height)),
         place(level[0], 0)[0] if level else None,
         level[1] if level else "",
     )  # fmt: skip
@@ -181,34 +181,42 @@ def _clear(box: Box, others: list[Box]) -> bool:
     )
 
 
-def _place_labels(series: list[Series], width: float) -> list[Series]:
+def _place_labels(series: list[Series], bounds: Box) -> list[Series]:
     """Put each load label beside its marker where it covers no other label and no marker:
-    right, left, above or below (c=1 and c=4 sit close together at the top of a sweep), and
-    else right of the marker, moved down until it is clear of the labels placed before it."""
+    right, left, above or below (c=1 and c=4 sit close together at the top of a sweep), else
+    right or left a line or more up or down; in a crowd with no room, below the labels above.
+    `bounds` is the room labels may take: the chart less the x axis's tick labels."""
     marks = [(i, j, m) for i, s in enumerate(series) for j, m in enumerate(s.marks)]
     r = MARKER_SIZE + 1.5
     taken: list[Box] = [(m.cx - r, m.cy - r, m.cx + r, m.cy + r) for _, _, m in marks]
+    labels: list[Box] = []
     placed: dict[tuple[int, int], Mark] = {}
     for i, j, mark in sorted(marks, key=lambda item: (item[2].cy, item[2].cx)):
+        right, left = (mark.cx + 9, "start"), (mark.cx - 9, "end")
+        if mark.label_anchor == "end":  # too near the right edge to write on the right
+            right, left = left, right
         sides = [
-            (mark.cx + 9, 4.0, "start"), (mark.cx - 9, 4.0, "end"),
+            (right[0], 4.0, right[1]), (left[0], 4.0, left[1]),
             (mark.cx, -(MARKER_SIZE + 5), "middle"),
             (mark.cx, MARKER_SIZE + 5 + LABEL_ASCENT, "middle"),
         ]  # fmt: skip
-        if mark.label_anchor == "end":  # too near the right edge to write on the right
-            sides = [sides[1], sides[0], *sides[2:]]
+        for step in range(1, 7):  # then further up or down, on either side
+            for dy in (4.0 - step * LABEL_GAP, 4.0 + step * LABEL_GAP):
+                sides += [(right[0], dy, right[1]), (left[0], dy, left[1])]
         chosen = None
         for x, dy, anchor in sides:
             candidate = replace(mark, label_x=x, label_dy=dy, label_anchor=anchor)
             box = label_box(candidate)
-            if box[0] >= 0 and box[2] <= width and _clear(box, taken):
+            inside = box[0] >= bounds[0] and box[2] <= bounds[2] and box[3] <= bounds[3]
+            if inside and box[1] >= bounds[1] and _clear(box, taken):
                 chosen = candidate
                 break
-        if chosen is None:
-            chosen = mark
-            while not _clear(label_box(chosen), taken):  # dy only grows, so this ends
+        if chosen is None:  # a crowd: right of the marker, down until clear of the labels
+            chosen = replace(mark, label_x=right[0], label_anchor=right[1])
+            while not _clear(label_box(chosen), labels):  # dy only grows, so this ends
                 chosen = replace(chosen, label_dy=chosen.label_dy + 2)
         taken.append(label_box(chosen))
+        labels.append(label_box(chosen))
         placed[(i, j)] = chosen
     return [
         replace(s, marks=[placed[(i, j)] for j in range(len(s.marks))])
