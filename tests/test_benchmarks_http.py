@@ -59,8 +59,9 @@ def test_mixed_contexts_are_explained(client: TestClient) -> None:
 
 def test_scatter_where_throughput_and_ttft_share_a_setting(client: TestClient) -> None:
     soup = soup_of(client.get("/benchmarks?hardware=nvidia-h100-sxm5-80gb"))
-    scatters = [s for s in soup.select("svg.chart") if s.select("circle")]
+    scatters = [s for s in soup.select("svg.chart-scatter") if s.select("circle")]
     assert len(scatters) == 1
+    assert len(soup.select("svg.chart-scatter-narrow circle")) == 3, "and drawn for phones"
     assert len(scatters[0].select("circle")) == 3
     card = scatters[0].find_parent("article")
     cells = [[td.get_text() for td in tr.select("td")] for tr in card.select("table tbody tr")]

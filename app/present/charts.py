@@ -226,6 +226,7 @@ class Axes:
 class Scatter(Axes):
     points: list[Point]
     legend: list[tuple[str, str]] = field(default_factory=list)
+    narrow: "Scatter | None" = None  # the same points drawn for a phone
 
 
 @dataclass(frozen=True)
@@ -237,9 +238,13 @@ class ScatterInput:
     team: bool = False
 
 
-def scatter(title: str, x_label: str, y_label: str, points: list[ScatterInput]) -> Scatter:
-    """Points on axes that both start at zero, so a 9% gap looks like 9%; y grows upwards."""
-    width, height, left, top, right, bottom = 640, 320, 70, 16, 150, 50
+def scatter(
+    title: str, x_label: str, y_label: str, points: list[ScatterInput], width: int = 640
+) -> Scatter:
+    """Points on axes that both start at zero, so a 9% gap looks like 9%; y grows upwards.
+    Narrower than 500 units (a phone's), labels find room inside the plot rather than in a
+    margin on the right."""
+    height, left, top, right, bottom = 320, 70, 16, 150 if width >= 500 else 14, 50
     plot_width, plot_height = width - left - right, height - top - bottom
     x_ticks = nice_ticks(max(p.x for p in points))
     y_ticks = nice_ticks(max(p.y for p in points))

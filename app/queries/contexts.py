@@ -1,6 +1,7 @@
 """Group benchmark results into comparable contexts; rank only inside one context."""
 
 from collections import defaultdict
+from dataclasses import replace
 
 from pydantic import BaseModel
 
@@ -229,7 +230,9 @@ def throughput_vs_ttft(contexts: list[Context]) -> list[tuple[Context, Context, 
         if len(points) >= 2:
             title = f"Throughput vs {ttft.metric_name} — {tput.label()}"
             x_label, y_label = f"{ttft.metric_name} ({ttft.unit})", f"throughput ({tput.unit})"
-            charts.append((tput, ttft, scatter(title, x_label, y_label, points)))
+            chart = scatter(title, x_label, y_label, points)
+            narrow = scatter(title, x_label, y_label, points, width=NARROW + 40)
+            charts.append((tput, ttft, replace(chart, narrow=narrow)))
     return charts
 
 
