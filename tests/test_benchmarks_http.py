@@ -59,8 +59,9 @@ def test_mixed_contexts_are_explained(client: TestClient) -> None:
 
 def test_scatter_where_throughput_and_ttft_share_a_setting(client: TestClient) -> None:
     soup = soup_of(client.get("/benchmarks?hardware=nvidia-h100-sxm5-80gb"))
-    scatters = [s for s in soup.select("svg.chart") if s.select("circle")]
+    scatters = [s for s in soup.select("svg.chart-scatter") if s.select("circle")]
     assert len(scatters) == 1
+    assert len(soup.select("svg.chart-scatter-narrow circle")) == 3, "and drawn for phones"
     assert len(scatters[0].select("circle")) == 3
     card = scatters[0].find_parent("article")
     cells = [[td.get_text() for td in tr.select("td")] for tr in card.select("table tbody tr")]
@@ -162,3 +163,43 @@ def test_only_a_newer_minor_or_major_release_supersedes(client: TestClient) -> N
     assert stale[2] is None and stale[3] is None
     aged = with_freshness(views[:1], {}, dt.date(2028, 1, 1))
     assert aged[0].stale == "older than 12 months"
+
+
+def offered_metrics(soup: BeautifulSoup) -> dict[str, str]:
+    """The metric choices the filter shows (not hidden), with their counts."""
+    return {
+        label.select_one("input")["value"]: label.select_one(".facet-count").get_text(" ")
+        for label in soup.select("#benchmark-form label.facet")
+        if label.select_one("input")["name"] == "metric" and not label.has_attr("hidden")
+    }
+
+
+def test_editorial_scores_are_not_offered_as_metrics(client: TestClient) -> None:
+    soup = soup_of(client.get("/benchmarks"))
+    offered = offered_metrics(soup)
+    assert "throughput" in offered
+    assert "ease-score" not in offered and "control-score" not in offered
+    note = soup.select_one("#benchmark-form .facet-note").get_text(" ", strip=True)
+    assert "not measurements" in note and "system's page" in note
+    # Reachable where they belong: the system page lists its own, and a URL that ticks one
+    # keeps it ticked (and visible, so it can be unticked).
+    assert "Ease of use (editorial position)" in client.get("/systems/ollama").text
+    ticked = offered_metrics(soup_of(client.get("/benchmarks?metric=ease-score")))
+    assert "ease-score" in ticked
+
+
+def test_a_metric_with_no_figure_in_the_selection_is_hidden_by_its_count(
+    client: TestClient,
+) -> None:
+    # The count is what the stylesheet hides by (.facet-count.none on an unticked choice), and
+    # an HTMX swap updates it; the browser tier checks the hiding itself.
+    soup = soup_of(client.get("/benchmarks?system=powerinfer"))
+    counts = {
+        label.select_one("input")["value"]: label.select_one(".facet-count")
+        for label in soup.select("#benchmark-form label.facet")
+        if label.select_one("input")["name"] == "metric"
+    }
+    assert "none" not in counts["generation-speed"]["class"]
+    assert "none" in counts["ttft-p50"]["class"], "PowerInfer has no TTFT figure"
+    css = client.get("/static/css/app.css").text
+    assert ".filters label.facet:has(.facet-count.none):not(:has(input:checked))" in css

@@ -7,10 +7,14 @@ import pytest
 from app.present.charts import (
     CHAR_WIDTH,
     PALETTE,
+    POINT_R,
+    TEAM_NOTE,
     BarInput,
+    ScatterInput,
     bar_chart,
     colour_for,
     nice_ticks,
+    point_label_box,
     scatter,
 )
 from app.present.units import convert, convertible
@@ -70,16 +74,21 @@ def test_the_systems_most_often_charted_get_distinct_colours() -> None:
 def test_a_system_keeps_its_colour_whatever_else_is_charted() -> None:
     alone = bar_chart("t", "x", [BarInput("vLLM", 1, None, None, "1", "vllm")])
     crowd = bar_chart("t", "x", [BarInput(n, 1, None, None, "1", n) for n in ("a", "b", "vllm")])
-    dots = scatter("t", "x", "y", [("q", 1, 2, "zz-new"), ("vLLM", 2, 3, "vllm")])
+    dots = scatter(
+        "t", "x", "y", [ScatterInput("q", 1, 2, "zz-new"), ScatterInput("vLLM", 2, 3, "vllm")]
+    )
     assert alone.bars[0].colour == crowd.bars[2].colour == dots.points[1].colour == "#0072B2"
     assert colour_for("zz-new") == colour_for("zz-new") in PALETTE, "unknown slugs hash stably"
 
 
-def test_legend_swatches_are_the_bar_colours() -> None:
-    items = [BarInput("vLLM (range)", None, 1, 3, "1–3", "vllm", "vLLM"),
+def test_the_legend_says_only_what_the_labels_do_not() -> None:
+    plain = [BarInput("vLLM", 1, None, None, "1", "vllm"),
              BarInput("SGLang", 2, None, None, "2", "sglang")]  # fmt: skip
-    chart = bar_chart("t", "x", items)
-    assert chart.systems == [(chart.bars[0].colour, "vLLM"), (chart.bars[1].colour, "SGLang")]
+    assert bar_chart("t", "x", plain).legend == [], "the labels already name the systems"
+    team = BarInput("vLLM (team)", 3, None, None, "3", "vllm", team=True)
+    chart = bar_chart("t", "x", [*plain, team])
+    assert [b.team for b in chart.bars] == [False, False, True]
+    assert chart.legend == [("team", TEAM_NOTE)]
 
 
 def test_labels_get_the_room_they_need_and_long_ones_end_at_a_word() -> None:
@@ -100,20 +109,45 @@ def test_phone_layout_puts_labels_above_full_width_bars() -> None:
     assert narrow.bars[1].y - narrow.bars[0].y > narrow.bar_height + 16
 
 
-def test_scatter_places_points_on_both_axes() -> None:
-    chart = scatter("t", "ttft (ms)", "tok/s", [("a", 680, 2780, "a"), ("b", 740, 2400, "b")])
+def test_scatter_places_points_on_both_axes_from_zero() -> None:
+    points = [ScatterInput("a", 680, 2780, "a"), ScatterInput("b", 740, 2400, "b")]
+    chart = scatter("t", "ttft (ms)", "tok/s", points)
     a, b = chart.points
     assert a.cx < b.cx, "lower TTFT sits further left"
     assert a.cy < b.cy, "more throughput sits higher (smaller y)"
-    assert chart.x_ticks[0].value <= 680 and chart.x_ticks[-1].value >= 740
-    assert chart.y_ticks[0].value <= 2400 and chart.y_ticks[-1].value >= 2780
+    # From zero, a 14% gap in throughput is drawn as 14% of the height, not the whole plot.
+    assert chart.x_ticks[0].value == chart.y_ticks[0].value == 0
+    assert chart.x_ticks[-1].value >= 740 and chart.y_ticks[-1].value >= 2780
+    bottom = chart.top + chart.plot_height
+    assert (bottom - b.cy) / (bottom - a.cy) == pytest.approx(2400 / 2780)
     for tick in chart.x_ticks:
         assert chart.left <= tick.position <= chart.left + chart.plot_width + 1e-6
 
 
-def test_scatter_labels_do_not_overlap() -> None:
+def test_team_points_are_marked_and_explained() -> None:
+    published = scatter("t", "x", "y", [ScatterInput("a", 1, 2, "a"), ScatterInput("b", 2, 3, "b")])
+    assert published.legend == [] and not any(p.team for p in published.points)
+    both = [
+        ScatterInput("vLLM", 1, 2, "vllm"),
+        ScatterInput("vLLM (team)", 2, 3, "vllm", team=True),
+    ]
+    mixed = scatter("t", "x", "y", both)
+    assert [p.team for p in mixed.points] == [False, True]
+    assert [kind for kind, _text in mixed.legend] == ["dot", "ring"]
+
+
+def test_scatter_labels_cover_no_point_and_no_other_label() -> None:
+    # Four systems within 10% of each other on both axes, as on /benchmarks' H100 scatter.
+    points = [(710, 2460), (740, 2400), (680, 2780), (700, 2650), (715, 2450)]
     chart = scatter(
-        "t", "x", "y", [("a", 710, 2460, "a"), ("b", 740, 2400, "b"), ("c", 680, 2780, "c")]
+        "t", "x", "y", [ScatterInput(f"System {i}", x, y, "a") for i, (x, y) in enumerate(points)]
     )
-    ys = sorted(p.cy + p.label_dy for p in chart.points)
-    assert all(b - a >= 14 - 1e-6 for a, b in itertools.pairwise(ys))
+    r = POINT_R
+    dots = [(p.cx - r, p.cy - r, p.cx + r, p.cy + r) for p in chart.points]
+    labels = [point_label_box(p) for p in chart.points]
+    for i, box in enumerate(labels):
+        assert box[0] >= 0 and box[2] <= chart.width
+        others = dots + labels[:i] + labels[i + 1 :]
+        assert not any(
+            box[0] < o[2] and o[0] < box[2] and box[1] < o[3] and o[1] < box[3] for o in others
+        ), chart.points[i]

@@ -14,15 +14,47 @@ def soup_of(response) -> BeautifulSoup:
 
 
 def screen(soup: BeautifulSoup) -> tuple[list[str], list[list[str]]]:
-    """(column headers, rows of [system, level, level, ...]) as the table shows them."""
+    """(column headers, rows of [system, level, level, ...]) as the table shows them, in the
+    data's column order (a must-have's column is drawn first; data-order says where it was)."""
     table = soup.select_one("table.matrix")
-    columns = [th.get_text(strip=True) for th in table.select("thead tr.cap-row th.cap")]
+    headers = table.select("thead tr.cap-row th.cap")
+    order = sorted(range(len(headers)), key=lambda i: int(headers[i]["data-order"]))
+    columns = [headers[i].get_text(strip=True) for i in order]
     rows = []
     for tr in table.select("tbody tr"):
         system = tr.select_one("th a")["href"].rsplit("/", 1)[1]
         levels = [td["class"][1].removeprefix("lv-") for td in tr.select("td.lv")]
-        rows.append([system, *levels])
+        rows.append([system, *(levels[i] for i in order)])
     return columns, rows
+
+
+def test_a_must_haves_column_is_pinned_beside_the_system_column(client: TestClient) -> None:
+    soup = soup_of(client.get("/matrix?need=speculative-decoding&need=prefix-caching"))
+    table = soup.select_one("table.matrix")
+    assert "has-pinned" in table["class"]
+    first = table.select("thead tr.cap-row th.cap")[:3]
+    assert [th["id"] for th in first[:2]] == ["col-prefix-caching", "col-speculative-decoding"]
+    assert [c for c in first[0]["class"] if c.startswith("pin")] == ["pin", "pin-1"]
+    assert {"pin", "pin-2", "pin-last", "is-highlighted"} <= set(first[1]["class"])
+    assert "pin" not in first[2]["class"]
+    group = table.select_one("tr.group-row th")
+    assert group.get_text(strip=True) == "Must-haves" and group["colspan"] == "2"
+    for tr in table.select("tbody tr"):
+        cells = tr.select("td")
+        assert {"pin", "pin-1"} <= set(cells[0]["class"]) and "pin-2" in cells[1]["class"]
+        for cell, capability in zip(
+            cells, ["prefix-caching", "speculative-decoding"], strict=False
+        ):
+            if link := cell.select_one("a[data-cell]"):  # a cell no source fills has no link
+                assert link["data-cell"].endswith(f":{capability}")
+    # Each column is drawn once: moved, not copied.
+    assert len(soup.select("#col-prefix-caching")) == 1
+    assert len(table.select("thead tr.cap-row th.cap")) == len(tr.select("td"))
+    # A search that finds a feature pins its column too; no must-have, no pinning.
+    found = soup_of(client.get("/matrix?q=prefix+caching")).select_one("table.matrix")
+    assert found.select_one("thead th.cap.pin-1")["id"] == "col-prefix-caching"
+    plain = soup_of(client.get("/matrix")).select_one("table.matrix")
+    assert "has-pinned" not in plain["class"] and not plain.select(".pin")
 
 
 def test_full_page_and_htmx_fragment(client: TestClient) -> None:

@@ -9,10 +9,11 @@ import pytest
 from app.present.charts import colour_for
 from app.present.sweep_charts import (
     DASHES,
-    LABEL_GAP,
+    MARKER_SIZE,
     MARKERS,
     SeriesInput,
     dominates,
+    label_box,
     marker_path,
     pareto_frontier,
     sweep_chart,
@@ -148,16 +149,31 @@ def test_load_labels_do_not_overlap_and_stay_inside_on_the_right() -> None:
     # A cramped sweep: many points close together.
     crowded = [(100 - i * 0.5, 1000 + i * 8) for i in range(12)]
     d = sweep_chart("t", "x", "y", [series("vLLM", "vllm", crowded), series("S", "sglang", VLLM)])
-    boxes = []
-    for s in d.series:
-        for m in s.marks:
-            width = 7.0 * len(m.label)
-            x = m.label_x - (width if m.label_anchor == "end" else 0)
-            assert x + width <= d.width, m
-            boxes.append((x, m.cy + m.label_dy, width))
-    for (x1, y1, w1), (x2, y2, w2) in itertools.combinations(boxes, 2):
-        if x1 < x2 + w2 and x2 < x1 + w1:
-            assert abs(y1 - y2) >= LABEL_GAP - 1e-9
+    boxes = [label_box(m) for s in d.series for m in s.marks]
+    assert all(box[2] <= d.width for box in boxes)
+    for one, other in itertools.combinations(boxes, 2):
+        assert not overlap(one, other), (one, other)
+
+
+def overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def test_load_labels_cover_no_marker_and_no_other_label() -> None:
+    # The top of two real sweeps: c=1 and c=4 a few pixels apart, c=64 and c=128 likewise.
+    vllm = [(142.6, 139), (140.0, 420), (119.2, 1852), (92.0, 5618), (90.0, 5900)]
+    sglang = [(141.0, 180), (139.5, 500), (120.0, 2408), (93.0, 7303), (91.0, 7500)]
+    d = sweep_chart(
+        "t", "x", "y", [series("vLLM", "vllm", vllm), series("SGLang", "sglang", sglang)]
+    )
+    marks = [m for s in d.series for m in s.marks]
+    r = MARKER_SIZE
+    markers = [(m.cx - r, m.cy - r, m.cx + r, m.cy + r) for m in marks]
+    labels = [label_box(m) for m in marks]
+    for i, box in enumerate(labels):
+        assert box[0] >= 0 and box[2] <= d.width, marks[i]
+        assert not [m for m in markers if overlap(box, m)], marks[i].label
+        assert not [o for j, o in enumerate(labels) if j != i and overlap(box, o)], marks[i].label
 
 
 def test_the_left_margin_fits_the_widest_y_tick() -> None:

@@ -15,28 +15,37 @@ PALETTE = (
 # /benchmarks, /compare and its own page. The systems most often charted together get
 # distinct colours by hand; any other slug falls back to a hash of itself (stable across
 # processes and databases, unlike Python's hash()). See docs/charts.md.
+# TensorRT-LLM is green, not vermilion: it shares most of its charts with SGLang's amber, and
+# the two oranges were near twins. LMDeploy, charted with both, takes Paul Tol's wine, which
+# red-green colour-blind eyes still tell from that green (tests/test_chart_colours.py pins
+# the distances).
 SYSTEM_COLOURS = {
     "vllm": PALETTE[0],
     "sglang": PALETTE[1],
-    "llama-cpp": PALETTE[2],
+    "tensorrt-llm": PALETTE[2],
     "ollama": PALETTE[3],
     "tgi": PALETTE[4],
-    "tensorrt-llm": PALETTE[5],
-    "lmdeploy": PALETTE[6],
+    "llama-cpp": PALETTE[5],
+    "lmdeploy": "#882255",
     "mlc-llm": PALETTE[7],
-    "exllamav2": PALETTE[8],
+    "exllamav2": PALETTE[10],
     "mlx-lm": PALETTE[9],
-    "lm-studio": PALETTE[10],
+    "lm-studio": PALETTE[8],
     "deepspeed-mii": PALETTE[11],
     "omlx": PALETTE[6],
-    "powerinfer": PALETTE[8],
+    "powerinfer": PALETTE[10],
     "vllm-metal": PALETTE[4],
-    "ctranslate2": PALETTE[10],
+    "ctranslate2": PALETTE[11],
 }
 
-# Rough advance of one character of the 12 px chart font, to give labels the room they need.
-CHAR_WIDTH = 6.8
+# Rough advance of one character of the 13 px chart font, to give labels the room they need.
+CHAR_WIDTH = 7.4
 MAX_LABEL_CHARS = 30
+
+# The widths each bar chart is drawn at; CSS shows the one nearest the card's own width, so
+# bars fill the card and text stays near 13 px (docs/charts.md).
+WIDE, MEDIUM, NARROW = 960, 640, 300
+TEAM_NOTE = "hatched, dashed outline: the team's own measurement"
 
 
 def nice_ticks(maximum: float, count: int = 5) -> list[float]:
@@ -48,18 +57,6 @@ def nice_ticks(maximum: float, count: int = 5) -> list[float]:
     step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
     steps = math.ceil(maximum / step - 1e-9)
     return [round(i * step, 10) for i in range(steps + 1)]
-
-
-def nice_range(low: float, high: float, count: int = 5) -> list[float]:
-    """Round ticks spanning low..high, not forced to start at zero (for scatter plots)."""
-    span = high - low or abs(high) or 1.0
-    padded_low, padded_high = low - span * 0.15, high + span * 0.15
-    raw = (padded_high - padded_low) / count
-    magnitude = 10 ** math.floor(math.log10(raw))
-    step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
-    first = max(math.floor(padded_low / step), 0 if low >= 0 else -math.inf)
-    last = math.ceil(padded_high / step)
-    return [round(i * step, 10) for i in range(int(first), last + 1)]
 
 
 def tick_label(value: float) -> str:
@@ -88,6 +85,7 @@ class Bar:
     colour: str
     value_label: str
     title: str
+    team: bool = False  # the team's own measurement: drawn hatched, with a dashed outline
 
 
 @dataclass(frozen=True)
@@ -101,8 +99,8 @@ class BarChart:
     bar_height: int
     bars: list[Bar]
     ticks: list[Tick]
+    # What the bars' labels do not say already (hatching, ranges); the labels name the systems.
     legend: list[tuple[str, str]] = field(default_factory=list)
-    systems: list[tuple[str, str]] = field(default_factory=list)  # (colour, name) per system
     stacked: bool = False  # labels above the bars (the phone layout)
 
 
@@ -114,7 +112,7 @@ class BarInput:
     high: float | None
     value_label: str
     colour_key: str  # the system's slug
-    name: str = ""  # the system's name for the legend, when the label says more
+    team: bool = False
 
 
 def colour_for(key: str) -> str:
@@ -160,11 +158,12 @@ def bar_chart(
     ]
     axis = [Tick(t, t * scale, tick_label(t)) for t in ticks]
     legend = []
+    if any(b.team for b in bars):
+        legend.append(("team", TEAM_NOTE))
     if any(b.error_from is not None for b in bars):
         legend.append(("range", "range the source gives (bar at its midpoint)"))
-    systems = {i.colour_key: (colour_for(i.colour_key), i.name or i.label) for i in items}
     return BarChart(title, unit, width, top + len(items) * row + 40, plot_left, plot_width,
-                    bar_height, bars, axis, legend, list(systems.values()), stacked)  # fmt: skip
+                    bar_height, bars, axis, legend, stacked)  # fmt: skip
 
 
 def _bar(item: BarInput, label: str, y: float, scale: float) -> Bar:
@@ -182,6 +181,7 @@ def _bar(item: BarInput, label: str, y: float, scale: float) -> Bar:
         colour=colour_for(item.colour_key),
         value_label=item.value_label,
         title=f"{item.label}: {item.value_label}",
+        team=item.team,
     )
 
 
@@ -194,7 +194,15 @@ class Point:
     cy: float
     colour: str
     title: str
-    label_dy: float = 4.0  # nudged when labels would overlap
+    label_dy: float = 4.0  # baseline below the point's centre
+    team: bool = False  # the team's own run: drawn as a ring, not a dot
+    label_dx: float = 10.0  # where the label starts (or ends, anchored "end") from the centre
+    label_anchor: str = "start"
+
+    @property
+    def leader(self) -> bool:
+        """Whether the label sits far enough from its point to need a line to it."""
+        return abs(self.label_dy - 4.0) > 8
 
 
 @dataclass(frozen=True)
@@ -217,40 +225,80 @@ class Axes:
 @dataclass(frozen=True)
 class Scatter(Axes):
     points: list[Point]
+    legend: list[tuple[str, str]] = field(default_factory=list)
+    narrow: "Scatter | None" = None  # the same points drawn for a phone
+
+
+@dataclass(frozen=True)
+class ScatterInput:
+    label: str
+    x: float
+    y: float
+    colour_key: str  # the system's slug
+    team: bool = False
 
 
 def scatter(
-    title: str, x_label: str, y_label: str, points: list[tuple[str, float, float, str]]
+    title: str, x_label: str, y_label: str, points: list[ScatterInput], width: int = 640
 ) -> Scatter:
-    """Points (label, x, y, colour key) on axes from zero; y grows upwards."""
-    width, height, left, top, right, bottom = 640, 320, 70, 16, 150, 50
+    """Points on axes that both start at zero, so a 9% gap looks like 9%; y grows upwards.
+    Narrower than 500 units (a phone's), labels find room inside the plot rather than in a
+    margin on the right."""
+    height, left, top, right, bottom = 320, 70, 16, 150 if width >= 500 else 14, 50
     plot_width, plot_height = width - left - right, height - top - bottom
-    x_ticks = nice_range(min(p[1] for p in points), max(p[1] for p in points))
-    y_ticks = nice_range(min(p[2] for p in points), max(p[2] for p in points))
-    x_scale = plot_width / (x_ticks[-1] - x_ticks[0])
-    y_scale = plot_height / (y_ticks[-1] - y_ticks[0])
+    x_ticks = nice_ticks(max(p.x for p in points))
+    y_ticks = nice_ticks(max(p.y for p in points))
+    x_scale, y_scale = plot_width / x_ticks[-1], plot_height / y_ticks[-1]
     drawn = [
-        Point(label, x, y, left + (x - x_ticks[0]) * x_scale,
-              top + plot_height - (y - y_ticks[0]) * y_scale,
-              colour_for(key), f"{label}: {x:g} ({x_label}), {y:g} ({y_label})")
-        for label, x, y, key in points
+        Point(p.label, p.x, p.y, left + p.x * x_scale, top + plot_height - p.y * y_scale,
+              colour_for(p.colour_key), f"{p.label}: {p.x:g} ({x_label}), {p.y:g} ({y_label})",
+              team=p.team)
+        for p in points
     ]  # fmt: skip
+    legend = [("dot", "a published figure"), ("ring", "the team's own run")]
     return Scatter(
         title, x_label, y_label, width, height, left, top, plot_width, plot_height,
-        [Tick(t, left + (t - x_ticks[0]) * x_scale, tick_label(t)) for t in x_ticks],
-        [Tick(t, top + plot_height - (t - y_ticks[0]) * y_scale, tick_label(t)) for t in y_ticks],
-        _nudge_labels(drawn),
+        [Tick(t, left + t * x_scale, tick_label(t)) for t in x_ticks],
+        [Tick(t, top + plot_height - t * y_scale, tick_label(t)) for t in y_ticks],
+        _nudge_labels(drawn, width), legend if any(p.team for p in points) else [],
     )  # fmt: skip
 
 
-def _nudge_labels(points: list[Point], gap: float = 14.0) -> list[Point]:
-    """Push a label down when it would sit on top of a neighbour's (top to bottom)."""
-    offsets = [4.0] * len(points)
-    placed: list[int] = []
-    for i in sorted(range(len(points)), key=lambda i: points[i].cy):
-        for j in placed:
-            near = abs(points[j].cx - points[i].cx) < 90
-            if near and abs(points[j].cy + offsets[j] - points[i].cy - offsets[i]) < gap:
-                offsets[i] = points[j].cy + offsets[j] + gap - points[i].cy
-        placed.append(i)
-    return [replace(p, label_dy=offsets[i]) for i, p in enumerate(points)]
+POINT_R = 6.0
+POINT_CHAR = 9.0  # the point labels are 13 px and bold (wide fonts)
+Box = tuple[float, float, float, float]  # left, top, right, bottom
+
+
+def point_label_box(p: Point) -> Box:
+    width = POINT_CHAR * len(p.label)
+    x = p.cx + p.label_dx - (width if p.label_anchor == "end" else 0)
+    return x, p.cy + p.label_dy - 12, x + width, p.cy + p.label_dy + 3.5
+
+
+def _nudge_labels(points: list[Point], right_edge: float = 640.0) -> list[Point]:
+    """Put each label where it covers no point and no other label: right of its point, else
+    left, else further up or down on either side (with a line back to the point)."""
+    r = POINT_R + 1
+    taken: list[Box] = [(p.cx - r, p.cy - r, p.cx + r, p.cy + r) for p in points]
+    placed: dict[int, Point] = {}
+    for i in sorted(range(len(points)), key=lambda i: (points[i].cy, points[i].cx)):
+        p, chosen = points[i], None
+        for step in range(12):
+            for dy in dict.fromkeys((4.0 + step * 16, 4.0 - step * 16)):
+                for dx, anchor in ((10.0, "start"), (-10.0, "end")):
+                    candidate = replace(p, label_dx=dx, label_dy=dy, label_anchor=anchor)
+                    box = point_label_box(candidate)
+                    if box[0] >= 0 and box[2] <= right_edge and not _covers(box, taken):
+                        chosen = candidate
+                        break
+                if chosen:
+                    break
+            if chosen:
+                break
+        placed[i] = chosen or p
+        taken.append(point_label_box(placed[i]))
+    return [placed[i] for i in range(len(points))]
+
+
+def _covers(box: Box, others: list[Box]) -> bool:
+    return any(box[0] < o[2] and o[0] < box[2] and box[1] < o[3] and o[1] < box[3] for o in others)

@@ -18,7 +18,9 @@ Pair = tuple[float, float]
 MARKERS = ("circle", "square", "triangle", "diamond")
 DASHES = ("", "7 4", "2 3", "9 3 2 3")
 MARKER_SIZE = 5.0  # px from the centre to the edge
-LABEL_GAP = 13.0  # px between two load labels stacked near each other
+LABEL_GAP = 14.0  # px between two load labels stacked near each other
+LABEL_CHAR = 8.4  # advance of one character of the 12.5 px load labels (wide fonts, "=")
+LABEL_ASCENT, LABEL_DESCENT = 12.0, 3.5  # px above and below a label's baseline, as drawn
 
 
 def dominates(a: Pair, b: Pair) -> bool:
@@ -136,7 +138,7 @@ def sweep_chart(
             item.points, errors, strict=True
         ):
             cx, cy = place(x, y)
-            near_right = cx > left + plot_width - 8 * len(label) - 12
+            near_right = cx > left + plot_width - LABEL_CHAR * len(label) - 12
             bar = None
             if spread:
                 (x0, y0), (x1, y1) = place(spread[0], spread[2]), place(spread[1], spread[3])
@@ -156,30 +158,67 @@ def sweep_chart(
         title, x_label, y_label, width, height, left, top, plot_width, plot_height,
         [Tick(t, place(t, 0)[0], tick_label(t)) for t in x_ticks],
         [Tick(t, place(0, t)[1], tick_label(t)) for t in y_ticks],
-        _nudge(drawn),
+        _place_labels(drawn, (0, 0, width, top + plot_height)),
         place(level[0], 0)[0] if level else None,
         level[1] if level else "",
     )  # fmt: skip
 
 
-def _nudge(series: list[Series]) -> list[Series]:
-    """Move a load label down when it would sit on another label (top to bottom)."""
+Box = tuple[float, float, float, float]  # left, top, right, bottom
+
+
+def label_box(mark: Mark) -> Box:
+    """The room a load label takes, as drawn (anchor, baseline)."""
+    width = LABEL_CHAR * len(mark.label)
+    x = mark.label_x - {"start": 0.0, "middle": width / 2, "end": width}[mark.label_anchor]
+    y = mark.cy + mark.label_dy
+    return x, y - LABEL_ASCENT, x + width, y + LABEL_DESCENT
+
+
+def _clear(box: Box, others: list[Box]) -> bool:
+    return not any(
+        box[0] < o[2] and o[0] < box[2] and box[1] < o[3] and o[1] < box[3] for o in others
+    )
+
+
+def _place_labels(series: list[Series], bounds: Box) -> list[Series]:
+    """Put each load label beside its marker where it covers no other label and no marker:
+    right, left, above or below (c=1 and c=4 sit close together at the top of a sweep), else
+    right or left a line or more up or down; in a crowd with no room, below the labels above.
+    `bounds` is the room labels may take: the chart less the x axis's tick labels."""
     marks = [(i, j, m) for i, s in enumerate(series) for j, m in enumerate(s.marks)]
-    placed: list[tuple[float, float, float]] = []  # label x, baseline y, width
-    moved: dict[tuple[int, int], float] = {}
+    r = MARKER_SIZE + 1.5
+    taken: list[Box] = [(m.cx - r, m.cy - r, m.cx + r, m.cy + r) for _, _, m in marks]
+    labels: list[Box] = []
+    placed: dict[tuple[int, int], Mark] = {}
     for i, j, mark in sorted(marks, key=lambda item: (item[2].cy, item[2].cx)):
-        width = 7.0 * len(mark.label)
-        x = mark.label_x - (width if mark.label_anchor == "end" else 0)
-        dy, moving = mark.label_dy, True
-        while moving:  # dy only grows, so this ends
-            moving = False
-            for px, py, pw in placed:
-                overlaps_x = x < px + pw and px < x + width
-                if overlaps_x and abs(py - (mark.cy + dy)) < LABEL_GAP:
-                    dy, moving = py + LABEL_GAP - mark.cy, True
-        placed.append((x, mark.cy + dy, width))
-        moved[(i, j)] = dy
+        right, left = (mark.cx + 9, "start"), (mark.cx - 9, "end")
+        if mark.label_anchor == "end":  # too near the right edge to write on the right
+            right, left = left, right
+        sides = [
+            (right[0], 4.0, right[1]), (left[0], 4.0, left[1]),
+            (mark.cx, -(MARKER_SIZE + 5), "middle"),
+            (mark.cx, MARKER_SIZE + 5 + LABEL_ASCENT, "middle"),
+        ]  # fmt: skip
+        for step in range(1, 7):  # then further up or down, on either side
+            for dy in (4.0 - step * LABEL_GAP, 4.0 + step * LABEL_GAP):
+                sides += [(right[0], dy, right[1]), (left[0], dy, left[1])]
+        chosen = None
+        for x, dy, anchor in sides:
+            candidate = replace(mark, label_x=x, label_dy=dy, label_anchor=anchor)
+            box = label_box(candidate)
+            inside = box[0] >= bounds[0] and box[2] <= bounds[2] and box[3] <= bounds[3]
+            if inside and box[1] >= bounds[1] and _clear(box, taken):
+                chosen = candidate
+                break
+        if chosen is None:  # a crowd: right of the marker, down until clear of the labels
+            chosen = replace(mark, label_x=right[0], label_anchor=right[1])
+            while not _clear(label_box(chosen), labels):  # dy only grows, so this ends
+                chosen = replace(chosen, label_dy=chosen.label_dy + 2)
+        taken.append(label_box(chosen))
+        labels.append(label_box(chosen))
+        placed[(i, j)] = chosen
     return [
-        replace(s, marks=[replace(m, label_dy=moved[(i, j)]) for j, m in enumerate(s.marks)])
+        replace(s, marks=[placed[(i, j)] for j in range(len(s.marks))])
         for i, s in enumerate(series)
     ]

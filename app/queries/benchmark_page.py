@@ -101,6 +101,9 @@ class BenchmarkPageView:
     facets: dict[str, Counter[str]]
     placement: dict[str, dict[str, object]]
     scatters: list[tuple[Context, Context, Scatter]]
+    # Editorial scores (metrics of kind "rating", such as an article's ease-of-use position):
+    # no measurement, so the metric filter offers them only once a URL has ticked one.
+    editorial: frozenset[str] = frozenset()
 
 
 def page_view(
@@ -121,6 +124,7 @@ def page_view(
         facets=facet_counts(results, params),
         placement=placement(page),
         scatters=throughput_vs_ttft(page.contexts),
+        editorial=frozenset(r.metric for r in results if r.metric_kind == "rating"),
     )
 
 

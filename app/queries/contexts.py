@@ -1,10 +1,21 @@
 """Group benchmark results into comparable contexts; rank only inside one context."""
 
 from collections import defaultdict
+from dataclasses import replace
 
 from pydantic import BaseModel
 
-from app.present.charts import BarChart, BarInput, Scatter, bar_chart, scatter
+from app.present.charts import (
+    MEDIUM,
+    NARROW,
+    WIDE,
+    BarChart,
+    BarInput,
+    Scatter,
+    ScatterInput,
+    bar_chart,
+    scatter,
+)
 from app.present.formatting import figure, number
 from app.present.units import convert, convertible
 from app.schemas import BenchmarkView
@@ -155,8 +166,9 @@ def _rank(results: list[RankedResult], better: str) -> list[RankedResult]:
     return out
 
 
-def context_chart(context: Context) -> tuple[BarChart, BarChart]:
-    """The bar charts for a ranked context: wide, and stacked for phones."""
+def context_chart(context: Context) -> tuple[BarChart, BarChart, BarChart]:
+    """The bar charts for a ranked context: for a wide card, a narrower one, and stacked for
+    phones (CSS shows one)."""
     items = [
         BarInput(
             label=_bar_label(r.result, context),
@@ -165,13 +177,15 @@ def context_chart(context: Context) -> tuple[BarChart, BarChart]:
             high=r.high,
             value_label=figure(r.result),
             colour_key=r.result.system,
-            name=r.result.system_name,
+            team=r.result.source.kind == "team-measurement",
         )
         for r in context.results
     ]
     title = f"{context.metric_name} ({context.unit}) — {context.label()}"
-    return bar_chart(title, context.unit, items), bar_chart(
-        title, context.unit, items, width=300, stacked=True
+    return (
+        bar_chart(title, context.unit, items, width=WIDE),
+        bar_chart(title, context.unit, items, width=MEDIUM),
+        bar_chart(title, context.unit, items, width=NARROW, stacked=True),
     )
 
 
@@ -203,14 +217,22 @@ def throughput_vs_ttft(contexts: list[Context]) -> list[tuple[Context, Context, 
         for r in ttft.results:
             ttft_by_run[run_key(r.result)].append(r.value)
         points = [
-            (r.result.system_name, found[0], r.value, r.result.system)
+            ScatterInput(
+                _bar_label(r.result, tput),
+                found[0],
+                r.value,
+                r.result.system,
+                team=r.result.source.kind == "team-measurement",
+            )
             for r in tput.results
             if len(found := ttft_by_run.get(run_key(r.result), [])) == 1
         ]
         if len(points) >= 2:
             title = f"Throughput vs {ttft.metric_name} — {tput.label()}"
             x_label, y_label = f"{ttft.metric_name} ({ttft.unit})", f"throughput ({tput.unit})"
-            charts.append((tput, ttft, scatter(title, x_label, y_label, points)))
+            chart = scatter(title, x_label, y_label, points)
+            narrow = scatter(title, x_label, y_label, points, width=NARROW + 40)
+            charts.append((tput, ttft, replace(chart, narrow=narrow)))
     return charts
 
 
