@@ -10,13 +10,13 @@ from sqlalchemy.engine import make_url
 
 from tests.accounts.conftest import PASSWORD, SAME_ORIGIN, build_app, sign_in
 
-pytestmark = pytest.mark.database
+# About SQLite's own lock: deselected on PostgreSQL (`sqlite`), where writers queue on an
+# advisory lock instead.
+pytestmark = [pytest.mark.database, pytest.mark.sqlite]
 
 
 @pytest.fixture
 def locked(fresh_url: str) -> Iterator[tuple[TestClient, sqlite3.Connection]]:
-    if not fresh_url.startswith("sqlite"):
-        pytest.skip("SQLite's write lock")
     app = build_app(fresh_url, sqlite_busy_timeout_ms=100)
     with TestClient(app) as client:
         assert sign_in(client, "eddie").status_code == 303
