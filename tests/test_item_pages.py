@@ -164,5 +164,7 @@ def test_a_claim_that_is_not_there_is_a_404_that_says_why(client: TestClient) ->
 
 def test_both_twins_are_in_the_openapi_document(client: TestClient) -> None:
     paths = client.get("/openapi.json").json()["paths"]
-    assert "get" in paths["/api/v1/benchmarks/{figure_id}"]
+    # One resource: the figure's GET beside the team's PATCH and DELETE (one Allow list).
+    assert {"get", "patch", "delete"} <= set(paths["/api/v1/benchmarks/{result_id}"])
+    assert "/api/v1/benchmarks/{figure_id}" not in paths
     assert "get" in paths["/api/v1/systems/{slug}/claims/{capability}/{source}"]

@@ -38,15 +38,17 @@ def _figure(request: Request, session: Session, figure_id: str) -> Response:
     return _reply(request, detail)
 
 
+# The same path parameter name as the team routes' PATCH/DELETE on this path, so OpenAPI
+# (and its Allow check) sees one resource with three methods, not two resources.
 @router.get(
-    "/benchmarks/{figure_id}",
+    "/benchmarks/{result_id}",
     response_model=FigureResponse,
     responses={404: {"description": "No figure has this id; the reply suggests the closest"}},
 )
-async def figure(figure_id: str, request: Request, session: SessionDep) -> Response:
+async def figure(result_id: str, request: Request, session: SessionDep) -> Response:
     """One benchmark figure in full: value, unit, context, source (with its URL and caveats),
     age, team notes, and the other figures of its context."""
-    return await serve(request, session, lambda s: _figure(request, s, figure_id))
+    return await serve(request, session, lambda s: _figure(request, s, result_id))
 
 
 def _claim(
