@@ -4,7 +4,7 @@ that makes the change, so a change and its revision are committed (or rolled bac
 
 import datetime as dt
 from collections.abc import Mapping
-from typing import Any, Literal, get_args
+from typing import Any, Literal, Required, TypedDict, Unpack, get_args
 
 from sqlalchemy import insert
 from sqlmodel import Session
@@ -23,20 +23,22 @@ TEAM_ENTITIES = ("note", "hardware_price", "hardware", "model", "workload")
 """Kinds only team changes make (team claims and results are `claim`, `benchmark_result`)."""
 
 
-def record(
-    session: Session,
-    *,
-    actor: str,
-    entity: str,
-    key: str,
-    action: Action,
-    before: Mapping[str, object] | None = None,
-    after: Mapping[str, object] | None = None,
-    system_slug: str | None = None,
-    user_id: int | None = None,
-    message: str | None = None,
-    at: dt.datetime | None = None,
-) -> Revision:
+class RevisionFields(TypedDict, total=False):
+    """What a revision says: `record`'s and `revision_values`'s keyword arguments."""
+
+    actor: Required[str]
+    entity: Required[str]
+    key: Required[str]
+    action: Required[Action]
+    before: Mapping[str, object] | None
+    after: Mapping[str, object] | None
+    system_slug: str | None
+    user_id: int | None
+    message: str | None
+    at: dt.datetime | None
+
+
+def record(session: Session, **fields: Unpack[RevisionFields]) -> Revision:
     """Add one revision to `session` (written with the caller's commit) and return it.
 
     `entity` names the kind of row ("system", "claim", "benchmark_result", ...) and `key`
@@ -44,9 +46,7 @@ def record(
     and `after` are JSON-ready documents of the row (None where it did not or no longer
     exists); `system_slug` files the change under a system's history.
     """
-    revision = Revision(**revision_values(actor=actor, entity=entity, key=key, action=action,
-                                          before=before, after=after, system_slug=system_slug,
-                                          user_id=user_id, message=message, at=at))  # fmt: skip
+    revision = Revision(**revision_values(**fields))
     session.add(revision)
     return revision
 
@@ -59,20 +59,10 @@ def record_many(session: Session, revisions: list[dict[str, Any]]) -> None:
         session.execute(insert(Revision), revisions)
 
 
-def revision_values(
-    *,
-    actor: str,
-    entity: str,
-    key: str,
-    action: Action,
-    before: Mapping[str, object] | None = None,
-    after: Mapping[str, object] | None = None,
-    system_slug: str | None = None,
-    user_id: int | None = None,
-    message: str | None = None,
-    at: dt.datetime | None = None,
-) -> dict[str, Any]:
+def revision_values(**fields: Unpack[RevisionFields]) -> dict[str, Any]:
     """One revision's column values, checked (see `record`)."""
+    actor, entity, key, action = fields["actor"], fields["entity"], fields["key"], fields["action"]
+    before, after = fields.get("before"), fields.get("after")
     if action not in ACTIONS:
         raise ValueError(f"unknown revision action {action!r}; allowed: {', '.join(ACTIONS)}")
     if not actor.strip():
@@ -80,14 +70,14 @@ def revision_values(
     if before is None and after is None:
         raise ValueError(f"revision of {entity} {key!r} has neither a before nor an after")
     return {
-        "at": at or dt.datetime.now(dt.UTC),
+        "at": fields.get("at") or dt.datetime.now(dt.UTC),
         "actor": actor,
-        "user_id": user_id,
+        "user_id": fields.get("user_id"),
         "entity": entity,
         "key": key,
-        "system_slug": system_slug,
+        "system_slug": fields.get("system_slug"),
         "action": action,
         "before": None if before is None else dict(before),
         "after": None if after is None else dict(after),
-        "message": message,
+        "message": fields.get("message"),
     }
