@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine, func
 from sqlmodel import Session, select
 
-from app.models import BenchmarkResult, Hardware
+from app.models import BenchmarkResult, Hardware, System
 from app.queries.benchmarks import with_freshness
 from app.schemas import BenchmarkView
 
@@ -148,6 +148,33 @@ def test_a_known_entry_without_figures_is_an_empty_result_not_a_refusal(
     assert unused, "the fixture seed lists hardware no figure uses"
     response = client.get(f"/api/v1/benchmarks?hardware={unused[0]}")
     assert response.status_code == 200 and response.json()["results"] == []
+
+
+def test_a_system_no_source_has_measured_is_said_so(client: TestClient, engine: Engine) -> None:
+    with Session(engine) as session:
+        results = session.exec(select(BenchmarkResult)).all()
+        unmeasured = [
+            s for s in session.exec(select(System)) if s.id not in {r.system_id for r in results}
+        ]
+        unused = [
+            h.slug
+            for h in session.exec(select(Hardware))
+            if h.id not in {r.hardware_id for r in results}
+        ]
+    assert unmeasured and unused, "the fixture seed lists a system and hardware no figure names"
+    system = unmeasured[0]
+    alone = soup_of(client.get(f"/benchmarks?system={system.slug}"))
+    said = alone.select_one("p.unmeasured")
+    assert said is not None
+    assert f"No source has measured {system.name} yet" in said.get_text(" ", strip=True)
+    # With vLLM (which has figures, only none on this hardware) only the unmeasured is named.
+    both = soup_of(client.get(f"/benchmarks?system={system.slug}&system=vllm&hardware={unused[0]}"))
+    named = both.select_one("p.unmeasured")
+    assert named is not None and "vLLM" not in named.get_text()
+    # A measured system filtered down to nothing gets the plain empty state only.
+    plain = soup_of(client.get(f"/benchmarks?system=vllm&hardware={unused[0]}"))
+    assert plain.select_one(".empty-state") is not None
+    assert plain.select_one("p.unmeasured") is None
 
 
 def test_only_a_newer_minor_or_major_release_supersedes(client: TestClient) -> None:

@@ -2,6 +2,7 @@
 
 import datetime as dt
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,6 +14,7 @@ from app.models import Metric
 from app.params.views import BENCHMARK_FILTERS, BenchmarkParams
 from app.present.charts import Scatter
 from app.queries.benchmarks import benchmark_views, latest_versions, with_freshness
+from app.queries.common import system_names
 from app.queries.contexts import Context, group_contexts, throughput_vs_ttft
 from app.queries.paging import Paging, paginate
 from app.schemas import BenchmarkView
@@ -199,3 +201,13 @@ def _sorted(results: list[BenchmarkView], sort: str) -> list[BenchmarkView]:
     missing = [r for r in results if _sort_value(r, column)[0] == 1]
     present.sort(key=lambda r: _sort_value(r, column)[1], reverse=sort.startswith("-"))
     return present + missing
+
+
+def unmeasured_systems(
+    session: Session, asked: Sequence[str], results: list[BenchmarkView]
+) -> list[str]:
+    """The names of the filtered systems no figure names at all: an empty page then says
+    that no source has measured them yet, rather than only that nothing matches."""
+    measured = {r.system for r in results}
+    names = {slug: name for slug, name in system_names(session).values()}
+    return [names.get(slug, slug) for slug in asked if slug not in measured]

@@ -14,7 +14,7 @@ from app.forms.editing import benchmarks_editing
 from app.params.readings import read_benchmarks
 from app.params.views import RESULTS_PAGE_SIZE, BenchmarkParams, SweepParams
 from app.present.exports import benchmarks_csv
-from app.queries.benchmark_page import BenchmarkPage, all_results, page_view
+from app.queries.benchmark_page import BenchmarkPage, all_results, page_view, unmeasured_systems
 from app.queries.contexts import context_chart, describe_ratio
 from app.queries.import_groups import split_imports
 from app.queries.sweeps import shows_sweeps, sweep_drawings, team_sweeps
@@ -56,6 +56,7 @@ def _benchmarks_page(request: Request, session: Session) -> Response:
         # rows, paging, page_queries, options, facets, placement, scatters
         **vars(page_view(page, params, results, RESULTS_PAGE_SIZE, listed)),
         "import_groups": import_groups,
+        "unmeasured": unmeasured_systems(session, params.system, results),
         "params": params,
         "page": page,
         "problems": problems,
