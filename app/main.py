@@ -19,7 +19,7 @@ from app.data_version.version import data_version
 from app.data_version.watcher import VersionWatcher
 from app.db import make_engine, reader
 from app.ops.metrics import Metrics
-from app.ops.observe import NoteRoute, RequestObserver
+from app.ops.observe import NoteRoute
 from app.routes import (
     accounts,
     admin,
@@ -48,9 +48,9 @@ from app.seeding.prepare import prepare_database
 from app.settings import PROJECT_ROOT, Settings
 from app.web.cache import RenderCache
 from app.web.errors import install_error_handlers
+from app.web.front import Front
 from app.web.http_basics import CompressedStaticFiles, HttpBasics
 from app.web.render import build_slots
-from app.web.security_headers import SecurityHeaders
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -127,8 +127,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.include_router(module.router)
     install_error_handlers(app)
     install_account_handlers(app)
-    # Last added runs first: every request observed (id, metrics, log line), headers on
-    # everything, hosts checked before the forgery check compares Origin with Host.
+    # Last added runs first: the front (cached anonymous pages, /healthz; for every request
+    # its id, metrics, log line and security headers), then hosts checked before the
+    # forgery check compares Origin with Host.
     app.add_middleware(NoteRoute, routes=app.router.routes)
     app.add_middleware(CrossOriginGuard, cookie_name=(COOKIE, SECURE_COOKIE))
     upload = imports_api.MAX_UPLOAD_BYTES + imports_api.ENVELOPE_BYTES
@@ -140,8 +141,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         body_timeout=settings.body_timeout_seconds,
     )
     app.add_middleware(ops.HostCheck, allowed_hosts=settings.trusted_host_list())
-    app.add_middleware(SecurityHeaders)
-    app.add_middleware(RequestObserver, metrics=metrics, access_log=settings.access_log)
+    app.add_middleware(
+        Front,
+        state=app.state,
+        metrics=metrics,
+        health=lambda: ops.health(app.state),
+        access_log=settings.access_log,
+        allowed_hosts=settings.trusted_host_list(),
+        cookie_names=(COOKIE, SECURE_COOKIE),
+        public_read=settings.atlas_public_read,
+    )
     return app
 
 

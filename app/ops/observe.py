@@ -1,12 +1,11 @@
-"""Every request once: its id, its metrics and its log line (pure ASGI middleware).
+"""Every request once: its id and its log line, and the matched route's template.
 
-`RequestObserver` is the outermost of our middleware, so it sees the final status of everything,
-including the 400 of an untrusted Host, a 414 and the 500 of an unhandled error. It never
-reads or buffers a body: streamed and HTMX responses pass through as they are, and the
-duration runs to the last byte sent.
+`app.web.front.Front`, the outermost layer, calls these for every request, so it sees the
+final status of everything, including the 400 of an untrusted Host, a 414 and the 500 of an
+unhandled error. Nothing here reads or buffers a body.
 
 The route template is known only once the router has matched, deep inside; `NoteRoute`
-(the innermost middleware) copies it to the observer through an object both can reach,
+(the innermost middleware) copies it to the front through an object both can reach,
 because HttpBasics hands HEAD requests on in a copy of the scope.
 
 What a log line holds: method, route, path, query (values of keys that look like secrets
@@ -18,20 +17,13 @@ Never a header: no cookie, no Authorization, no token.
 import itertools
 import logging
 import re
-import time
 import uuid
 from dataclasses import dataclass
-from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
 from fastapi.routing import APIRoute
-from starlette.datastructures import MutableHeaders
 from starlette.routing import BaseRoute, Match, Mount, Route
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
-
-from app.ops.logs import REQUEST_ID
-from app.ops.metrics import Metrics
-from app.web.http_basics import ABORTED
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 OBSERVED = "atlas.observed"
 # A request id from a proxy or client is kept only if it is short and plain.
@@ -40,7 +32,7 @@ SANE_REQUEST_ID = re.compile(r"[A-Za-z0-9._:+/=-]{1,128}")
 SECRET_KEY = re.compile(r"pass|secret|token|key|auth|session|signature|credential|code", re.I)
 MAX_LOGGED_QUERY = 1024
 # nginx's code for "the client closed the request": logged for an upload cut off midway.
-CLIENT_ABORTED = 499
+ABORTED_STATUS = 499
 
 access_log = logging.getLogger("inference_atlas.access")
 
@@ -48,6 +40,7 @@ access_log = logging.getLogger("inference_atlas.access")
 @dataclass(slots=True)
 class Observed:
     route: str | None = None
+    status: int = 500  # what the client gets if nothing is sent (the server answers 500)
 
 
 class NoteRoute:
@@ -89,47 +82,7 @@ def _is_starlette_route(route: BaseRoute) -> bool:
     return isinstance(route, Route | Mount) and not isinstance(route, APIRoute)
 
 
-class RequestObserver:
-    def __init__(self, app: ASGIApp, metrics: Metrics, access_log: bool = True) -> None:
-        self.app = app
-        self.metrics = metrics
-        self.log = access_log
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        started = time.perf_counter()
-        request_id = _request_id(scope)
-        # Not reset afterwards: uvicorn runs each request in a task of its own, and its log
-        # of an unhandled error, written after we return, should carry the id too.
-        REQUEST_ID.set(request_id)
-        observed = scope[OBSERVED] = Observed()
-        # Shared with every copy of the scope; identify() keeps the signed-in user here.
-        state = scope.setdefault("state", {})
-        status = 500  # what the client gets if nothing is sent (the server answers 500)
-
-        async def send_with_id(message: Message) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = message["status"]
-                MutableHeaders(scope=message).append("x-request-id", request_id)
-            await send(message)
-
-        self.metrics.in_progress.inc()
-        try:
-            await self.app(scope, receive, send_with_id)
-        finally:
-            self.metrics.in_progress.dec()
-            if scope.get(ABORTED) and status == 500:
-                status = CLIENT_ABORTED  # the client left mid-body: nothing of ours failed
-            seconds = time.perf_counter() - started
-            self.metrics.observe(observed.route, scope["method"], status, seconds)
-            if self.log and access_log.isEnabledFor(logging.INFO):
-                _log_request(scope, state, observed.route, status, seconds, request_id)
-
-
-def _request_id(scope: Scope) -> str:
+def request_id_of(scope: Scope) -> str:
     for name, value in scope["headers"]:
         if name == b"x-request-id":
             text: str = value.decode("latin-1")
@@ -145,20 +98,18 @@ _ID_PREFIX = uuid.uuid4().hex[:16]
 _ID_COUNTER = itertools.count(1)
 
 
-def _log_request(
-    scope: Scope,
-    state: dict[str, Any],
-    route: str | None,
-    status: int,
-    seconds: float,
-    request_id: str,
+def log_request(
+    scope: Scope, route: str | None, status: int, seconds: float, request_id: str
 ) -> None:
+    """The request's access log line (when INFO is on for the access logger)."""
+    if not access_log.isEnabledFor(logging.INFO):
+        return
     method = scope["method"]
     # As sent (percent-encoded): a decoded path could hold line breaks.
     path = scope.get("raw_path", b"").decode("latin-1") or scope["path"]
     query = loggable_query(scope.get("query_string", b"").decode("latin-1"))
     client = scope.get("client")
-    user = state.get("user")
+    user = scope.get("state", {}).get("user")
     fields = {
         "method": method,
         "route": route,

@@ -106,7 +106,7 @@ def _changes_feed(request: Request, session: Session) -> Response:
 
 @router.get("/changes.atom")
 async def changes_feed(request: Request, session: SessionDep) -> Response:
-    response = await serve(request, session, lambda s: _changes_feed(request, s))
+    response = await serve(request, session, lambda s: _changes_feed(request, s), as_is=False)
     if response.status_code != 200:
         return response
     # After the cache (which does not key on Host): this request's own address as xml:base.

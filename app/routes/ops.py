@@ -1,16 +1,18 @@
 """What operators and their tools read: /healthz for load balancers, /metrics for Prometheus.
 
 /metrics is a plain Starlette route, outside the app-wide `identify` dependency: a scraper's
-Bearer token is the metrics token, not a user's API token. /healthz stays an API route like
-the pages (identify lets it through on a private instance): `make bench` measures every view
-against it, so it must cost what the framework costs every route.
+Bearer token is the metrics token, not a user's API token. /healthz is answered by
+app.web.front before any route (`health`): probes come often, by address, and need nothing
+of the request.
 """
 
 import hmac
+import json
 import time
+from typing import Any
 
-from fastapi import APIRouter, FastAPI, Request
-from fastapi.responses import JSONResponse, PlainTextResponse, Response
+from fastapi import FastAPI, Request
+from fastapi.responses import PlainTextResponse, Response
 from prometheus_client.exposition import choose_encoder
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware.trustedhost import TrustedHostMiddleware
@@ -23,20 +25,20 @@ from app.data_version.watcher import VersionWatcher
 # too overloaded to), and says so.
 HEALTHY_READ_AGE = 15.0
 NO_STORE = {"Cache-Control": "no-store"}
+HEALTHY = json.dumps({"status": "ok", "database": "ok"}).encode()
 
-router = APIRouter()
 
-
-@router.get("/healthz", include_in_schema=False)
-async def healthz(request: Request) -> Response:
-    """200 while the database answers the background reads, 503 when it has stopped."""
-    versions: VersionWatcher = request.app.state.versions
+def health(state: Any) -> tuple[int, bytes]:
+    """/healthz's status and JSON body: 200 while the database answers the background reads,
+    503 when it has stopped (or before the app has started)."""
+    versions: VersionWatcher | None = getattr(state, "versions", None)
+    if versions is None:
+        return 503, json.dumps({"status": "starting", "database": "not yet read"}).encode()
     age = time.monotonic() - versions.read_at
     if age <= max(HEALTHY_READ_AGE, 3 * versions.interval):
-        return JSONResponse({"status": "ok", "database": "ok"}, headers=NO_STORE)
+        return 200, HEALTHY
     problem = f"no successful read for {age:.0f} s"
-    body = {"status": "unavailable", "database": problem}
-    return JSONResponse(body, status_code=503, headers=NO_STORE)
+    return 503, json.dumps({"status": "unavailable", "database": problem}).encode()
 
 
 async def metrics(request: Request) -> Response:
@@ -72,13 +74,13 @@ def _metrics_refusal(request: Request) -> Response | None:
 
 
 def add_routes(app: FastAPI) -> None:
-    """/healthz through `router`; /metrics on the app itself, as a plain Starlette route."""
-    app.include_router(router)
+    """/metrics on the app itself, as a plain Starlette route."""
     app.add_route("/metrics", metrics, methods=["GET"], include_in_schema=False)
 
 
 class HostCheck:
-    """Starlette's TrustedHostMiddleware for every path but /healthz.
+    """Starlette's TrustedHostMiddleware for every path but /healthz (which app.web.front
+    answers before this; the exception stays for a HEAD or an odd method on it).
 
     Health checkers reach a replica by its own address (127.0.0.1 from Docker's
     HEALTHCHECK, app1:8000 from the proxy), not by the instance's name. The check protects

@@ -12,9 +12,12 @@ import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from threading import Lock
 
 from fastapi.responses import Response
+
+from app.web.security_headers import SECURITY_HEADERS
 
 # Cookie and Authorization: a signed-in user's page differs (their name, their forms), so
 # no shared cache between us and them may hand it to anyone else.
@@ -29,7 +32,21 @@ MIN_GZIP_BYTES = 512
 # shows within those 30 s (docs/deploy.md). A signed-in user's answers stay private, no-cache.
 PUBLIC_CACHING = "public, max-age=30, stale-while-revalidate=300"
 
+# The request headers an anonymous page may differ by (HTMX asks for parts of a page).
+HX_HEADERS = ("hx-request", "hx-target", "hx-boosted", "hx-history-restore-request")
+
 log = logging.getLogger("inference_atlas")
+
+
+def page_key(
+    scope: Mapping[str, object], header: Callable[[str], str | None]
+) -> tuple[object, ...]:
+    """What an anonymous page is cached under, beside the data version: the path, the query
+    as sent, and the HTMX headers. `serve()` stores by it and `app.web.front` looks up by
+    it, so the two cannot disagree."""
+    query = scope.get("query_string", b"")
+    assert isinstance(query, bytes)
+    return (scope["path"], query.decode("latin-1"), *map(header, HX_HEADERS))
 
 
 @dataclass(frozen=True)
@@ -42,9 +59,14 @@ class CachedPage:
     status_code: int
     headers: dict[str, str]
     gzipped: bytes | None = None
+    # The route's template ("/systems/{slug}") when this page is the route's whole answer,
+    # so app.web.front may send it without the route; None when the route adds to it.
+    route: str | None = None
 
     @classmethod
-    def of(cls, response: Response, private: bool = False) -> "CachedPage":
+    def of(
+        cls, response: Response, private: bool = False, route: str | None = None
+    ) -> "CachedPage":
         """Freeze a response: hash it for the ETag and compress it once.
 
         `private` marks a signed-in user's response: browsers may keep it, shared caches
@@ -55,8 +77,9 @@ class CachedPage:
         headers.setdefault("cache-control", "private, no-cache" if private else PUBLIC_CACHING)
         headers["vary"] = VARY
         if len(body) < MIN_GZIP_BYTES:
-            return cls(body, response.status_code, headers)
-        return cls(None, response.status_code, headers, gzip.compress(body, compresslevel=6))
+            return cls(body, response.status_code, headers, route=route)
+        gzipped = gzip.compress(body, compresslevel=6)
+        return cls(None, response.status_code, headers, gzipped, route)
 
     @property
     def body(self) -> bytes:
@@ -66,15 +89,41 @@ class CachedPage:
     def size(self) -> int:
         return len(self.plain or b"") + len(self.gzipped or b"") + 200
 
+    # The response headers as ASGI sends them, made once per page (app.web.front): without
+    # content-length and the request id, which differ per answer.
+    @cached_property
+    def wire_plain(self) -> list[tuple[bytes, bytes]]:
+        return _wire(self.headers)
+
+    @cached_property
+    def wire_gzipped(self) -> list[tuple[bytes, bytes]]:
+        return _wire({**self.headers, "content-encoding": "gzip"})
+
+    @cached_property
+    def wire_not_modified(self) -> list[tuple[bytes, bytes]]:
+        return _wire({k: v for k, v in self.headers.items() if k in NOT_MODIFIED_HEADERS})
+
     def respond(self, request_headers: Mapping[str, str]) -> Response:
         """This page as a response: 304 when the client has it, gzip when it accepts it."""
         if etag_matches(request_headers.get("if-none-match", ""), self.headers["etag"]):
-            kept = {k: v for k, v in self.headers.items() if k in ("etag", "cache-control", "vary")}
+            kept = {k: v for k, v in self.headers.items() if k in NOT_MODIFIED_HEADERS}
             return Response(status_code=304, headers=kept)
         if self.gzipped is not None and accepts_gzip(request_headers.get("accept-encoding", "")):
             headers = {**self.headers, "content-encoding": "gzip"}
             return Response(self.gzipped, self.status_code, headers)
         return Response(self.body, self.status_code, self.headers)
+
+
+NOT_MODIFIED_HEADERS = ("etag", "cache-control", "vary")
+
+
+def _wire(headers: Mapping[str, str]) -> list[tuple[bytes, bytes]]:
+    """Latin-1 pairs, with the security headers the page does not set itself."""
+    own = {name.lower() for name in headers}
+    extra = [(n, v) for n, v in SECURITY_HEADERS if n not in own]
+    return [
+        (n.lower().encode("latin-1"), v.encode("latin-1")) for n, v in [*headers.items(), *extra]
+    ]
 
 
 def etag_matches(if_none_match: str, etag: str) -> bool:
@@ -123,11 +172,13 @@ class RenderCache:
     hits: int = 0
     misses: int = 0
 
-    def get(self, key: tuple[object, ...]) -> CachedPage | None:
+    def get(self, key: tuple[object, ...], count_miss: bool = True) -> CachedPage | None:
+        """The page under `key`, or None. `count_miss=False` for a look that the full path
+        repeats when it fails (app.web.front), so one request counts one miss."""
         with self._lock:
             page = self._entries.get(key)
             if page is None:
-                self.misses += 1
+                self.misses += count_miss
                 return None
             self.hits += 1
             self._entries.move_to_end(key)

@@ -26,10 +26,8 @@ from app.params.views import group_problems, is_untidy
 from app.present import formatting
 from app.queries.catalogue import site_facts
 from app.settings import PROJECT_ROOT
-from app.web.cache import VARY, CachedPage, RenderCache
+from app.web.cache import VARY, CachedPage, RenderCache, page_key
 from app.web.http_basics import static_url
-
-HX_HEADERS = ("hx-request", "hx-target", "hx-boosted", "hx-history-restore-request")
 
 templates = Jinja2Blocks(directory=PROJECT_ROOT / "templates")
 templates.env.filters.update(
@@ -215,18 +213,23 @@ def signed_in(request: Request) -> SignedIn | None:
     return getattr(request.state, "user", None)
 
 
-async def serve(request: Request, session: Session, build: Build) -> Response:
+async def serve(
+    request: Request, session: Session, build: Build, *, as_is: bool = True
+) -> Response:
     """Answer from the render cache, or build in a thread and cache what is worth keeping.
 
     Only anonymous requests use the cache: a signed-in user's page is built for them
-    alone (same session, same build limit) and never stored or shared."""
+    alone (same session, same build limit) and never stored or shared. `as_is=False` when
+    the route changes the answer after this (the Atom feed adds the request's address): the
+    page is then never sent by app.web.front without the route."""
     if signed_in(request) is not None:
         return await _serve_privately(request, session, build)
     state = request.app.state
     cache: RenderCache = state.render_cache
     versions: VersionWatcher = state.versions
-    request_key = (request.url.path, request.url.query, *map(request.headers.get, HX_HEADERS))
+    request_key = page_key(request.scope, request.headers.get)
     key = (versions.value, *request_key)
+    route = getattr(request.scope.get("route"), "path", None) if as_is else None
     page = cache.get(key)
     if page is None:
 
@@ -236,7 +239,7 @@ async def serve(request: Request, session: Session, build: Build) -> Response:
                 if await _client_gone(request) and not cache.has_followers(key):
                     return CachedPage(b"", CLIENT_GONE, {"etag": '""'})
                 version, response = await run_in_threadpool(_in_one_transaction, session, build)
-            page = CachedPage.of(response)
+            page = CachedPage.of(response, route=route)
             if response.status_code < 400:
                 cache.put((version, *request_key), page)
             versions.observe(version)
