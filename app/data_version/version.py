@@ -55,21 +55,31 @@ def _forget_version(session: OrmSession, _context: object) -> None:
 def per_version(
     max_entries: int = 256,
 ) -> Callable[[Callable[Concatenate[Session, P], R]], Callable[Concatenate[Session, P], R]]:
-    """Memoise `f(session, *args)` by (data version, args); the oldest entries go first."""
+    """Memoise `f(session, *args)` by (data version, args); the oldest entries go first.
+
+    Only one version's entries are kept: the first value stored for another version drops
+    the rest. After a change (an edit, a reseed) every new request reads the new version,
+    and keeping the old read models beside the new ones doubled the server's memory at the
+    moment it is highest; a request still reading the old snapshot recomputes what it needs."""
 
     def decorate(f: Callable[Concatenate[Session, P], R]) -> Callable[Concatenate[Session, P], R]:
         entries: OrderedDict[Hashable, R] = OrderedDict()
+        held = [""]  # the version `entries` belong to
         lock = Lock()
 
         @wraps(f)
         def cached(session: Session, /, *args: P.args, **kwargs: P.kwargs) -> R:
-            key = (data_version(session), args, tuple(sorted(kwargs.items())))
+            version = data_version(session)
+            key = (args, tuple(sorted(kwargs.items())))
             with lock:
-                if key in entries:
+                if held[0] == version and key in entries:
                     entries.move_to_end(key)
                     return entries[key]
             value = f(session, *args, **kwargs)
             with lock:
+                if held[0] != version:
+                    entries.clear()
+                    held[0] = version
                 entries[key] = value
                 while len(entries) > max_entries:
                     entries.popitem(last=False)

@@ -114,10 +114,14 @@ def _outvoted(cell: Cell, source: str, weakness: bool) -> ClaimView | None:
 def _disputed(
     texts: list[SourcedText], cells: list[Cell], system: str, weakness: bool
 ) -> tuple[str, str] | None:
-    for cell in cells:
+    # Only a disputed cell can outvote a line: the rest are skipped before any word is read.
+    disputed = [cell for cell in cells if cell.disputed]
+    if not disputed:
+        return None
+    said_by = [(line, set(re.findall(r"[a-z0-9]+", line.text.lower()))) for line in texts]
+    for cell in disputed:
         names = _name_words(cell)
-        for line in texts:
-            said = set(re.findall(r"[a-z0-9]+", line.text.lower()))
+        for line, said in said_by:
             claim = _outvoted(cell, line.source.slug, weakness) if names & said else None
             if claim is None:
                 continue

@@ -165,6 +165,7 @@ class RenderCache:
     max_entry_bytes: int = 16 * 1024 * 1024
     _entries: OrderedDict[tuple[object, ...], CachedPage] = field(default_factory=OrderedDict)
     _bytes: int = 0
+    _version: object = None  # the data version of every entry
     _lock: Lock = field(default_factory=Lock)
     _building: dict[tuple[object, ...], asyncio.Future[CachedPage]] = field(default_factory=dict)
     _followers: dict[tuple[object, ...], int] = field(default_factory=dict)
@@ -188,9 +189,15 @@ class RenderCache:
         return len(self._entries)
 
     def put(self, key: tuple[object, ...], page: CachedPage) -> None:
+        """Keep `page` under `key`, whose first part is the data version. Pages of another
+        version are dropped then: nothing looks them up once the version has moved on."""
         if page.size > self.max_entry_bytes:
             return
         with self._lock:
+            if key[0] != self._version:
+                self._entries.clear()
+                self._bytes = 0
+                self._version = key[0]
             old = self._entries.pop(key, None)
             self._bytes += page.size - (old.size if old else 0)
             self._entries[key] = page
