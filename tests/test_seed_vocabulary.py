@@ -117,6 +117,12 @@ def test_the_names_tools_print_resolve_in_the_real_vocabulary(data: SeedData) ->
         assert hardware.resolve(text) == slug, text
     assert hardware.resolve("NVIDIA H100") == "nvidia-h100-unspecified"
     assert hardware.resolve("H200") == "nvidia-h200"  # no variant named: never the NVL part
+    # An Apple chip named without its memory is the chip entry, never a configuration of it.
+    assert hardware.resolve("M4 Max") == "apple-m4-max"
+    assert hardware.resolve("64GB M4 Max") == "apple-m4-max-64gb"
+    assert hardware.resolve("Apple M2 Ultra") == "apple-m2-ultra"
+    assert data.hardware["apple-m4-max"].memory_gb is None
+    assert data.hardware["apple-m4-max-64gb"].memory_gb == 64
     for text, slug in (
         ("meta-llama/Llama-3.1-8B-Instruct", "llama-3.1-8b-instruct"),
         ("meta-llama/Meta-Llama-3.1-8B-Instruct", "llama-3.1-8b-instruct"),
@@ -128,6 +134,16 @@ def test_the_names_tools_print_resolve_in_the_real_vocabulary(data: SeedData) ->
     ):
         assert models.resolve(text) == slug, text
     assert models.suggest("Llama 3.1 70B Instruct FP8")[0] == "llama-3.1-70b-instruct"
+
+
+@pytest.mark.data
+def test_apple_chip_entries_answer_the_apple_silicon_question(data: SeedData) -> None:
+    from app.decision.measured import hardware_answers
+
+    chips = {s: e for s, e in data.hardware.items() if s.startswith("apple-m")}
+    assert len(chips) >= 10
+    for slug, entry in chips.items():
+        assert hardware_answers(entry.vendor, entry.name) == {"apple-silicon"}, slug
 
 
 @pytest.mark.data
