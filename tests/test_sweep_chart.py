@@ -3,12 +3,15 @@
 import itertools
 import random
 import re
+from dataclasses import replace
 
 import pytest
 
 from app.present.charts import colour_for
 from app.present.sweep_charts import (
+    CAPTION_LINE,
     DASHES,
+    LEVEL_RING,
     MARKER_SIZE,
     MARKERS,
     SeriesInput,
@@ -183,3 +186,74 @@ def test_the_left_margin_fits_the_widest_y_tick() -> None:
     assert (
         large.left - 6 - 7 * max(len(t.label) for t in large.y_ticks) >= 26
     )  # room for the y label
+
+
+def test_a_level_on_neither_axis_labels_its_points_and_has_a_caption_not_a_line() -> None:
+    # Goodput: each curve's interpolated point (here halfway between its 2nd and 3rd loads)
+    # carries a label, placed like a load's; the caption above the plot moves the plot down.
+    def at_goodput(name: str, key: str, points: list[tuple[float, float]]) -> SeriesInput:
+        (x0, y0), (x1, y1) = points[1], points[2]
+        middle = ((x0 + x1) / 2, (y0 + y1) / 2, f"{name} at the level")
+        return replace(series(name, key, points), at_level=middle, at_level_label="80%")
+
+    caption = ("level: goodput ≥ 80% of requests, which neither axis shows", "second line")
+    plain = sweep_chart("t", "x", "y", [series("vLLM", "vllm", VLLM)])
+    curves = [at_goodput("vLLM", "vllm", VLLM), at_goodput("SGLang", "sglang", SGLANG)]
+    d = sweep_chart("t", "x", "y", curves, caption=caption)
+    assert d.level_x is None
+    assert [text for _, text in d.level_caption] == list(caption)
+    assert d.top - plain.top == d.height - plain.height == 2 * CAPTION_LINE
+    assert d.plot_height == plain.plot_height
+    last_baseline = max(y for y, _ in d.level_caption)
+    # The ring is where the interpolated values are on the axes.
+    x_scale = d.plot_width / d.x_ticks[-1].value
+    y_scale = d.plot_height / d.y_ticks[-1].value
+    for s, points in zip(d.series, (VLLM, SGLANG), strict=True):
+        assert s.level_mark is not None and s.level_label is not None
+        cx, cy, _ = s.level_mark
+        x, y = (points[1][0] + points[2][0]) / 2, (points[1][1] + points[2][1]) / 2
+        assert cx - d.left == pytest.approx(x * x_scale)
+        assert d.top + d.plot_height - cy == pytest.approx(y * y_scale)
+        assert (s.level_label.label, s.level_label.cx, s.level_label.cy) == ("80%", cx, cy)
+    marks = [m for s in d.series for m in s.marks]
+    rings = [(s.level_mark[0] - LEVEL_RING, s.level_mark[1] - LEVEL_RING,
+              s.level_mark[0] + LEVEL_RING, s.level_mark[1] + LEVEL_RING)
+             for s in d.series if s.level_mark]  # fmt: skip
+    markers = [(m.cx - MARKER_SIZE, m.cy - MARKER_SIZE, m.cx + MARKER_SIZE, m.cy + MARKER_SIZE)
+               for m in marks]  # fmt: skip
+    labels = [label_box(m) for m in marks] + [
+        label_box(s.level_label) for s in d.series if s.level_label
+    ]
+    for i, box in enumerate(labels):
+        assert box[0] >= 0 and box[2] <= d.width and box[1] >= last_baseline + 3.5
+        assert not [o for o in markers + rings if overlap(box, o)], box
+        assert not [o for j, o in enumerate(labels) if j != i and overlap(box, o)], box
+
+
+def gap(box: tuple[float, ...], centre: tuple[float, float]) -> float:
+    """How far a box's nearest edge is from a point (0 inside)."""
+    dx = max(box[0] - centre[0], 0.0, centre[0] - box[2])
+    dy = max(box[1] - centre[1], 0.0, centre[1] - box[3])
+    return float((dx * dx + dy * dy) ** 0.5)
+
+
+def test_each_level_label_sits_beside_its_own_point() -> None:
+    # The issue-23 scenario at goodput=80 (tests/team/level_scenario.py): two points on one
+    # height, one above them, load markers close by; a label one line off would read as the
+    # label of the point above.
+    curves = [
+        ("SGLang", "sglang", [(20, 2500), (31.25, 2000), (50, 1500), (80, 600)], (40.625, 1750)),
+        ("vLLM 0.10.1", "vllm", [(25, 2500), (40, 2000), (62.5, 1500), (100, 600)], (51.25, 1750)),
+        ("vLLM 0.11.2", "vllm", [(25, 3000), (40, 2400), (62.5, 1800), (100, 700)], (51.25, 2100)),
+    ]
+    d = sweep_chart("t", "x", "y", [
+        replace(series(name, key, [(float(x), float(y)) for x, y in points]),
+                at_level=(*at, name), at_level_label="80%")
+        for name, key, points, at in curves
+    ], caption=("a", "b"))  # fmt: skip
+    rings = [(s.level_mark[0], s.level_mark[1]) for s in d.series if s.level_mark]
+    for s, ring in zip(d.series, rings, strict=True):
+        assert s.level_label is not None
+        box = label_box(s.level_label)
+        assert gap(box, ring) <= LEVEL_RING + 6, s.name
+        assert all(gap(box, ring) < gap(box, other) for other in rings if other != ring), s.name

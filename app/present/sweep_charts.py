@@ -21,6 +21,8 @@ MARKER_SIZE = 5.0  # px from the centre to the edge
 LABEL_GAP = 14.0  # px between two load labels stacked near each other
 LABEL_CHAR = 8.4  # advance of one character of the 12.5 px load labels (wide fonts, "=")
 LABEL_ASCENT, LABEL_DESCENT = 12.0, 3.5  # px above and below a label's baseline, as drawn
+LEVEL_RING = 7.0  # px: the radius of the ring round an interpolated point
+CAPTION_LINE = 17  # px between the caption's lines above the plot
 
 
 def dominates(a: Pair, b: Pair) -> bool:
@@ -47,6 +49,9 @@ class SeriesInput:
     at_level: tuple[float, float, str] | None = None  # x, y, title of the interpolated point
     # Per point (same order), the spread of repeated runs: x low, x high, y low, y high.
     errors: Sequence[tuple[float, float, float, float] | None] = ()
+    # Written beside the interpolated point when the target it meets is on neither axis
+    # (goodput), so the point says what it marks: "goodput 80%".
+    at_level_label: str = ""
 
 
 @dataclass(frozen=True)
@@ -73,6 +78,7 @@ class Series:
     marks: list[Mark]
     swatch: str  # the marker's outline at the middle of a 28 x 12 legend swatch
     level_mark: tuple[float, float, str] | None = None  # cx, cy, title: the point at the level
+    level_label: Mark | None = None  # its label, placed like a load's (at_level_label)
 
 
 @dataclass(frozen=True)
@@ -80,6 +86,9 @@ class SweepDrawing(Axes):
     series: list[Series]
     level_x: float | None = None  # where a per-user target crosses the plot
     level_label: str = ""
+    # A target on neither axis (goodput) has no line; these lines (baseline, text), above the
+    # plot, say so and what its labelled points are.
+    level_caption: tuple[tuple[float, str], ...] = ()
 
 
 def marker_path(shape: str, cx: float, cy: float, r: float = MARKER_SIZE) -> str:
@@ -103,11 +112,13 @@ def sweep_chart(
     series: Sequence[SeriesInput],
     width: int = 640,
     level: tuple[float, str] | None = None,
+    caption: Sequence[str] = (),
 ) -> SweepDrawing:
     """Both axes from zero (a sweep's shape is read against the origin); y grows upwards.
 
     `level` (x, label) draws a per-user target as a vertical line; each series' `at_level`
-    point is drawn as a ringed cross."""
+    point is drawn as a ringed cross, labelled with its `at_level_label` if any. `caption`
+    lines go above the plot (a target that no line can show)."""
     all_points = [p for s in series for p in s.points]
     bars = [e for s in series for e in s.errors if e]
     widest_x = max(
@@ -118,8 +129,8 @@ def sweep_chart(
     x_ticks = nice_ticks(widest_x * 1.04)
     y_ticks = nice_ticks(tallest * 1.04)
     widest = max(len(tick_label(t)) for t in y_ticks)
-    left, top, right, bottom = int(widest * 7 + 40), 14, 20, 48
-    height = 360
+    left, top, right, bottom = int(widest * 7 + 40), 14 + CAPTION_LINE * len(caption), 20, 48
+    height = 360 + CAPTION_LINE * len(caption)
     plot_width, plot_height = width - left - right, height - top - bottom
 
     def place(x: float, y: float) -> Pair:
@@ -149,18 +160,21 @@ def sweep_chart(
             ))  # fmt: skip
         frontier = sorted((m.cx, m.cy) for m in marks if m.on_frontier)
         line = " ".join(f"{cx:.2f},{cy:.2f}" for cx, cy in frontier)
-        at = None
+        at, at_label = None, None
         if item.at_level:
             at = (*place(item.at_level[0], item.at_level[1]), item.at_level[2])
+            if item.at_level_label:
+                at_label = Mark(at[0], at[1], True, "", item.at_level_label, at[2], at[0] + 11)
         drawn.append(Series(item.name, colour_for(item.colour_key), shape, dash, line, marks,
-                            marker_path(shape, 14, 6), at))  # fmt: skip
+                            marker_path(shape, 14, 6), at, at_label))  # fmt: skip
     return SweepDrawing(
         title, x_label, y_label, width, height, left, top, plot_width, plot_height,
         [Tick(t, place(t, 0)[0], tick_label(t)) for t in x_ticks],
         [Tick(t, place(0, t)[1], tick_label(t)) for t in y_ticks],
-        _place_labels(drawn, (0, 0, width, top + plot_height)),
+        _place_labels(drawn, (0, top - 14, width, top + plot_height)),
         place(level[0], 0)[0] if level else None,
         level[1] if level else "",
+        tuple((14.0 + n * CAPTION_LINE, text) for n, text in enumerate(caption)),
     )  # fmt: skip
 
 
@@ -185,20 +199,26 @@ def _place_labels(series: list[Series], bounds: Box) -> list[Series]:
     """Put each load label beside its marker where it covers no other label and no marker:
     right, left, above or below (c=1 and c=4 sit close together at the top of a sweep), else
     right or left a line or more up or down; in a crowd with no room, below the labels above.
-    `bounds` is the room labels may take: the chart less the x axis's tick labels."""
+    The labels of interpolated points go first (one per curve, and the reason they are drawn),
+    their rings kept clear too. `bounds` is the room labels may take: the chart less the x
+    axis's tick labels and any caption above the plot."""
     marks = [(i, j, m) for i, s in enumerate(series) for j, m in enumerate(s.marks)]
-    r = MARKER_SIZE + 1.5
+    levels = [(i, -1, s.level_label) for i, s in enumerate(series) if s.level_label]
+    r, ring = MARKER_SIZE + 1.5, LEVEL_RING + 1.5
     taken: list[Box] = [(m.cx - r, m.cy - r, m.cx + r, m.cy + r) for _, _, m in marks]
+    taken += [(m.cx - ring, m.cy - ring, m.cx + ring, m.cy + ring) for _, _, m in levels]
     labels: list[Box] = []
     placed: dict[tuple[int, int], Mark] = {}
-    for i, j, mark in sorted(marks, key=lambda item: (item[2].cy, item[2].cx)):
-        right, left = (mark.cx + 9, "start"), (mark.cx - 9, "end")
+    by_height = sorted(marks, key=lambda item: (item[2].cy, item[2].cx))
+    for i, j, mark in levels + by_height:
+        reach = LEVEL_RING if j < 0 else MARKER_SIZE  # from the point's centre to its edge
+        right, left = (mark.cx + reach + 4, "start"), (mark.cx - reach - 4, "end")
         if mark.label_anchor == "end":  # too near the right edge to write on the right
             right, left = left, right
         sides = [
             (right[0], 4.0, right[1]), (left[0], 4.0, left[1]),
-            (mark.cx, -(MARKER_SIZE + 5), "middle"),
-            (mark.cx, MARKER_SIZE + 5 + LABEL_ASCENT, "middle"),
+            (mark.cx, -(reach + 5), "middle"),
+            (mark.cx, reach + 5 + LABEL_ASCENT, "middle"),
         ]  # fmt: skip
         for step in range(1, 7):  # then further up or down, on either side
             for dy in (4.0 - step * LABEL_GAP, 4.0 + step * LABEL_GAP):
@@ -219,6 +239,10 @@ def _place_labels(series: list[Series], bounds: Box) -> list[Series]:
         labels.append(label_box(chosen))
         placed[(i, j)] = chosen
     return [
-        replace(s, marks=[placed[(i, j)] for j in range(len(s.marks))])
+        replace(
+            s,
+            marks=[placed[(i, j)] for j in range(len(s.marks))],
+            level_label=placed.get((i, -1)),
+        )
         for i, s in enumerate(series)
     ]

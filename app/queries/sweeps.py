@@ -15,7 +15,7 @@ import statistics
 from collections.abc import Iterable
 from typing import Any
 
-from pydantic import BaseModel, computed_field
+from pydantic import BaseModel, Field, computed_field
 from sqlalchemy import select as sql_select
 from sqlmodel import Session, col, exists
 
@@ -124,6 +124,9 @@ class AtLevel(BaseModel):
     # Power per GPU interpolated like the throughput, over the throughput there; None unless
     # both bracketing loads carry a power reading.
     joules_per_output_token: float | None = None
+    # The target the figure is read at (several targets: the tightest), for the chart only:
+    # it decides whether the interpolated point sits on the per-user line or needs a label.
+    binding: str = Field(default="", exclude=True)
 
 
 class PriceView(BaseModel):
@@ -514,6 +517,7 @@ def _read_at_level(chart: SweepChart, level: Level) -> None:
             per_gpu_high=high,
             total_per_gpu=total if found.reached else None,
             joules_per_output_token=joules if found.reached else None,
+            binding=found.binding,
         )
     groups: dict[tuple[Any, ...], list[SweepCurve]] = {}
     for curve in chart.curves:
@@ -661,16 +665,34 @@ def _plural(count: int, reason: str) -> str:
 
 def sweep_drawing(chart: SweepChart, level: LevelView | None = None) -> SweepDrawing:
     """The chart's geometry: one series per curve, each point labelled with its load; at a
-    service level, each curve's interpolated point, and a per-user target's line."""
+    service level, each curve's interpolated point, and a per-user target's line. Goodput is
+    on neither axis, so it gets no line: the points where it binds are labelled instead, and a
+    caption above the plot says what they are."""
+    goodput = level.goodput if level else None
     series = [
         SeriesInput(curve.label, curve.system, [
             (p.per_user, p.per_gpu, p.on_frontier, _short_load(p), _point_title(curve, p))
             for p in curve.points
-        ], _level_mark(curve), [_error(p) for p in curve.points])
+        ], _level_mark(curve, goodput), [_error(p) for p in curve.points],
+            f"{goodput:g}%" if _goodput_binds(curve, goodput) else "")
         for curve in chart.curves
     ]  # fmt: skip
     line = (level.per_user, f"{level.per_user:g} tok/s/user") if level and level.per_user else None
-    return sweep_chart(f"Sweep: {chart.label}", X_LABEL, Y_LABEL, series, level=line)
+    caption: tuple[str, ...] = ()
+    if any(s.at_level_label for s in series):
+        caption = (
+            f"level: goodput ≥ {goodput:g}% of requests, which neither axis shows",
+            f"“{goodput:g}%” marks where a curve reaches it, interpolated between two loads",
+        )
+    return sweep_chart(
+        f"Sweep: {chart.label}", X_LABEL, Y_LABEL, series, level=line, caption=caption
+    )
+
+
+def _goodput_binds(curve: SweepCurve, goodput: float | None) -> bool:
+    """Whether the curve's point at the level is where its goodput share meets the target."""
+    at = curve.at_level
+    return goodput is not None and bool(at and at.per_gpu is not None and at.binding == "goodput")
 
 
 def _error(p: SweepPoint) -> tuple[float, float, float, float] | None:
@@ -681,11 +703,13 @@ def _error(p: SweepPoint) -> tuple[float, float, float, float] | None:
             p.per_gpu_high or 0.0)  # fmt: skip
 
 
-def _level_mark(curve: SweepCurve) -> tuple[float, float, str] | None:
+def _level_mark(curve: SweepCurve, goodput: float | None) -> tuple[float, float, str] | None:
     at = curve.at_level
     if not at or at.per_gpu is None or at.per_user is None:
         return None
     between = " and ".join(at.between or [])
+    if _goodput_binds(curve, goodput):
+        between += f", where {goodput:g}% of requests are within the run's goodput targets"
     title = (f"{curve.label} at the service level: {at.per_gpu:,.0f} tok/s per GPU "
              f"(interpolated between {between})")  # fmt: skip
     return at.per_user, at.per_gpu, title

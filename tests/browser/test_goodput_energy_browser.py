@@ -51,6 +51,22 @@ def test_goodput_level_and_energy_are_legible(
     assert f"{energy.C1_JOULES:.3g} J per output token" in text
     assert "cooling are not counted" in sweeps.locator(".energy-assumptions").inner_text()
     assert page.locator("input[name=goodput]").first.input_value() == "80"
+    # Goodput is on neither axis: no level line, a caption saying so, and each curve's
+    # interpolated point labelled, all inside the chart (OVERLAPPING_TEXT: clear of other text).
+    chart = sweeps.locator("svg.chart-sweep").filter(has=page.locator("g.sweep-at-level"))
+    assert chart.locator(".sweep-level line").count() == 0
+    caption = chart.locator(".sweep-level-caption").text_content() or ""
+    assert "which neither axis shows" in caption
+    labels = chart.locator("text.sweep-level-label")
+    assert labels.all_text_contents() == ["80%"] * 3
+    frame = chart.bounding_box()
+    for label in labels.all() + chart.locator(".sweep-level-caption text").all():
+        box = label.bounding_box()
+        assert (
+            frame
+            and box
+            and frame["x"] <= box["x"] <= box["x"] + box["width"] <= frame["x"] + frame["width"]
+        )
     assert page.evaluate(OVERLAPPING_TEXT) == []
     if width < 400:
         assert page.evaluate("document.documentElement.scrollWidth") <= width

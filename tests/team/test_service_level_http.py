@@ -97,6 +97,76 @@ def test_goodput_is_a_level_a_hand_calculation_confirms(anonymous: TestClient) -
     assert "goodput targets ≥ 80 %" in rows["vllm"]["basis"]
 
 
+def axis_values(svg: Any) -> tuple[Callable[[float], float], Callable[[float], float]]:
+    """From the chart's own tick labels: an x and a y in px back to the values they show."""
+
+    def value(label: str) -> float:
+        return float(label[:-1]) * 1000 if label.endswith("k") else float(label)
+
+    ticks = svg.select("g.grid text.tick")
+    xs = [(float(str(t["x"])), value(t.get_text())) for t in ticks if t["text-anchor"] == "middle"]
+    # A y tick's label sits 4 px below its line.
+    ys = [(float(str(t["y"])) - 4, value(t.get_text())) for t in ticks if t["text-anchor"] == "end"]
+
+    def scale(pairs: list[tuple[float, float]]) -> Callable[[float], float]:
+        (p0, v0), (p1, v1) = min(pairs), max(pairs)
+        return lambda px: v0 + (px - p0) / (p1 - p0) * (v1 - v0)
+
+    return scale(xs), scale(ys)
+
+
+def test_a_goodput_level_labels_each_curves_point_where_it_is_reached(
+    anonymous: TestClient,
+) -> None:
+    # Goodput is on neither axis, so no level line: each curve's interpolated point says what
+    # it marks, and a caption above the plot says why there is no line.
+    page = BeautifulSoup(
+        anonymous.get(f"/benchmarks?model={sc.LLAMA}&goodput=80").text, "html.parser"
+    )
+    [svg] = [s for s in page.select("svg.chart-sweep") if s.select(".sweep-at-level")]
+    assert not svg.select(".sweep-level line")
+    caption = " ".join(t.get_text() for t in svg.select(".sweep-level-caption text"))
+    assert "goodput ≥ 80% of requests, which neither axis shows" in caption
+    assert "interpolated between two loads" in caption
+    x_of, y_of = axis_values(svg)
+    marks = {}
+    for mark in svg.select("g.sweep-at-level"):
+        [ring], [title] = mark.select("circle"), mark.select("title")
+        labels = [t.get_text() for t in mark.select("text.sweep-level-label")]
+        point = x_of(float(str(ring["cx"]))), y_of(float(str(ring["cy"])))
+        marks[title.get_text().split(" · ")[0]] = (*point, labels)
+    assert set(marks) == {"vLLM 0.11.2", "vLLM 0.10.1", "SGLang 0.5.2"}
+    # By hand: every setup is at 80% halfway between c=64 (70%) and c=32 (90%).
+    # vLLM 0.11.2: per user (40 + 62.5) / 2 = 51.25, per GPU (2400 + 1800) / 2 = 2100;
+    # vLLM 0.10.1: 51.25 and (2000 + 1500) / 2 = 1750; SGLang: (31.25 + 50) / 2, 1750.
+    expected = {"vLLM 0.11.2": (51.25, 2100), "vLLM 0.10.1": (51.25, 1750),
+                "SGLang 0.5.2": (40.625, 1750)}  # fmt: skip
+    for name, (x, y) in expected.items():
+        assert marks[name][0] == pytest.approx(x, abs=0.01), name
+        assert marks[name][1] == pytest.approx(y, abs=0.5), name
+        assert marks[name][2] == ["80%"]
+    # With per_user=50 too, the per-user target binds for SGLang (1500 < 1750): its point is on
+    # the per-user line, unlabelled; vLLM's are where goodput binds, labelled.
+    both = BeautifulSoup(
+        anonymous.get(f"/benchmarks?model={sc.LLAMA}&goodput=80&per_user=50").text, "html.parser"
+    )
+    [svg] = [s for s in both.select("svg.chart-sweep") if s.select(".sweep-at-level")]
+    assert len(svg.select(".sweep-level line")) == 1
+    at_level = svg.select("g.sweep-at-level")
+    labelled = [m.select("title")[0].get_text().split(" · ")[0]
+                for m in at_level if m.select("text.sweep-level-label")]  # fmt: skip
+    assert labelled == ["vLLM 0.10.1", "vLLM 0.11.2"]
+    # /compare draws the same chart.
+    compared = anonymous.get("/compare?s=vllm&s=sglang&goodput=80").text
+    labels = BeautifulSoup(compared, "html.parser").select("text.sweep-level-label")
+    assert [t.get_text() for t in labels] == ["80%"] * 3
+    # A per-user level alone keeps its line and draws no caption or labels.
+    alone = BeautifulSoup(
+        anonymous.get(f"/benchmarks?model={sc.LLAMA}&per_user=50").text, "html.parser"
+    )
+    assert not alone.select(".sweep-level-caption, .sweep-level-label")
+
+
 @pytest.mark.parametrize("value", ["0", "101", "most"])
 def test_a_goodput_level_outside_0_to_100_is_a_422_naming_the_field(
     anonymous: TestClient, value: str
