@@ -13,7 +13,7 @@ from app.data_version.version import per_version
 from app.models import Metric
 from app.params.views import BENCHMARK_FILTERS, BenchmarkParams
 from app.present.charts import Scatter
-from app.queries.benchmarks import benchmark_views, latest_versions, with_freshness
+from app.queries.benchmarks import all_benchmark_views, latest_versions, with_freshness
 from app.queries.common import system_names
 from app.queries.contexts import Context, group_contexts, throughput_vs_ttft
 from app.queries.paging import Paging, paginate
@@ -40,7 +40,7 @@ class BenchmarkPage(BaseModel):
 
 @per_version()
 def all_results(session: Session, today: dt.date) -> list[BenchmarkView]:
-    return with_freshness(benchmark_views(session), latest_versions(session), today)
+    return with_freshness(all_benchmark_views(session), latest_versions(session), today)
 
 
 def filter_value(r: BenchmarkView, name: str) -> str | None:

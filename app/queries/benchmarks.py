@@ -45,6 +45,13 @@ def benchmark_views(session: Session, *where: Any) -> list[BenchmarkView]:
     return views
 
 
+@per_version(max_entries=1)
+def all_benchmark_views(session: Session) -> list[BenchmarkView]:
+    """Every result as a view, in seed order: built once per data version and shared by the
+    pages that read them all (callers treat it as read-only)."""
+    return benchmark_views(session)
+
+
 NOT_SHOWN = {"id", "slug", "system_id", "metric_id", "source_id", "position",
              *(f"{kind}_id" for kind in VOCABULARY_TABLES)}  # fmt: skip
 

@@ -7,9 +7,9 @@ from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 from app.data_version.version import per_version
-from app.models import BenchmarkResult, Claim, System, SystemFact, SystemNote
+from app.models import Claim, System, SystemFact, SystemNote
 from app.present.summary import summarise
-from app.queries.benchmarks import benchmark_views
+from app.queries.benchmarks import all_benchmark_views
 from app.queries.cells import (
     cell_level,
     cell_reason,
@@ -66,7 +66,7 @@ def get_system(session: Session, slug: str) -> SystemDetail | None:
     by_slug = {r.slug: r for r in refs.values()}
     notes, facts = notes_and_facts(session, system.id)
     groups = _category_cells(session, system.id, refs)  # type: ignore[arg-type]
-    benchmarks = benchmark_views(session, BenchmarkResult.system_id == system.id)
+    benchmarks = [b for b in all_benchmark_views(session) if b.system == system.slug]
     used = _sources_used(groups, facts, notes, benchmarks, refs)
     best_for = [_sourced(n, refs) for n in notes if n.kind == "best_for"]
     weaknesses = [_sourced(n, refs) for n in notes if n.kind == "weakness"]
@@ -153,7 +153,7 @@ def _sources_used(
 def measured_together(session: Session) -> dict[str, dict[str, int]]:
     """For each system, how many benchmark contexts it shares with each other system."""
     measured: dict[tuple[str, ...], set[str]] = defaultdict(set)
-    for result in benchmark_views(session):
+    for result in all_benchmark_views(session):
         if not result.withdrawn:  # no longer published: it puts no two systems side by side
             measured[context_key(result)].add(result.system)
     shared: dict[str, dict[str, int]] = defaultdict(dict)
