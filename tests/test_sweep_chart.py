@@ -306,6 +306,7 @@ def test_a_point_is_labelled_with_the_target_that_set_it(
 
 
 def test_the_caption_names_the_level_and_says_which_point_sits_where() -> None:
+    # Each line fits above the plot: about 6 px a character at 12.5 px, 640 px less the margin.
     one = chart_caption(Level(ttft_p99=500), ["ttft_p99", "ttft_p99"])
     assert one == (
         "level: p99 time to first token ≤ 500 ms, which neither axis shows",
@@ -328,10 +329,12 @@ def test_the_caption_names_the_level_and_says_which_point_sits_where() -> None:
     two = chart_caption(Level(ttft_p99=500, tpot_p99=40), ["tpot_p99", "ttft_p99"])
     assert two == (
         "level: p99 TTFT ≤ 500 ms and p99 TPOT ≤ 40 ms, which neither axis shows",
-        "“TTFT ≤500 ms”, “TPOT ≤40 ms” mark where a curve reaches that target, "
-        "interpolated between two loads",
+        "each label marks where a curve reaches it, interpolated between two loads",
         "each cross is at its curve's tightest target, which its label names",
     )
     # A per-user level is its line; a level no curve reaches marks nothing to explain.
     assert chart_caption(Level(per_user=50), ["per_user"]) == ()
     assert chart_caption(Level(ttft_p99=5), []) == ()
+    every = Level(per_user=45, ttft_p99=500, tpot_p99=40, goodput=80)
+    busiest = chart_caption(every, ["per_user", "ttft_p99", "tpot_p99", "goodput"])
+    assert len(busiest) == 3 and max(len(line) for line in busiest) <= 90, busiest

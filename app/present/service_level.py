@@ -108,11 +108,9 @@ def chart_caption(level: Level, bindings: Sequence[str]) -> tuple[str, ...]:
         label for name, _ in targets if name in bindings and (label := point_label(level, name))
     ]
     if labels:
-        quoted = ", ".join(f"“{label}”" for label in labels)
-        verb, what = ("marks", "it") if len(labels) == 1 else ("mark", "that target")
-        lines.append(
-            f"{quoted} {verb} where a curve reaches {what}, interpolated between two loads"
-        )
+        # Several labels say which target each is; quoting them all would outrun the plot.
+        what = f"“{labels[0]}” marks" if len(labels) == 1 else "each label marks"
+        lines.append(f"{what} where a curve reaches it, interpolated between two loads")
     if len(level.targets()) > 1:
         if not labels:
             lines.append("the per-user target is every curve's tightest: each cross is on its line")
