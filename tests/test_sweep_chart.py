@@ -249,6 +249,9 @@ AT_LEVELS: dict[str, list[tuple[tuple[float, float], str]]] = {
     "ttft_p99=500&tpot_p99=40": [((31.25 + 8 / 18 * 18.75, 2000 - 8 / 18 * 500), "TPOT ≤40 ms"),
                                  ((48.4375, 1812.5), "TTFT ≤500 ms"),
                                  ((48.4375, 2175), "TTFT ≤500 ms")],
+    # SGLang's point is on the per-user line, unlabelled, just left of and below vLLM 0.10.1's.
+    "ttft_p99=500&per_user=45": [((45, 2000 - 13.75 / 18.75 * 500), ""),
+                                 ((48.4375, 1812.5), "≤500 ms"), ((48.4375, 2175), "≤500 ms")],
 }  # fmt: skip
 
 
@@ -263,7 +266,9 @@ def test_each_level_label_sits_beside_its_own_point(query: str) -> None:
     ], caption=("a", "b", "c"))  # fmt: skip
     rings = [(s.level_mark[0], s.level_mark[1]) for s in d.series if s.level_mark]
     for s, ring in zip(d.series, rings, strict=True):
-        assert s.level_label is not None
+        assert (s.level_label is None) == (not s.name.startswith("v") and "per_user" in query)
+        if s.level_label is None:
+            continue
         box = label_box(s.level_label)
         # Clearly nearer its own ring than any other, by a ring's radius at least.
         assert all(gap(box, ring) + LEVEL_RING <= gap(box, o) for o in rings if o != ring), s.name

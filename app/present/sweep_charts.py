@@ -221,8 +221,10 @@ def _place_labels(series: list[Series], bounds: Box) -> list[Series]:
     levels = [(i, -1, s.level_label) for i, s in enumerate(series) if s.level_label]
     r, ring = MARKER_SIZE + 1.5, LEVEL_RING + 1.5
     taken: list[Box] = [(m.cx - r, m.cy - r, m.cx + r, m.cy + r) for _, _, m in marks]
-    taken += [(m.cx - ring, m.cy - ring, m.cx + ring, m.cy + ring) for _, _, m in levels]
-    rings = [(m.cx, m.cy) for _, _, m in levels]
+    # Every ring, labelled or not (one on the per-user line has no label but is no less a
+    # ring for another curve's label to be mistaken for).
+    rings = [(s.level_mark[0], s.level_mark[1]) for s in series if s.level_mark]
+    taken += [(x - ring, y - ring, x + ring, y + ring) for x, y in rings]
     placed: dict[tuple[int, int], Mark] = {}
     leaders: dict[int, tuple[float, float, float, float]] = {}
     labels: list[Box] = []
