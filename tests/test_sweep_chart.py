@@ -1,21 +1,26 @@
 """The sweep chart's Pareto frontier and geometry (app/present/sweep_charts.py): pure numbers."""
 
 import itertools
+import math
 import random
 import re
+from collections.abc import Sequence
 from dataclasses import replace
 
 import pytest
 
 from app.present.charts import colour_for
+from app.present.service_level import Level, chart_caption, point_label
 from app.present.sweep_charts import (
     CAPTION_LINE,
     DASHES,
+    LEVEL_BESIDE,
     LEVEL_RING,
     MARKER_SIZE,
     MARKERS,
     SeriesInput,
     dominates,
+    gap,
     label_box,
     marker_path,
     pareto_frontier,
@@ -80,7 +85,7 @@ def test_the_frontier_matches_its_definition_on_random_sweeps() -> None:
 
 
 def series(
-    name: str, key: str, points: list[tuple[float, float]], labels: bool = True
+    name: str, key: str, points: Sequence[tuple[float, float]], labels: bool = True
 ) -> SeriesInput:
     flags = pareto_frontier(points)
     return SeriesInput(name, key, [
@@ -230,30 +235,111 @@ def test_a_level_on_neither_axis_labels_its_points_and_has_a_caption_not_a_line(
         assert not [o for j, o in enumerate(labels) if j != i and overlap(box, o)], box
 
 
-def gap(box: tuple[float, ...], centre: tuple[float, float]) -> float:
-    """How far a box's nearest edge is from a point (0 inside)."""
-    dx = max(box[0] - centre[0], 0.0, centre[0] - box[2])
-    dy = max(box[1] - centre[1], 0.0, centre[1] - box[3])
-    return float((dx * dx + dy * dy) ** 0.5)
+# The issue-23 scenario (tests/team/level_scenario.py): each curve's loads, and its point and
+# label at three levels.
+SCENARIO: list[tuple[str, str, list[tuple[float, float]]]] = [
+    ("SGLang", "sglang", [(20, 2500), (31.25, 2000), (50, 1500), (80, 600)]),
+    ("vLLM 0.10.1", "vllm", [(25, 2500), (40, 2000), (62.5, 1500), (100, 600)]),
+    ("vLLM 0.11.2", "vllm", [(25, 3000), (40, 2400), (62.5, 1800), (100, 700)]),
+]
+AT_LEVELS: dict[str, list[tuple[tuple[float, float], str]]] = {
+    "goodput=80": [((40.625, 1750), "80%"), ((51.25, 1750), "80%"), ((51.25, 2100), "80%")],
+    "ttft_p99=500": [((38.28125, 1812.5), "≤500 ms"), ((48.4375, 1812.5), "≤500 ms"),
+                     ((48.4375, 2175), "≤500 ms")],
+    "ttft_p99=500&tpot_p99=40": [((31.25 + 8 / 18 * 18.75, 2000 - 8 / 18 * 500), "TPOT ≤40 ms"),
+                                 ((48.4375, 1812.5), "TTFT ≤500 ms"),
+                                 ((48.4375, 2175), "TTFT ≤500 ms")],
+    # SGLang's point is on the per-user line, unlabelled, just left of and below vLLM 0.10.1's.
+    "ttft_p99=500&per_user=45": [((45, 2000 - 13.75 / 18.75 * 500), ""),
+                                 ((48.4375, 1812.5), "≤500 ms"), ((48.4375, 2175), "≤500 ms")],
+}  # fmt: skip
 
 
-def test_each_level_label_sits_beside_its_own_point() -> None:
-    # The issue-23 scenario at goodput=80 (tests/team/level_scenario.py): two points on one
-    # height, one above them, load markers close by; a label one line off would read as the
-    # label of the point above.
-    curves = [
-        ("SGLang", "sglang", [(20, 2500), (31.25, 2000), (50, 1500), (80, 600)], (40.625, 1750)),
-        ("vLLM 0.10.1", "vllm", [(25, 2500), (40, 2000), (62.5, 1500), (100, 600)], (51.25, 1750)),
-        ("vLLM 0.11.2", "vllm", [(25, 3000), (40, 2400), (62.5, 1800), (100, 700)], (51.25, 2100)),
-    ]
+@pytest.mark.parametrize("query", AT_LEVELS)
+def test_each_level_label_sits_beside_its_own_point(query: str) -> None:
+    # Two points on one height, one above them, load markers close by; a label one line off
+    # would read as the label of the point above. Nothing overlaps, whatever the labels' length.
     d = sweep_chart("t", "x", "y", [
         replace(series(name, key, [(float(x), float(y)) for x, y in points]),
-                at_level=(*at, name), at_level_label="80%")
-        for name, key, points, at in curves
-    ], caption=("a", "b"))  # fmt: skip
+                at_level=(*at, name), at_level_label=label)
+        for (name, key, points), (at, label) in zip(SCENARIO, AT_LEVELS[query], strict=True)
+    ], caption=("a", "b", "c"))  # fmt: skip
     rings = [(s.level_mark[0], s.level_mark[1]) for s in d.series if s.level_mark]
     for s, ring in zip(d.series, rings, strict=True):
-        assert s.level_label is not None
+        assert (s.level_label is None) == (not s.name.startswith("v") and "per_user" in query)
+        if s.level_label is None:
+            continue
         box = label_box(s.level_label)
-        assert gap(box, ring) <= LEVEL_RING + 6, s.name
-        assert all(gap(box, ring) < gap(box, other) for other in rings if other != ring), s.name
+        # Clearly nearer its own ring than any other, by a ring's radius at least.
+        assert all(gap(box, ring) + LEVEL_RING <= gap(box, o) for o in rings if o != ring), s.name
+        # Beside it, or (crowded out) joined to it by a leader from the ring's edge to the box.
+        if gap(box, ring) <= LEVEL_BESIDE:
+            assert s.level_leader is None, s.name
+        else:
+            assert s.level_leader is not None, s.name
+            x1, y1, x2, y2 = s.level_leader
+            assert math.dist(ring, (x1, y1)) == pytest.approx(LEVEL_RING + 1)
+            assert gap(box, (x2, y2)) == pytest.approx(2)
+    labels = [label_box(m) for s in d.series for m in s.marks] + [
+        label_box(s.level_label) for s in d.series if s.level_label
+    ]
+    circles = [(x - LEVEL_RING, y - LEVEL_RING, x + LEVEL_RING, y + LEVEL_RING) for x, y in rings]
+    for i, box in enumerate(labels):
+        assert box[0] >= 0 and box[2] <= d.width and box[1] >= d.level_caption[-1][0] + 3.5
+        assert not [o for j, o in enumerate(labels) if j != i and overlap(box, o)], box
+        assert not [o for o in circles if overlap(box, o)], box
+
+
+@pytest.mark.parametrize(
+    ("level", "binding", "label"),
+    [
+        (Level(ttft_p99=500), "ttft_p99", "≤500 ms"),
+        (Level(tpot_p99=37.5), "tpot_p99", "≤37.5 ms"),
+        (Level(goodput=80), "goodput", "80%"),
+        (Level(per_user=50, ttft_p99=500), "ttft_p99", "≤500 ms"),
+        (Level(per_user=50, ttft_p99=500), "per_user", ""),  # on its line: no label
+        (Level(ttft_p99=500, goodput=80), "goodput", "80%"),  # units differ: no name needed
+        (Level(ttft_p99=500, tpot_p99=40), "ttft_p99", "TTFT ≤500 ms"),  # both ms: named
+        (Level(ttft_p99=500, tpot_p99=40), "tpot_p99", "TPOT ≤40 ms"),
+        (Level(ttft_p99=500), "", ""),  # no point drawn
+    ],
+)
+def test_a_point_is_labelled_with_the_target_that_set_it(
+    level: Level, binding: str, label: str
+) -> None:
+    assert point_label(level, binding) == label
+
+
+def test_the_caption_names_the_level_and_says_which_point_sits_where() -> None:
+    # Each line fits above the plot: about 6 px a character at 12.5 px, 640 px less the margin.
+    one = chart_caption(Level(ttft_p99=500), ["ttft_p99", "ttft_p99"])
+    assert one == (
+        "level: p99 time to first token ≤ 500 ms, which neither axis shows",
+        "“≤500 ms” marks where a curve reaches it, interpolated between two loads",
+    )
+    # bb1740d's goodput caption, word for word.
+    assert chart_caption(Level(goodput=80), ["goodput"]) == (
+        "level: goodput ≥ 80% of requests, which neither axis shows",
+        "“80%” marks where a curve reaches it, interpolated between two loads",
+    )
+    mixed = chart_caption(Level(per_user=45, ttft_p99=500), ["ttft_p99", "per_user"])
+    assert mixed[2] == "each cross is at its curve's tightest target (unlabelled: the dashed line)"
+    # Every curve held by the per-user target: no label to explain, but the TTFT target is
+    # still named and the caption says where the crosses went.
+    held = chart_caption(Level(per_user=50, ttft_p99=500), ["per_user"] * 3)
+    assert held == (
+        "level: p99 time to first token ≤ 500 ms, which neither axis shows",
+        "the per-user target is every curve's tightest: each cross is on its line",
+    )
+    two = chart_caption(Level(ttft_p99=500, tpot_p99=40), ["tpot_p99", "ttft_p99"])
+    assert two == (
+        "level: p99 TTFT ≤ 500 ms and p99 TPOT ≤ 40 ms, which neither axis shows",
+        "each label marks where a curve reaches it, interpolated between two loads",
+        "each cross is at its curve's tightest target, which its label names",
+    )
+    # A per-user level is its line; a level no curve reaches marks nothing to explain.
+    assert chart_caption(Level(per_user=50), ["per_user"]) == ()
+    assert chart_caption(Level(ttft_p99=5), []) == ()
+    every = Level(per_user=45, ttft_p99=500, tpot_p99=40, goodput=80)
+    busiest = chart_caption(every, ["per_user", "ttft_p99", "tpot_p99", "goodput"])
+    assert len(busiest) == 3 and max(len(line) for line in busiest) <= 90, busiest

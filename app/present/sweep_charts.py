@@ -5,6 +5,8 @@ Pure numbers, like app/present/charts.py: the Pareto frontier of a curve and the
 template. The template (templates/macros/sweeps.html) only copies these numbers out.
 """
 
+import itertools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -22,6 +24,7 @@ LABEL_GAP = 14.0  # px between two load labels stacked near each other
 LABEL_CHAR = 8.4  # advance of one character of the 12.5 px load labels (wide fonts, "=")
 LABEL_ASCENT, LABEL_DESCENT = 12.0, 3.5  # px above and below a label's baseline, as drawn
 LEVEL_RING = 7.0  # px: the radius of the ring round an interpolated point
+LEVEL_BESIDE = LEVEL_RING + 6  # px from its centre: a level label this near needs no leader
 CAPTION_LINE = 17  # px between the caption's lines above the plot
 
 
@@ -50,7 +53,7 @@ class SeriesInput:
     # Per point (same order), the spread of repeated runs: x low, x high, y low, y high.
     errors: Sequence[tuple[float, float, float, float] | None] = ()
     # Written beside the interpolated point when the target it meets is on neither axis
-    # (goodput), so the point says what it marks: "goodput 80%".
+    # (TTFT, TPOT, goodput), so the point says what it marks: "≤500 ms", "80%".
     at_level_label: str = ""
 
 
@@ -78,7 +81,10 @@ class Series:
     marks: list[Mark]
     swatch: str  # the marker's outline at the middle of a 28 x 12 legend swatch
     level_mark: tuple[float, float, str] | None = None  # cx, cy, title: the point at the level
-    level_label: Mark | None = None  # its label, placed like a load's (at_level_label)
+    level_label: Mark | None = None  # its label, placed near it (at_level_label)
+    # x1, y1, x2, y2: a thin line from the ring to its label, when crowding put the label
+    # further than beside it.
+    level_leader: tuple[float, float, float, float] | None = None
 
 
 @dataclass(frozen=True)
@@ -86,8 +92,8 @@ class SweepDrawing(Axes):
     series: list[Series]
     level_x: float | None = None  # where a per-user target crosses the plot
     level_label: str = ""
-    # A target on neither axis (goodput) has no line; these lines (baseline, text), above the
-    # plot, say so and what its labelled points are.
+    # A target on neither axis (TTFT, TPOT, goodput) has no line; these lines (baseline,
+    # text), above the plot, say so and what its labelled points are.
     level_caption: tuple[tuple[float, str], ...] = ()
 
 
@@ -189,6 +195,13 @@ def label_box(mark: Mark) -> Box:
     return x, y - LABEL_ASCENT, x + width, y + LABEL_DESCENT
 
 
+def gap(box: Box, point: Pair) -> float:
+    """How far a box's nearest edge is from a point (0 inside)."""
+    dx = max(box[0] - point[0], 0.0, point[0] - box[2])
+    dy = max(box[1] - point[1], 0.0, point[1] - box[3])
+    return float((dx * dx + dy * dy) ** 0.5)
+
+
 def _clear(box: Box, others: list[Box]) -> bool:
     return not any(
         box[0] < o[2] and o[0] < box[2] and box[1] < o[3] and o[1] < box[3] for o in others
@@ -200,49 +213,136 @@ def _place_labels(series: list[Series], bounds: Box) -> list[Series]:
     right, left, above or below (c=1 and c=4 sit close together at the top of a sweep), else
     right or left a line or more up or down; in a crowd with no room, below the labels above.
     The labels of interpolated points go first (one per curve, and the reason they are drawn),
-    their rings kept clear too. `bounds` is the room labels may take: the chart less the x
-    axis's tick labels and any caption above the plot."""
+    their rings kept clear too, each at the free spot nearest its own ring and clearly nearer
+    it than any other (two rings a line apart would otherwise seem to share a label).
+    `bounds` is the room labels may take: the chart less the x axis's tick labels and any
+    caption above the plot."""
     marks = [(i, j, m) for i, s in enumerate(series) for j, m in enumerate(s.marks)]
     levels = [(i, -1, s.level_label) for i, s in enumerate(series) if s.level_label]
     r, ring = MARKER_SIZE + 1.5, LEVEL_RING + 1.5
     taken: list[Box] = [(m.cx - r, m.cy - r, m.cx + r, m.cy + r) for _, _, m in marks]
-    taken += [(m.cx - ring, m.cy - ring, m.cx + ring, m.cy + ring) for _, _, m in levels]
-    labels: list[Box] = []
+    # Every ring, labelled or not (one on the per-user line has no label but is no less a
+    # ring for another curve's label to be mistaken for).
+    rings = [(s.level_mark[0], s.level_mark[1]) for s in series if s.level_mark]
+    taken += [(x - ring, y - ring, x + ring, y + ring) for x, y in rings]
     placed: dict[tuple[int, int], Mark] = {}
-    by_height = sorted(marks, key=lambda item: (item[2].cy, item[2].cx))
-    for i, j, mark in levels + by_height:
-        reach = LEVEL_RING if j < 0 else MARKER_SIZE  # from the point's centre to its edge
-        right, left = (mark.cx + reach + 4, "start"), (mark.cx - reach - 4, "end")
-        if mark.label_anchor == "end":  # too near the right edge to write on the right
-            right, left = left, right
-        sides = [
-            (right[0], 4.0, right[1]), (left[0], 4.0, left[1]),
-            (mark.cx, -(reach + 5), "middle"),
-            (mark.cx, reach + 5 + LABEL_ASCENT, "middle"),
-        ]  # fmt: skip
-        for step in range(1, 7):  # then further up or down, on either side
-            for dy in (4.0 - step * LABEL_GAP, 4.0 + step * LABEL_GAP):
-                sides += [(right[0], dy, right[1]), (left[0], dy, left[1])]
-        chosen = None
-        for x, dy, anchor in sides:
-            candidate = replace(mark, label_x=x, label_dy=dy, label_anchor=anchor)
-            box = label_box(candidate)
-            inside = box[0] >= bounds[0] and box[2] <= bounds[2] and box[3] <= bounds[3]
-            if inside and box[1] >= bounds[1] and _clear(box, taken):
-                chosen = candidate
-                break
-        if chosen is None:  # a crowd: right of the marker, down until clear of the labels
-            chosen = replace(mark, label_x=right[0], label_anchor=right[1])
-            while not _clear(label_box(chosen), labels):  # dy only grows, so this ends
-                chosen = replace(chosen, label_dy=chosen.label_dy + 2)
+    leaders: dict[int, tuple[float, float, float, float]] = {}
+    labels: list[Box] = []
+    for i, j, mark in levels:
+        placed[(i, j)] = chosen = _place_level_label(mark, taken, bounds, rings)
         taken.append(label_box(chosen))
         labels.append(label_box(chosen))
-        placed[(i, j)] = chosen
+        if leader := _leader((mark.cx, mark.cy), label_box(chosen)):
+            leaders[i] = leader
+            taken += _along(leader)
+    for i, j, mark in sorted(marks, key=lambda item: (item[2].cy, item[2].cx)):
+        placed[(i, j)] = chosen = _place_one(mark, taken, labels, bounds)
+        taken.append(label_box(chosen))
+        labels.append(label_box(chosen))
     return [
         replace(
             s,
             marks=[placed[(i, j)] for j in range(len(s.marks))],
             level_label=placed.get((i, -1)),
+            level_leader=leaders.get(i),
         )
         for i, s in enumerate(series)
     ]
+
+
+def _leader(centre: Pair, box: Box) -> tuple[float, float, float, float] | None:
+    """From a ring's edge to the nearest point of its label, when the label is further than
+    beside the ring (LEVEL_BESIDE); None when it is beside it."""
+    far = gap(box, centre)
+    if far <= LEVEL_BESIDE:
+        return None
+    x, y = min(max(centre[0], box[0]), box[2]), min(max(centre[1], box[1]), box[3])
+    ux, uy = (x - centre[0]) / far, (y - centre[1]) / far
+    start = LEVEL_RING + 1
+    return centre[0] + ux * start, centre[1] + uy * start, x - ux * 2, y - uy * 2
+
+
+def _along(leader: tuple[float, float, float, float]) -> list[Box]:
+    """The room a leader takes, as 2 px squares every 3 px along it."""
+    x1, y1, x2, y2 = leader
+    steps = max(int(math.dist((x1, y1), (x2, y2)) / 3), 1)
+    points = [(x1 + (x2 - x1) * k / steps, y1 + (y2 - y1) * k / steps) for k in range(steps + 1)]
+    return [(x - 1, y - 1, x + 1, y + 1) for x, y in points]
+
+
+def _place_level_label(mark: Mark, taken: list[Box], bounds: Box, rings: list[Pair]) -> Mark:
+    """An interpolated point's label at the free spot nearest its ring (any spot within a
+    few px counts as near; among those, level with the ring, then on its right), clear of
+    `taken` and nearer its own ring than any other of `rings` by a ring's radius. Rings of
+    several curves crowd together at one level, so the four sides a load label tries are
+    often all taken; this looks on a 2 px grid around the ring instead (4 px further out).
+    A label further than beside its ring gets a leader, which must pass clear of markers and
+    labels too."""
+    width, centre = LABEL_CHAR * len(mark.label), (mark.cx, mark.cy)
+    ring = LEVEL_RING + 1.5
+    others = [
+        b for b in taken if b != (mark.cx - ring, mark.cy - ring, mark.cx + ring, mark.cy + ring)
+    ]
+
+    def spots(reach: int, step: int) -> list[tuple[float, float, bool, int, float, int, int]]:
+        """Spots for the label's left edge and baseline, up to about `reach` px off, `step`
+        px apart, best first; beside the ring (LEVEL_BESIDE) is the same wherever it is."""
+        found = []
+        for dx in range(-int(width) - reach, reach + 1, step):
+            for dy in range(-reach - 4, reach + 12, step):
+                left, baseline = mark.cx + dx, mark.cy + dy
+                box = (left, baseline - LABEL_ASCENT, left + width, baseline + LABEL_DESCENT)
+                if (near := gap(box, centre)) >= LEVEL_RING + 4:  # clear of the ring's stroke
+                    found.append((max(near, LEVEL_BESIDE), abs(dy - 4), dx < 0, abs(dx), near,
+                                  dx, dy))  # fmt: skip
+        return sorted(found)
+
+    # Beside the ring first (a few hundred spots), then further on a coarser grid.
+    grids = ((int(LEVEL_BESIDE) + 1, 2), (40, 4))
+    for *_, near, dx, dy in itertools.chain.from_iterable(spots(*grid) for grid in grids):
+        left, baseline = mark.cx + dx, mark.cy + dy
+        box = (left, baseline - LABEL_ASCENT, left + width, baseline + LABEL_DESCENT)
+        inside = bounds[0] <= box[0] and box[2] <= bounds[2] and bounds[1] <= box[1]
+        own = all(near + LEVEL_RING <= gap(box, c) for c in rings if c != centre)
+        if inside and box[3] <= bounds[3] and own and _clear(box, taken):
+            leader = _leader(centre, box)
+            if leader is None or _clear_all(_along(leader), others):
+                # Anchored on the side towards the ring, so a label drawn wider than its
+                # estimate grows away from the ring, not into it.
+                x, anchor = (
+                    (box[2], "end") if box[2] <= mark.cx
+                    else (left, "start") if left >= mark.cx
+                    else (left + width / 2, "middle")
+                )  # fmt: skip
+                return replace(mark, label_x=x, label_dy=float(dy), label_anchor=anchor)
+    return _place_one(mark, taken, taken, bounds)  # a crowd with no room near the ring
+
+
+def _clear_all(boxes: list[Box], others: list[Box]) -> bool:
+    return all(_clear(box, others) for box in boxes)
+
+
+def _place_one(mark: Mark, taken: list[Box], labels: list[Box], bounds: Box) -> Mark:
+    """One load label beside its marker, clear of `taken`; in a crowd, clear of `labels` only."""
+    right, left = (mark.cx + MARKER_SIZE + 4, "start"), (mark.cx - MARKER_SIZE - 4, "end")
+    if mark.label_anchor == "end":  # too near the right edge to write on the right
+        right, left = left, right
+    sides = [
+        (right[0], 4.0, right[1]), (left[0], 4.0, left[1]),
+        (mark.cx, -(MARKER_SIZE + 5), "middle"),
+        (mark.cx, MARKER_SIZE + 5 + LABEL_ASCENT, "middle"),
+    ]  # fmt: skip
+    for step in range(1, 7):  # then further up or down, on either side
+        for dy in (4.0 - step * LABEL_GAP, 4.0 + step * LABEL_GAP):
+            sides += [(right[0], dy, right[1]), (left[0], dy, left[1])]
+    for x, dy, anchor in sides:
+        candidate = replace(mark, label_x=x, label_dy=dy, label_anchor=anchor)
+        box = label_box(candidate)
+        inside = bounds[0] <= box[0] and box[2] <= bounds[2] and bounds[1] <= box[1]
+        if inside and box[3] <= bounds[3] and _clear(box, taken):
+            return candidate
+    # A crowd: right of the point, down until clear of the labels.
+    chosen = replace(mark, label_x=right[0], label_anchor=right[1])
+    while not _clear(label_box(chosen), labels):  # dy only grows, so this ends
+        chosen = replace(chosen, label_dy=chosen.label_dy + 2)
+    return chosen

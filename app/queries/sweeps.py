@@ -23,11 +23,14 @@ from app.models import BenchmarkResult, ImportBatch, ImportRun, Source
 from app.params.views import BenchmarkParams, SweepParams
 from app.present.repeats import Spread, spread, within_noise
 from app.present.service_level import (
+    OFF_AXIS,
     Level,
     LevelPoint,
     at_level,
+    chart_caption,
     cost_per_million,
     joules_per_token,
+    point_label,
 )
 from app.present.sweep_charts import SeriesInput, SweepDrawing, pareto_frontier, sweep_chart
 from app.present.versions import VersionFigure, steps
@@ -125,7 +128,8 @@ class AtLevel(BaseModel):
     # both bracketing loads carry a power reading.
     joules_per_output_token: float | None = None
     # The target the figure is read at (several targets: the tightest), for the chart only:
-    # it decides whether the interpolated point sits on the per-user line or needs a label.
+    # it decides whether the interpolated point sits on the per-user line or needs a label
+    # (app/present/service_level.py, OFF_AXIS).
     binding: str = Field(default="", exclude=True)
 
 
@@ -665,34 +669,26 @@ def _plural(count: int, reason: str) -> str:
 
 def sweep_drawing(chart: SweepChart, level: LevelView | None = None) -> SweepDrawing:
     """The chart's geometry: one series per curve, each point labelled with its load; at a
-    service level, each curve's interpolated point, and a per-user target's line. Goodput is
-    on neither axis, so it gets no line: the points where it binds are labelled instead, and a
-    caption above the plot says what they are."""
-    goodput = level.goodput if level else None
-    series = [
-        SeriesInput(curve.label, curve.system, [
+    service level, each curve's interpolated point, and a per-user target's line. TTFT, TPOT
+    and goodput are on neither axis, so they get no line: the points such a target sets are
+    labelled instead, and a caption above the plot says what they are."""
+    target = (
+        Level(level.per_user, level.ttft_p99, level.tpot_p99, level.goodput) if level else Level()
+    )
+    series, bindings = [], []
+    for curve in chart.curves:
+        mark = _level_mark(curve, target)
+        binding = curve.at_level.binding if mark and curve.at_level else ""
+        bindings += [binding] if mark else []
+        series.append(SeriesInput(curve.label, curve.system, [
             (p.per_user, p.per_gpu, p.on_frontier, _short_load(p), _point_title(curve, p))
             for p in curve.points
-        ], _level_mark(curve, goodput), [_error(p) for p in curve.points],
-            f"{goodput:g}%" if _goodput_binds(curve, goodput) else "")
-        for curve in chart.curves
-    ]  # fmt: skip
+        ], mark, [_error(p) for p in curve.points], point_label(target, binding)))  # fmt: skip
     line = (level.per_user, f"{level.per_user:g} tok/s/user") if level and level.per_user else None
-    caption: tuple[str, ...] = ()
-    if any(s.at_level_label for s in series):
-        caption = (
-            f"level: goodput ≥ {goodput:g}% of requests, which neither axis shows",
-            f"“{goodput:g}%” marks where a curve reaches it, interpolated between two loads",
-        )
     return sweep_chart(
-        f"Sweep: {chart.label}", X_LABEL, Y_LABEL, series, level=line, caption=caption
-    )
-
-
-def _goodput_binds(curve: SweepCurve, goodput: float | None) -> bool:
-    """Whether the curve's point at the level is where its goodput share meets the target."""
-    at = curve.at_level
-    return goodput is not None and bool(at and at.per_gpu is not None and at.binding == "goodput")
+        f"Sweep: {chart.label}", X_LABEL, Y_LABEL, series, level=line,
+        caption=chart_caption(target, bindings),
+    )  # fmt: skip
 
 
 def _error(p: SweepPoint) -> tuple[float, float, float, float] | None:
@@ -703,13 +699,13 @@ def _error(p: SweepPoint) -> tuple[float, float, float, float] | None:
             p.per_gpu_high or 0.0)  # fmt: skip
 
 
-def _level_mark(curve: SweepCurve, goodput: float | None) -> tuple[float, float, str] | None:
+def _level_mark(curve: SweepCurve, level: Level) -> tuple[float, float, str] | None:
     at = curve.at_level
     if not at or at.per_gpu is None or at.per_user is None:
         return None
     between = " and ".join(at.between or [])
-    if _goodput_binds(curve, goodput):
-        between += f", where {goodput:g}% of requests are within the run's goodput targets"
+    if point_label(level, at.binding):
+        between += ", " + OFF_AXIS[at.binding].where.format(f"{getattr(level, at.binding):g}")
     title = (f"{curve.label} at the service level: {at.per_gpu:,.0f} tok/s per GPU "
              f"(interpolated between {between})")  # fmt: skip
     return at.per_user, at.per_gpu, title

@@ -35,6 +35,16 @@ GOOD_SHARE = {8: 1.0, 32: 0.9, 64: 0.7, 128: 0.4}
 #   SGLang: 2000 + 0.5 * (1500 - 2000) = 1750
 VLLM_NEW_AT_GOODPUT_80 = 2400 + 0.5 * (1800 - 2400)
 SGLANG_AT_GOODPUT_80 = 2000 + 0.5 * (1500 - 2000)
+# p99 TTFT rises with the load (every setup), and p99 TPOT is 1.5 times the mean TPOT.
+TTFT_P99 = {8: 120.0, 32: 250.0, 64: 650.0, 128: 1400.0}
+TPOT_P99_OVER_MEAN = 1.5
+# At ttft_p99 = 500 ms, between c=64 (650 ms) and c=32 (250 ms), (650 - 500) / 400 = 0.375 of
+# the way to c=32:
+#   vLLM 0.11.2: per user 40 + 0.375 * (62.5 - 40) = 48.4375, per GPU 2400 - 0.375 * 600 = 2175
+#   vLLM 0.10.1: 48.4375 and 2000 - 0.375 * 500 = 1812.5
+#   SGLang: 31.25 + 0.375 * (50 - 31.25) = 38.28125 and 1812.5
+AT_TTFT_500 = {"vLLM 0.11.2": (48.4375, 2175.0), "vLLM 0.10.1": (48.4375, 1812.5),
+               "SGLang 0.5.2": (38.28125, 1812.5)}  # fmt: skip
 PRICE = 2.49  # $ per GPU-hour
 # $2.49 / (2133.33 tok/s * 3600 s) * 1e6 = $0.3242 per million output tokens
 VLLM_NEW_COST = PRICE / (VLLM_NEW_AT_50 * 3600) * 1e6
@@ -51,7 +61,9 @@ def sweep_file(loads: list[tuple[int, float, float]]) -> bytes:
         goodput = output / 500
         run.update(max_concurrency=concurrency, mean_tpot_ms=tpot, output_throughput=output,
                    total_token_throughput=output * 3, request_goodput=goodput,
-                   request_throughput=goodput / GOOD_SHARE[concurrency])  # fmt: skip
+                   request_throughput=goodput / GOOD_SHARE[concurrency],
+                   p99_ttft_ms=TTFT_P99[concurrency],
+                   p99_tpot_ms=tpot * TPOT_P99_OVER_MEAN)  # fmt: skip
         runs.append(run)
     return "\n".join(json.dumps(r) for r in runs).encode() + b"\n"
 

@@ -115,19 +115,15 @@ def axis_values(svg: Any) -> tuple[Callable[[float], float], Callable[[float], f
     return scale(xs), scale(ys)
 
 
-def test_a_goodput_level_labels_each_curves_point_where_it_is_reached(
-    anonymous: TestClient,
-) -> None:
-    # Goodput is on neither axis, so no level line: each curve's interpolated point says what
-    # it marks, and a caption above the plot says why there is no line.
-    page = BeautifulSoup(
-        anonymous.get(f"/benchmarks?model={sc.LLAMA}&goodput=80").text, "html.parser"
-    )
+Marks = dict[str, tuple[float, float, list[str]]]
+
+
+def level_chart(client: TestClient, query: str) -> tuple[Any, str, Marks]:
+    """The scenario's sweep chart at a level: the svg, its caption, and each curve's
+    interpolated point read back through the chart's ticks, with the labels beside it."""
+    page = BeautifulSoup(client.get(f"/benchmarks?model={sc.LLAMA}&{query}").text, "html.parser")
     [svg] = [s for s in page.select("svg.chart-sweep") if s.select(".sweep-at-level")]
-    assert not svg.select(".sweep-level line")
     caption = " ".join(t.get_text() for t in svg.select(".sweep-level-caption text"))
-    assert "goodput ≥ 80% of requests, which neither axis shows" in caption
-    assert "interpolated between two loads" in caption
     x_of, y_of = axis_values(svg)
     marks = {}
     for mark in svg.select("g.sweep-at-level"):
@@ -135,27 +131,41 @@ def test_a_goodput_level_labels_each_curves_point_where_it_is_reached(
         labels = [t.get_text() for t in mark.select("text.sweep-level-label")]
         point = x_of(float(str(ring["cx"]))), y_of(float(str(ring["cy"])))
         marks[title.get_text().split(" · ")[0]] = (*point, labels)
-    assert set(marks) == {"vLLM 0.11.2", "vLLM 0.10.1", "SGLang 0.5.2"}
+    return svg, caption, marks
+
+
+def assert_at(marks: Marks, expected: dict[str, tuple[float, float]], label: str) -> None:
+    assert set(marks) == set(expected)
+    for name, (x, y) in expected.items():
+        assert marks[name][0] == pytest.approx(x, abs=0.01), name
+        assert marks[name][1] == pytest.approx(y, abs=0.5), name
+        assert marks[name][2] == [label], name
+
+
+def test_a_goodput_level_labels_each_curves_point_where_it_is_reached(
+    anonymous: TestClient,
+) -> None:
+    # Goodput is on neither axis, so no level line: each curve's interpolated point says what
+    # it marks, and a caption above the plot says why there is no line.
+    svg, caption, marks = level_chart(anonymous, "goodput=80")
+    assert not svg.select(".sweep-level line")
+    assert "goodput ≥ 80% of requests, which neither axis shows" in caption
+    assert "interpolated between two loads" in caption
     # By hand: every setup is at 80% halfway between c=64 (70%) and c=32 (90%).
     # vLLM 0.11.2: per user (40 + 62.5) / 2 = 51.25, per GPU (2400 + 1800) / 2 = 2100;
     # vLLM 0.10.1: 51.25 and (2000 + 1500) / 2 = 1750; SGLang: (31.25 + 50) / 2, 1750.
     expected = {"vLLM 0.11.2": (51.25, 2100), "vLLM 0.10.1": (51.25, 1750),
                 "SGLang 0.5.2": (40.625, 1750)}  # fmt: skip
-    for name, (x, y) in expected.items():
-        assert marks[name][0] == pytest.approx(x, abs=0.01), name
-        assert marks[name][1] == pytest.approx(y, abs=0.5), name
-        assert marks[name][2] == ["80%"]
+    assert_at(marks, expected, "80%")
     # With per_user=50 too, the per-user target binds for SGLang (1500 < 1750): its point is on
     # the per-user line, unlabelled; vLLM's are where goodput binds, labelled.
-    both = BeautifulSoup(
-        anonymous.get(f"/benchmarks?model={sc.LLAMA}&goodput=80&per_user=50").text, "html.parser"
-    )
-    [svg] = [s for s in both.select("svg.chart-sweep") if s.select(".sweep-at-level")]
+    svg, caption, marks = level_chart(anonymous, "goodput=80&per_user=50")
     assert len(svg.select(".sweep-level line")) == 1
-    at_level = svg.select("g.sweep-at-level")
-    labelled = [m.select("title")[0].get_text().split(" · ")[0]
-                for m in at_level if m.select("text.sweep-level-label")]  # fmt: skip
-    assert labelled == ["vLLM 0.10.1", "vLLM 0.11.2"]
+    assert sorted(name for name, (*_, labels) in marks.items() if labels) == [
+        "vLLM 0.10.1",
+        "vLLM 0.11.2",
+    ]
+    assert "unlabelled: the dashed line" in caption
     # /compare draws the same chart.
     compared = anonymous.get("/compare?s=vllm&s=sglang&goodput=80").text
     labels = BeautifulSoup(compared, "html.parser").select("text.sweep-level-label")
@@ -165,6 +175,41 @@ def test_a_goodput_level_labels_each_curves_point_where_it_is_reached(
         anonymous.get(f"/benchmarks?model={sc.LLAMA}&per_user=50").text, "html.parser"
     )
     assert not alone.select(".sweep-level-caption, .sweep-level-label")
+
+
+def test_a_ttft_level_labels_each_curves_point_like_goodput(anonymous: TestClient) -> None:
+    # p99 TTFT is on neither axis either: no line, a caption naming the level, and each
+    # curve's point at the hand-computed place (level_scenario.AT_TTFT_500) labelled "≤500 ms".
+    svg, caption, marks = level_chart(anonymous, "ttft_p99=500")
+    assert not svg.select(".sweep-level line")
+    assert "level: p99 time to first token ≤ 500 ms, which neither axis shows" in caption
+    assert "“≤500 ms” marks where a curve reaches it, interpolated between two loads" in caption
+    assert_at(marks, sc.AT_TTFT_500, "≤500 ms")
+    # The point's own title says which target put it there.
+    title = svg.select("g.sweep-at-level title")[0].get_text()
+    assert "64 concurrent and 32 concurrent, where p99 TTFT is 500 ms" in title
+    # The svg's description carries the caption, its abbreviations intact.
+    assert "Level: p99 time to first token ≤ 500 ms" in svg.select("desc")[0].get_text()
+    # With per_user=45 too: for vLLM TTFT still binds (45 tok/s/user would allow 2,266.67 and
+    # 1,888.89 > 2,175 and 1,812.5); for SGLang per_user does (2000 - (13.75 / 18.75) * 500 =
+    # 1,633.33 < 1,812.5), so its point is on the line at x = 45, unlabelled.
+    svg, caption, marks = level_chart(anonymous, "ttft_p99=500&per_user=45")
+    assert len(svg.select(".sweep-level line")) == 1
+    *sglang, labels = marks["SGLang 0.5.2"]
+    assert sglang == pytest.approx([45, 2000 - 13.75 / 18.75 * 500], abs=0.5) and labels == []
+    assert [marks[v][2] for v in ("vLLM 0.11.2", "vLLM 0.10.1")] == [["≤500 ms"]] * 2
+    assert "each cross is at its curve's tightest target (unlabelled: the dashed line)" in caption
+    # TTFT and TPOT together: both in ms, so each label names its target. p99 TPOT is 1.5x the
+    # mean: SGLang meets 40 ms between c=64 (48) and c=32 (30), 2000 - (8 / 18) * 500 = 1,777.8
+    # < 1,812.5, so TPOT binds; vLLM meets it between c=128 (60) and c=64 (37.5) at 2,466.7 and
+    # 2,055.6, above its TTFT figures, so TTFT binds.
+    svg, caption, marks = level_chart(anonymous, "ttft_p99=500&tpot_p99=40")
+    assert {name: labels for name, (*_, labels) in marks.items()} == {
+        "vLLM 0.11.2": ["TTFT ≤500 ms"], "vLLM 0.10.1": ["TTFT ≤500 ms"],
+        "SGLang 0.5.2": ["TPOT ≤40 ms"],
+    }  # fmt: skip
+    assert "level: p99 TTFT ≤ 500 ms and p99 TPOT ≤ 40 ms, which neither axis shows" in caption
+    assert "each label marks where a curve reaches it" in caption
 
 
 @pytest.mark.parametrize("value", ["0", "101", "most"])
