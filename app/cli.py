@@ -21,7 +21,7 @@ from app.backup.dump import export_backup
 from app.backup.restore import NotEmptyError, restore_backup
 from app.db import make_engine, writer
 from app.ops.logs import logging_config
-from app.ops.memory import tune_for_serving
+from app.ops.memory import limit_malloc_arenas, tune_for_serving
 from app.seeding.errors import SeedError
 from app.seeding.load import load_seed
 from app.seeding.prepare import SchemaError, migrate_and_seed, prepare_database
@@ -42,6 +42,7 @@ FORMAT_HELP = "Skip detection: vllm-bench, sglang-bench, llama-bench, genai-perf
 @cli.command()
 def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
     """Serve the dashboard (migrating, and seeding an empty database, first)."""
+    limit_malloc_arenas()  # before any thread starts (app/ops/memory.py says why)
     import uvicorn
 
     from app.main import create_app

@@ -11,11 +11,13 @@ for a lost connection. SQLite has no such signal: one machine, usually one proce
 import asyncio
 import contextlib
 import logging
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-import psycopg
 from sqlalchemy import Engine, text
 from sqlalchemy.orm import Session
+
+if TYPE_CHECKING:  # imported where used: a SQLite instance never loads the driver (7 MB)
+    import psycopg
 
 CHANNEL = "atlas_data_version"
 
@@ -52,6 +54,8 @@ class PostgresListener:
         self._failing = False
 
     async def wait(self, timeout: float) -> None:
+        import psycopg
+
         try:
             connection = await self._connect()
             async for _ in connection.notifies(timeout=timeout, stop_after=1):
@@ -65,7 +69,9 @@ class PostgresListener:
             await self.close()
             await asyncio.sleep(timeout)
 
-    async def _connect(self) -> psycopg.AsyncConnection[Any]:
+    async def _connect(self) -> "psycopg.AsyncConnection[Any]":
+        import psycopg
+
         if self._connection is None:
             connection = await psycopg.AsyncConnection.connect(self._conninfo, autocommit=True)
             await connection.execute(f"LISTEN {CHANNEL}")

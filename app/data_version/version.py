@@ -72,14 +72,18 @@ def per_version(
             version = data_version(session)
             key = (args, tuple(sorted(kwargs.items())))
             with lock:
-                if held[0] == version and key in entries:
+                if held[0] != version:
+                    # Dropped before the new value is built, not after: both at once were
+                    # the peak of a reseed at ten times the data.
+                    entries.clear()
+                    held[0] = version
+                elif key in entries:
                     entries.move_to_end(key)
                     return entries[key]
             value = f(session, *args, **kwargs)
             with lock:
                 if held[0] != version:
-                    entries.clear()
-                    held[0] = version
+                    return value  # another version came meanwhile: this one is not kept
                 entries[key] = value
                 while len(entries) > max_entries:
                     entries.popitem(last=False)

@@ -7,9 +7,9 @@ page and /api/v1/recommend render the same object.
 from dataclasses import dataclass, field
 from typing import Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
-from app.schemas import SourceRef
+from app.schemas import SourceRef, View
 
 Answers = dict[str, tuple[str, ...]]
 ChangeKind = Literal["answer", "change", "add", "refine"]
@@ -64,7 +64,7 @@ class RuleSpec:
         return self.advice or self.slug
 
 
-class SourceLink(BaseModel):
+class SourceLink(View):
     slug: str
     short: str
     title: str
@@ -75,7 +75,7 @@ class SourceLink(BaseModel):
 ReasonKind = Literal["for", "against", "unknown", "excluded", "set-aside"]
 
 
-class Reason(BaseModel):
+class Reason(View):
     text: str
     source: str | None  # source slug
     source_title: str | None = None
@@ -84,7 +84,8 @@ class Reason(BaseModel):
     weight: float = 0.0
     rule: str | None = None
     kind: ReasonKind = "for"
-    also: list[SourceLink] = []  # further sources giving the same advice (counted once)
+    # Further sources giving the same advice (counted once).
+    also: list[SourceLink] = Field(default_factory=list)
     lead_weight: float = 0.0  # the leading source's own weight, before the corroboration bonus
     known: float = 1.0  # share of the rule's conditions that the answers settle
     disputed: str | None = None  # who stands on each side, when sources disagree

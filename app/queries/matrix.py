@@ -150,8 +150,10 @@ def matrix_base(session: Session) -> MatrixBase:
     with _lock:
         base = _cache.get(version)
         if base is None:
+            # Only the newest version is ever asked for again; the old base goes before the
+            # new one is loaded, so the two are not held at once.
+            _cache.clear()
             base = _load_base(session)
-            _cache.clear()  # only the newest version is ever asked for again
             _cache[version] = base
     return base
 

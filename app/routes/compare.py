@@ -6,7 +6,6 @@ from sqlmodel import Session
 
 from app.db import SessionDep
 from app.params.readings import TOO_FEW, read_compare
-from app.present.share_image import preview_png
 from app.queries.compare import Comparison, build_comparison, clear_pick, suggestions
 from app.queries.contexts import context_chart, describe_ratio
 from app.queries.decide import rules_favouring
@@ -79,6 +78,9 @@ def _preview(request: Request, session: Session) -> Response:
         # Only link unfurlers ask for this; they need a status, not a page.
         reasons = "; ".join(p.message for p in reading.problems)
         return Response(f"No preview: {reasons}", 422, media_type="text/plain")
+    # Pillow (5 MB) is loaded the first time a link is unfurled, not by every process.
+    from app.present.share_image import preview_png
+
     comparison = build_comparison(session, list(reading.params.s), diff=False)
     names = [s.name for s in comparison.systems]
     png = preview_png(comparison, names, request.url.hostname or "")
