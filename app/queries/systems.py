@@ -7,25 +7,17 @@ from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 from app.data_version.version import per_version
-from app.models import Claim, System, SystemFact, SystemNote
+from app.models import System, SystemFact, SystemNote
 from app.present.summary import summarise
 from app.queries.benchmarks import all_benchmark_views
-from app.queries.cells import (
-    cell_level,
-    cell_reason,
-    is_disputed,
-    is_weak,
-    reading_numbers,
-    strongest_first,
-)
 from app.queries.common import capabilities_in_order, notes_and_facts, source_refs
 from app.queries.contexts import context_key
+from app.queries.matrix import matrix_base
 from app.queries.note_index import note_index
 from app.schemas import (
     BenchmarkView,
     CategoryCells,
     Cell,
-    ClaimView,
     Fact,
     FactGroup,
     FactValue,
@@ -65,7 +57,7 @@ def get_system(session: Session, slug: str) -> SystemDetail | None:
     refs = source_refs(session)
     by_slug = {r.slug: r for r in refs.values()}
     notes, facts = notes_and_facts(session, system.id)
-    groups = _category_cells(session, system.id, refs)  # type: ignore[arg-type]
+    groups = _category_cells(session, system.slug)
     benchmarks = [b for b in all_benchmark_views(session) if b.system == system.slug]
     used = _sources_used(groups, facts, notes, benchmarks, refs)
     best_for = [_sourced(n, refs) for n in notes if n.kind == "best_for"]
@@ -98,24 +90,14 @@ def _sourced(note: SystemNote, refs: dict[int, SourceRef]) -> SourcedText:
     return SourcedText(text=note.text, source=refs[note.source_id])
 
 
-def _category_cells(
-    session: Session, system_id: int, refs: dict[int, SourceRef]
-) -> list[CategoryCells]:
-    claims: dict[int, list[ClaimView]] = defaultdict(list)
-    notes = note_index(session).claims
-    statement = select(Claim).where(Claim.system_id == system_id).order_by(col(Claim.position))
-    rows = list(session.exec(statement))
-    readings = reading_numbers([(c.capability_id, c.source_id) for c in rows])
-    for c, reading in zip(rows, readings, strict=True):
-        claims[c.capability_id].append(
-            ClaimView(level=c.level, strength=c.strength, note=c.note, source=refs[c.source_id],
-                      since=c.since, how=c.how, page=c.page, withdrawn=c.withdrawn, reading=reading,
-                      team_notes=notes.get(c.id, []))  # type: ignore[arg-type]
-        )  # fmt: skip
+def _category_cells(session: Session, system: str) -> list[CategoryCells]:
+    """The system's answered cells by category, from the matrix's base for this version
+    (which weighs every cell once), so a system page rebuilds no claim."""
+    base = matrix_base(session)
     groups: dict[str, CategoryCells] = {}
     for capability, category in capabilities_in_order(session):
-        cap_claims = strongest_first(claims.get(capability.id, []))  # type: ignore[arg-type]
-        if not cap_claims:
+        found = base.cell(system, capability.slug)
+        if found is None or not found.claims:
             continue
         group = groups.setdefault(
             category.slug,
@@ -126,11 +108,11 @@ def _category_cells(
                 capability=capability.slug,
                 name=capability.name,
                 description=capability.description,
-                level=cell_level(cap_claims),
-                disputed=is_disputed(cap_claims),
-                weak=is_weak(cap_claims),
-                reason=cell_reason(cap_claims),
-                claims=cap_claims,
+                level=found.level,
+                disputed=found.disputed,
+                weak=found.weak,
+                reason=found.reason,
+                claims=found.claims,
             )
         )
     return list(groups.values())
