@@ -7,6 +7,7 @@ from typing import TypeVar
 from sqlmodel import Session, select
 from starlette.datastructures import QueryParams
 
+from app.data_version.version import per_version
 from app.models import System
 from app.params.views import (
     BENCHMARK_FILTERS,
@@ -94,6 +95,7 @@ def with_slugs(query: QueryParams, names: dict[str, Names]) -> QueryParams:
     return QueryParams([(k, slug(k, v)) for k, v in query.multi_items()])
 
 
+@per_version(max_entries=1)
 def system_names(session: Session) -> Names:
     """Every system's slug and display name ("llama.cpp", "TensorRT-LLM"), for resolving."""
     systems = session.exec(select(System.slug, System.name)).all()

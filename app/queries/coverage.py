@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel
 from sqlmodel import Session
 
+from app.data_version.version import per_version
 from app.queries.cells import NO_CLAIM
 
 if TYPE_CHECKING:
@@ -96,6 +97,7 @@ def count_coverage(
     return Coverage(systems=rows, **overall)
 
 
+@per_version(max_entries=1)
 def database_coverage(session: Session) -> Coverage:
     """Coverage of the published and team data the session sees (the matrix's cells)."""
     from app.queries.matrix import matrix_base
