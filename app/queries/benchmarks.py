@@ -52,6 +52,15 @@ def all_benchmark_views(session: Session) -> list[BenchmarkView]:
     return benchmark_views(session)
 
 
+@per_version(max_entries=1)
+def benchmark_views_by_system(session: Session) -> dict[str, list[BenchmarkView]]:
+    """all_benchmark_views by system slug, each in seed order."""
+    grouped: dict[str, list[BenchmarkView]] = {}
+    for view in all_benchmark_views(session):
+        grouped.setdefault(view.system, []).append(view)
+    return grouped
+
+
 NOT_SHOWN = {"id", "slug", "system_id", "metric_id", "source_id", "position",
              *(f"{kind}_id" for kind in VOCABULARY_TABLES)}  # fmt: skip
 
