@@ -96,6 +96,32 @@ def test_benchmark_results_table_pages_but_exports_hold_everything(
     assert "page=" not in sort_link["href"], "re-sorting starts from the first page"
 
 
+def test_a_page_of_results_charts_only_its_own_contexts_and_every_link_lands(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("app.routes.benchmarks.RESULTS_PAGE_SIZE", 20)
+    whole = BeautifulSoup(client.get("/benchmarks?sort=date").text, "html.parser")
+    pages = int(whole.select("nav.pager a")[-2].get_text()) if whole.select("nav.pager") else 1
+    assert pages > 2
+    charted: dict[str, str] = {}
+    fewest = None
+    for number in range(1, pages + 1):
+        soup = BeautifulSoup(client.get(f"/benchmarks?sort=date&page={number}").text, "html.parser")
+        cards = {a["id"]: a.get_text() for a in soup.select("article.context-card[id]")}
+        links = {a["href"][1:] for a in soup.select('table.results a[href^="#ctx-"]')}
+        assert links <= set(cards), f"page {number}: a row links to a chart not on its page"
+        # A chart is the same whole chart on whichever page draws it.
+        for anchor, text in cards.items():
+            assert charted.setdefault(anchor, text) == text
+        note = soup.select_one(".charted-note")
+        count = soup.select_one(".results-bar .count").get_text()
+        total_ranked = int(count.split("·")[-1].split()[0])
+        assert (note is None) == (len(cards) == total_ranked)
+        fewest = len(cards) if fewest is None else min(fewest, len(cards))
+    assert len(charted) == total_ranked, "every ranked context is charted on some page"
+    assert fewest is not None and fewest < total_ranked, "a page draws only its own charts"
+
+
 # The JSON lists come a page at a time too (the review's 178 MB /api/v1/benchmarks reply).
 
 

@@ -14,7 +14,13 @@ from app.forms.editing import benchmarks_editing
 from app.params.readings import read_benchmarks
 from app.params.views import RESULTS_PAGE_SIZE, BenchmarkParams, SweepParams
 from app.present.exports import benchmarks_csv
-from app.queries.benchmark_page import BenchmarkPage, all_results, page_view, unmeasured_systems
+from app.queries.benchmark_page import (
+    BenchmarkPage,
+    all_results,
+    charted_contexts,
+    page_view,
+    unmeasured_systems,
+)
 from app.queries.contexts import context_chart, describe_ratio
 from app.queries.import_groups import split_imports
 from app.queries.sweeps import shows_sweeps, sweep_drawings, team_sweeps
@@ -26,12 +32,15 @@ router = APIRouter(include_in_schema=False)
 CARDS = FragmentCache(max_bytes=8 * 1024 * 1024)
 
 
-def _cards(session: Session, page: BenchmarkPage) -> list[Markup]:
-    """Each ranked context's chart card, rendered once per data version, day and set of figures."""
+def _cards(session: Session, page: BenchmarkPage, charted: set[str]) -> list[Markup]:
+    """The chart card of each ranked context in `charted`, numbered as on every page (the rows
+    link to them by number), rendered once per data version, day and set of figures."""
     version, today = data_version(session), dt.date.today()
     cards_ui: Any = templates.env.globals["charts_ui"]  # a Jinja macro module
     out = []
     for position, c in enumerate(page.ranked, start=1):
+        if c.key not in charted:
+            continue
         anchor = f"ctx-{position}"
         key = (version, today, c.key, tuple(r.result.id for r in c.results), anchor)
         # mypy cannot type a lambda's default arguments (here binding the loop's values).
@@ -52,9 +61,11 @@ def _benchmarks_page(request: Request, session: Session) -> Response:
     exports = f"?{exports}" if exports else ""
     # An imported file is one group; ticking its source in the filter lists its every row.
     listed, import_groups = split_imports(page.results, frozenset(params.source))
+    view = page_view(page, params, results, RESULTS_PAGE_SIZE, listed)
+    charted = charted_contexts(page, view.rows, listed, first=view.paging.page == 1)
     context = {
         # rows, paging, page_queries, options, facets, placement, scatters
-        **vars(page_view(page, params, results, RESULTS_PAGE_SIZE, listed)),
+        **vars(view),
         "import_groups": import_groups,
         "unmeasured": unmeasured_systems(session, params.system, results),
         "params": params,
@@ -62,7 +73,7 @@ def _benchmarks_page(request: Request, session: Session) -> Response:
         "problems": problems,
         "ignored_parameters": reading.ignored,
         "filter_groups": FILTER_GROUPS,
-        "cards": _cards(session, page),
+        "cards": _cards(session, page, charted),
         "describe_ratio": describe_ratio,
         "json_url": f"/api/v1/benchmarks{exports}",
         "csv_url": f"/benchmarks.csv{exports}",
