@@ -34,7 +34,9 @@ class Settings(BaseSettings):
     threads: int = 16
     # Responses built at once (the rest queue): bounds the memory big pages take together.
     builds: int = 4
-    render_cache_mb: int = 64
+    # 32 MB holds several hundred pages, gzipped; 64 put a server at ten times the data over
+    # its 300 MB (docs/performance.md).
+    render_cache_mb: int = 32
     # How often each process reads the data version when nothing tells it of a change
     # (SQLite; on PostgreSQL a NOTIFY wakes it at once and this is the fallback).
     version_poll_seconds: float = Field(default=1.0, gt=0, le=60)

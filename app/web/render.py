@@ -30,6 +30,9 @@ from app.web.cache import VARY, CachedPage, RenderCache, page_key
 from app.web.http_basics import static_url
 
 templates = Jinja2Blocks(directory=PROJECT_ROOT / "templates")
+# Templates change only with a deploy (a new process): without this, every render asked the
+# file system whether each template, import and include had changed.
+templates.env.auto_reload = False
 templates.env.filters.update(
     level_label=formatting.level_label,
     level_icon=formatting.level_icon,
