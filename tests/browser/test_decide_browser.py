@@ -105,6 +105,14 @@ def test_keyboard_only(browser, live_url) -> None:
     wait_until(page, "document.activeElement && document.activeElement.id === 'question-heading'")
     heading = page.evaluate("document.activeElement.textContent")
     assert heading == "How many people will use it at once?"
+    # Focus moves on htmx:afterSwap; htmx wires the swapped-in form up a moment later (as it
+    # settles). A key pressed in between submits the form natively, a full page load that
+    # moves no focus: on a loaded CI machine this test once got there first.
+    wait_until(
+        page,
+        "(document.querySelector('.question-form') || {})['htmx-internal-data']"
+        "?.initHash !== undefined",
+    )
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.name") == "scale"
     page.keyboard.press("Space")
