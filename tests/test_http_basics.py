@@ -2,7 +2,9 @@
 
 import gzip
 import hashlib
+import os
 import re
+from pathlib import Path
 
 import pytest
 from bs4 import BeautifulSoup
@@ -184,3 +186,27 @@ def test_static_files_are_linked_by_content_hash_and_immutable(client: TestClien
     # Without the hash (or with an old one) the file may change: a short life only.
     for stale in ("/static/css/app.css", "/static/css/app.css?v=000000000000"):
         assert "immutable" not in client.get(stale).headers["cache-control"]
+
+
+def test_an_asset_url_follows_its_content_but_the_disk_is_read_at_most_once_a_second(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from app.web import http_basics
+
+    clock = [1000.0]
+    monkeypatch.setattr(http_basics, "STATIC_ROOT", tmp_path)
+    monkeypatch.setattr(http_basics, "_static_urls", {})
+    monkeypatch.setattr(http_basics.time, "monotonic", lambda: clock[0])
+    asset = tmp_path / "app.css"
+    asset.write_text("a{}")
+    first = http_basics.static_url("app.css")
+    assert first == f"/static/app.css?v={hashlib.sha256(b'a{}').hexdigest()[:12]}"
+    asset.write_text("b{}")
+    os.utime(asset, (2_000_000_000, 2_000_000_000))  # a new mtime, as an edit gives
+    clock[0] += 0.5
+    assert http_basics.static_url("app.css") == first  # within the second: not looked at
+    clock[0] += 1.0
+    assert http_basics.static_url("app.css") == (
+        f"/static/app.css?v={hashlib.sha256(b'b{}').hexdigest()[:12]}"
+    )
+    assert http_basics.static_url("missing.css") == "/static/missing.css"

@@ -20,7 +20,13 @@ from app.params.views import (
     compare_problems,
     read_query,
 )
-from app.queries.benchmark_page import BenchmarkPage, all_results, build_benchmark_page
+from app.queries.benchmark_page import (
+    NO_RESULTS,
+    BenchmarkPage,
+    ResultIndex,
+    build_benchmark_page,
+    result_index,
+)
 from app.queries.entries import vocabulary_names
 from app.queries.import_groups import ImportChange
 from app.queries.revisions import collapsed_page, revision_page
@@ -31,7 +37,7 @@ from app.queries.vocabularies import (
     matrix_vocabularies,
     system_vocabularies,
 )
-from app.schemas import BenchmarkView, RevisionPage, RevisionView
+from app.schemas import RevisionPage, RevisionView
 from app.vocabulary.names import Names
 
 M = TypeVar("M", bound=QueryModel)
@@ -46,14 +52,14 @@ def read_matrix(session: Session, query: QueryParams, model: type[M]) -> Reading
 def read_benchmarks(
     session: Session,
     query: QueryParams,
-    results: list[BenchmarkView] | None = None,
+    index: ResultIndex | None = None,
     model: type[BenchmarkParams] = BenchmarkParams,
     window: slice | None = None,
 ) -> tuple[Reading[BenchmarkParams], BenchmarkPage]:
     """Parse the filters against the data's own values and build the page's data (only the
     results in `window` of those the filters keep, when given)."""
-    if results is None:
-        results = all_results(session, dt.date.today())
+    if index is None:
+        index = result_index(session, dt.date.today())
     named = with_slugs(query, {**vocabulary_names(session), "system": system_names(session)})
     reading = read_query(model, named, benchmark_vocabularies(session))
     refused = [p for p in reading.problems if p.field in BENCHMARK_FILTERS and p.allowed]
@@ -64,8 +70,8 @@ def read_benchmarks(
         problems = [_named(p, names.get(p.field, {})) if p in refused else p
                     for p in reading.problems]  # fmt: skip
         reading = Reading(reading.params, problems, reading.ignored)
-        return reading, build_benchmark_page(session, reading.params, [], window)
-    return reading, build_benchmark_page(session, reading.params, results, window)
+        return reading, build_benchmark_page(session, reading.params, NO_RESULTS, window)
+    return reading, build_benchmark_page(session, reading.params, index, window)
 
 
 def _named(problem: ParamProblem, names: dict[str, str]) -> ParamProblem:

@@ -199,14 +199,20 @@ def _bar_label(result: BenchmarkView, context: Context) -> str:
     return result.system_name
 
 
-def throughput_vs_ttft(contexts: list[Context]) -> list[tuple[Context, Context, Scatter]]:
-    """Scatter charts where one setting has both a throughput and a TTFT context."""
+def throughput_vs_ttft(
+    contexts: list[Context], charted: set[str] | None = None
+) -> list[tuple[Context, Context, Scatter]]:
+    """Scatter charts where one setting has both a throughput and a TTFT context; with
+    `charted`, only for the settings of which a context is charted (a page of /benchmarks
+    draws the scatters of its own rows, as it draws their bar charts)."""
     by_setting: dict[tuple[str, ...], dict[str, Context]] = defaultdict(dict)
     for c in contexts:
         if c.ranked:
             by_setting[setting_key(c)][c.metric] = c
     charts = []
     for metrics in by_setting.values():
+        if charted is not None and not any(c.key in charted for c in metrics.values()):
+            continue
         tput = next((metrics[m] for m in THROUGHPUT_METRICS if m in metrics), None)
         ttft = next((metrics[m] for m in TTFT_METRICS if m in metrics), None)
         if tput is None or ttft is None:

@@ -1,6 +1,7 @@
 """/benchmarks (HTML and CSV); /api/v1/benchmarks is in app/routes/api/catalogue.py."""
 
 import datetime as dt
+import secrets
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -16,9 +17,8 @@ from app.params.views import RESULTS_PAGE_SIZE, BenchmarkParams, SweepParams
 from app.present.exports import benchmarks_csv
 from app.queries.benchmark_page import (
     BenchmarkPage,
-    all_results,
-    charted_contexts,
     page_view,
+    result_index,
     unmeasured_systems,
 )
 from app.queries.contexts import context_chart, describe_ratio
@@ -34,24 +34,33 @@ CARDS = FragmentCache(max_bytes=8 * 1024 * 1024)
 
 def _cards(session: Session, page: BenchmarkPage, charted: set[str]) -> list[Markup]:
     """The chart card of each ranked context in `charted`, numbered as on every page (the rows
-    link to them by number), rendered once per data version, day and set of figures."""
+    link to them by number), rendered once per data version, day and set of figures.
+
+    A card is kept without its number (a placeholder stands in for its id), so every URL
+    that shows the same context's figures shares it, whatever the filters before it: a
+    source, a model or a hardware filter each put the same card at another position."""
     version, today = data_version(session), dt.date.today()
     cards_ui: Any = templates.env.globals["charts_ui"]  # a Jinja macro module
     out = []
     for position, c in enumerate(page.ranked, start=1):
         if c.key not in charted:
             continue
-        anchor = f"ctx-{position}"
-        key = (version, today, c.key, tuple(r.result.id for r in c.results), anchor)
+        key = (version, today, c.key, tuple(r.result.id for r in c.results))
         # mypy cannot type a lambda's default arguments (here binding the loop's values).
-        out.append(CARDS.get(key, lambda c=c, anchor=anchor: cards_ui.context_card(  # type: ignore[misc]
-            c, context_chart(c), anchor, describe_ratio)))  # fmt: skip
+        card = CARDS.get(key, lambda c=c: cards_ui.context_card(  # type: ignore[misc]
+            c, context_chart(c), CARD_ID, describe_ratio))  # fmt: skip
+        out.append(Markup(card.replace(CARD_ID, f"ctx-{position}")))
     return out
 
 
+# Stands for a card's id in a kept card: letters and digits, which escaping leaves as they
+# are, drawn at random per process so that no name or label in the data can match it.
+CARD_ID = f"card{secrets.token_hex(8)}"
+
+
 def _benchmarks_page(request: Request, session: Session) -> Response:
-    results = all_results(session, dt.date.today())
-    reading, page = read_benchmarks(session, request.query_params, results)
+    index = result_index(session, dt.date.today())
+    reading, page = read_benchmarks(session, request.query_params, index)
     params, problems = reading.params, reading.problems
     query = f"?{page.query}" if page.query else ""
     canonical = f"/benchmarks{query}"
@@ -61,19 +70,18 @@ def _benchmarks_page(request: Request, session: Session) -> Response:
     exports = f"?{exports}" if exports else ""
     # An imported file is one group; ticking its source in the filter lists its every row.
     listed, import_groups = split_imports(page.results, frozenset(params.source))
-    view = page_view(page, params, results, RESULTS_PAGE_SIZE, listed)
-    charted = charted_contexts(page, view.rows, listed, first=view.paging.page == 1)
+    view = page_view(page, params, index, RESULTS_PAGE_SIZE, listed)
     context = {
-        # rows, paging, page_queries, options, facets, placement, scatters
+        # rows, paging, page_queries, options, facets, placement, charted, scatters
         **vars(view),
         "import_groups": import_groups,
-        "unmeasured": unmeasured_systems(session, params.system, results),
+        "unmeasured": unmeasured_systems(session, params.system, index.results),
         "params": params,
         "page": page,
         "problems": problems,
         "ignored_parameters": reading.ignored,
         "filter_groups": FILTER_GROUPS,
-        "cards": _cards(session, page, charted),
+        "cards": _cards(session, page, view.charted),
         "describe_ratio": describe_ratio,
         "json_url": f"/api/v1/benchmarks{exports}",
         "csv_url": f"/benchmarks.csv{exports}",

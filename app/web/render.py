@@ -241,8 +241,9 @@ async def serve(
                 # A client that gave up while queued costs nothing, unless others wait too.
                 if await _client_gone(request) and not cache.has_followers(key):
                     return CachedPage(b"", CLIENT_GONE, {"etag": '""'})
-                version, response = await run_in_threadpool(_in_one_transaction, session, build)
-            page = CachedPage.of(response, route=route)
+                version, response, page = await run_in_threadpool(
+                    _frozen_in_one_transaction, session, build, route
+                )
             if response.status_code < 400:
                 cache.put((version, *request_key), page)
             versions.observe(version)
@@ -255,9 +256,11 @@ async def serve(
 async def _serve_privately(request: Request, session: Session, build: Build) -> Response:
     state = request.app.state
     async with state.build_slots:
-        version, response = await run_in_threadpool(_in_one_transaction, session, build)
+        version, _, page = await run_in_threadpool(
+            _frozen_in_one_transaction, session, build, None, True
+        )
     state.versions.observe(version)
-    return CachedPage.of(response, private=True).respond(request.headers)
+    return page.respond(request.headers)
 
 
 CLIENT_GONE = 499  # nginx's name for it; never sent to anyone still listening
@@ -272,6 +275,15 @@ def _in_one_transaction(session: Session, build: Build) -> tuple[str, Response]:
     # The version is the transaction's first read, so the page and its cache key agree.
     version = data_version(session)
     return version, build(session)
+
+
+def _frozen_in_one_transaction(
+    session: Session, build: Build, route: str | None, private: bool = False
+) -> tuple[str, Response, CachedPage]:
+    # Hashed and gzipped here, in the worker thread: a page of several MB takes tens of
+    # milliseconds to compress, which on the event loop would hold up every other request.
+    version, response = _in_one_transaction(session, build)
+    return version, response, CachedPage.of(response, private=private, route=route)
 
 
 def build_slots(threads: int, builds: int) -> CapacityLimiter:
