@@ -33,7 +33,9 @@ class Settings(BaseSettings):
     # Worker threads for database work and rendering; the connection pool matches it.
     threads: int = 16
     # Responses built at once (the rest queue): bounds the memory big pages take together.
-    builds: int = 4
+    # Two keep both cores busy (one build's database reads and gzip run outside the GIL);
+    # four took 20 MB more at ten times the data for no shorter waits (docs/performance.md).
+    builds: int = 2
     # 32 MB holds several hundred pages, gzipped; 64 put a server at ten times the data over
     # its 300 MB (docs/performance.md).
     render_cache_mb: int = 32

@@ -122,6 +122,27 @@ def test_a_page_of_results_charts_only_its_own_contexts_and_every_link_lands(
     assert fewest is not None and fewest < total_ranked, "a page draws only its own charts"
 
 
+def test_a_page_draws_at_most_its_chart_limit_and_other_rows_link_to_their_context(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("app.queries.benchmark_page.MAX_CHARTS", 2)
+    soup = BeautifulSoup(client.get("/benchmarks?sort=date").text, "html.parser")
+    cards = {a["id"] for a in soup.select("article.context-card[id]")}
+    assert len(cards) == 2
+    note = soup.select_one(".charted-note").get_text(" ", strip=True)
+    assert "Charts for 2 of the" in note and "link to their own context's page" in note
+    away = soup.select('table.results tbody td:last-child a[href^="/benchmarks?"]')
+    assert away, "rows past the limit link to their context's page"
+    for link in away[:6]:
+        row_id = link.find_parent("tr")["id"]
+        target = BeautifulSoup(client.get(link["href"]).text, "html.parser")
+        row = target.select_one(f"tr#{row_id}")
+        assert row is not None, f"{link['href']} does not list {row_id}"
+        # There the context is among the few the page charts, and the row's link lands on it.
+        anchor = row.select_one('a[href^="#ctx-"]')
+        assert anchor is not None and target.select_one(f"article{anchor['href']}") is not None
+
+
 # The JSON lists come a page at a time too (the review's 178 MB /api/v1/benchmarks reply).
 
 

@@ -174,6 +174,7 @@ class BenchmarkPageView:
     facets: dict[str, Counter[str]]
     placement: dict[str, dict[str, object]]
     charted: set[str]
+    not_charted: int  # contexts of this page's rows past MAX_CHARTS: their rows link away
     scatters: list[tuple[Context, Context, Scatter]]
     # Editorial scores (metrics of kind "rating", such as an article's ease-of-use position):
     # no measurement, so the metric filter offers them only once a URL has ticked one.
@@ -191,15 +192,17 @@ def page_view(
     the rows are `listed` when given (the page's results less those shown otherwise)."""
     listed = page.results if listed is None else listed
     rows, paging = paginate(listed, params.page, page_size)
-    charted = charted_contexts(page, rows, listed, first=paging.page == 1)
+    touched = charted_contexts(page, rows, listed, first=paging.page == 1)
+    charted = set(touched[:MAX_CHARTS])
     return BenchmarkPageView(
         rows=rows,
         paging=paging,
         page_queries=[params.replace(page=n).query_string() for n in range(1, paging.pages + 1)],
         options=index.options,
         facets=index.facet_counts(params),
-        placement=placement(page),
+        placement=placement(page, rows, charted, params),
         charted=charted,
+        not_charted=len(touched) - len(charted),
         scatters=throughput_vs_ttft(page.contexts, charted),
         editorial=index.editorial,
     )
@@ -223,39 +226,76 @@ def labelled_options(results: list[BenchmarkView]) -> dict[str, list[tuple[str, 
     }
 
 
+MAX_CHARTS = 24
+"""Chart cards on one page of rows at most. A card draws a context whole (three widths of
+its bars and the table of its figures), 40 KB at twenty systems: a page of rows from a
+hundred contexts was 5 MB and 40 MB of transient memory to build at ten times the data.
+The rows of the contexts past the limit link to a page of their own context instead."""
+
+
 def charted_contexts(
-    page: BenchmarkPage, rows: list[BenchmarkView], listed: list[BenchmarkView], first: bool
-) -> set[str]:
+    page: BenchmarkPage,
+    rows: list[BenchmarkView],
+    listed: list[BenchmarkView],
+    first: bool,
+) -> list[str]:
     """The keys of the ranked contexts a page of rows charts: those a row on it belongs to,
     and on the first page those no listed row belongs to (an imported file's, shown as a
-    group). Each chart is drawn whole, so every context appears on one page of rows at least
-    and every row's link to its chart lands on its own page; a page's work stays bounded by
-    its rows, however many contexts the data holds (all of them were drawn on every page:
-    128 charts, 1.6 MB, at the real data; 5 to 7 MB at ten times it)."""
+    group), in rank order (a page draws the first MAX_CHARTS). Each chart is drawn whole,
+    and every row's link to its chart lands on its own page or on its context's page (see
+    placement); a page's work stays bounded however many contexts the data holds (all of
+    them were drawn on every page: 128 charts, 1.6 MB, at the real data; 5 to 7 MB at ten
+    times it)."""
     on_page = {r.id for r in rows}
     anywhere = {r.id for r in listed}
-    keys: set[str] = set()
+    keys: list[str] = []
     for context in page.ranked:
         ids = {r.result.id for r in context.results}
         if ids & on_page or (first and not ids & anywhere):
-            keys.add(context.key)
+            keys.append(context.key)
     return keys
 
 
-def placement(page: BenchmarkPage) -> dict[str, dict[str, object]]:
-    """For each result: the ranked context it belongs to, or why it stands alone."""
+def placement(
+    page: BenchmarkPage, rows: list[BenchmarkView], charted: set[str], params: BenchmarkParams
+) -> dict[str, dict[str, object]]:
+    """For each row: the ranked context it belongs to and where its chart is (a card on this
+    page, or the page of its own context when this one draws as many as it may), or why it
+    stands alone."""
     out: dict[str, dict[str, object]] = {}
+    wanted = {r.id for r in rows}
     ranked_index = {c.key: i for i, c in enumerate(page.ranked, start=1)}
     for context in page.contexts:
         for r in context.results:
+            if r.result.id not in wanted:
+                continue
             if context.ranked:
                 others = len(context.results) - 1
                 label = f"{others} other result{'s' if others != 1 else ''}"
-                anchor = f"ctx-{ranked_index[context.key]}"
-                out[r.result.id] = {"ranked": True, "label": label, "anchor": anchor}
+                if context.key in charted:
+                    link = f"#ctx-{ranked_index[context.key]}"
+                else:
+                    link = f"/benchmarks?{context_query(context, params)}"
+                out[r.result.id] = {"ranked": True, "label": label, "link": link}
             else:
                 out[r.result.id] = {"ranked": False, "label": context.why_not_ranked}
     return out
+
+
+def context_query(context: Context, params: BenchmarkParams) -> str:
+    """The filters that narrow `params` to one context's setting and metric (the systems,
+    sources and origin asked for stay; a part the context leaves open is not filtered)."""
+    narrowed = params.replace(
+        metric=(context.metric,),
+        hardware=(context.hardware,) if context.hardware else (),
+        model=(context.model,) if context.model else (),
+        precision=(context.precision,) if context.precision else (),
+        workload=(context.workload,) if context.workload else (),
+        cmin=context.concurrency,
+        cmax=context.concurrency,
+        page=1,
+    )
+    return narrowed.query_string()
 
 
 def _in_load_range(r: BenchmarkView, p: BenchmarkParams) -> bool:

@@ -72,7 +72,8 @@ def _benchmarks_page(request: Request, session: Session) -> Response:
     listed, import_groups = split_imports(page.results, frozenset(params.source))
     view = page_view(page, params, index, RESULTS_PAGE_SIZE, listed)
     context = {
-        # rows, paging, page_queries, options, facets, placement, charted, scatters
+        # rows, paging, page_queries, options, facets, placement, charted, not_charted,
+        # scatters, editorial
         **vars(view),
         "import_groups": import_groups,
         "unmeasured": unmeasured_systems(session, params.system, index.results),
