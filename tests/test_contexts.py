@@ -6,7 +6,7 @@ from sqlalchemy import Engine
 from sqlmodel import Session
 
 from app.params.views import BenchmarkParams
-from app.queries.benchmark_page import all_results, build_benchmark_page
+from app.queries.benchmark_page import ResultIndex, all_results, build_benchmark_page
 from app.queries.contexts import group_contexts
 from app.schemas import BenchmarkView, SourceRef
 
@@ -14,7 +14,7 @@ from app.schemas import BenchmarkView, SourceRef
 def page(engine: Engine, **filters):
     with Session(engine) as session:
         results = all_results(session, dt.date(2026, 11, 22))
-        return build_benchmark_page(session, BenchmarkParams(**filters), results)
+        return build_benchmark_page(session, BenchmarkParams(**filters), ResultIndex(results))
 
 
 def test_h100_table_is_one_ranked_context(engine: Engine) -> None:

@@ -10,7 +10,7 @@ from sqlmodel import Session, col, select
 
 from app.models import BenchmarkResult, Claim, Hardware, LanguageModel, Source, System, SystemFact
 from app.params.views import BenchmarkParams
-from app.queries.benchmark_page import all_results, build_benchmark_page
+from app.queries.benchmark_page import ResultIndex, all_results, build_benchmark_page
 from app.queries.systems import get_system
 
 pytestmark = pytest.mark.data  # the first data set itself (seed/), not the app's behaviour
@@ -228,7 +228,7 @@ def test_contexts_on_the_vocabulary(real_engine: Engine) -> None:
             for r in all_results(session, dt.date(2026, 11, 22))
             if r.source.kind != "team-measurement"
         ]
-        contexts = build_benchmark_page(session, BenchmarkParams(), results).contexts
+        contexts = build_benchmark_page(session, BenchmarkParams(), ResultIndex(results)).contexts
     shared = [c for c in contexts if len({r.result.system for r in c.results}) > 1]
     assert (len(results), len(contexts), len(shared)) == (441, 210, 139)
     amd = [c for c in shared if c.hardware == "amd-instinct-mi300x"]
