@@ -8,14 +8,13 @@ from functools import cached_property
 from typing import Any
 
 from pydantic import BaseModel
-from sqlmodel import Session, select
+from sqlmodel import Session
 
 from app.data_version.version import per_version
-from app.models import Metric
 from app.params.views import BENCHMARK_FILTERS, BenchmarkParams
 from app.present.charts import Scatter
 from app.queries.benchmarks import all_benchmark_views, latest_versions, with_freshness
-from app.queries.common import system_names
+from app.queries.common import compared_units, system_names
 from app.queries.contexts import Context, group_contexts, throughput_vs_ttft
 from app.queries.paging import Paging, paginate
 from app.schemas import BenchmarkView
@@ -150,7 +149,7 @@ def build_benchmark_page(
     matched = len(shown)
     if window is not None:
         shown = shown[window]
-    units = {m.slug: m.units[0] for m in session.exec(select(Metric))}
+    units = compared_units(session)
     return BenchmarkPage(
         query=params.query_string(),
         total=len(index.results),

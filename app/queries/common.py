@@ -73,6 +73,12 @@ def metrics_by_id(session: Session) -> dict[int, Metric]:
     return {m.id: Metric.model_validate(m) for m in session.exec(select(Metric))}  # type: ignore[misc]
 
 
+@per_version(max_entries=1)
+def compared_units(session: Session) -> dict[str, str]:
+    """metric slug -> the unit its figures are compared in (the first of its units)."""
+    return {m.slug: m.units[0] for m in metrics_by_id(session).values()}
+
+
 @per_version(max_entries=2)
 def capabilities_in_order(session: Session) -> list[tuple[Capability, CapabilityCategory]]:
     """Capabilities with their categories, in seed (display) order (copies, shared)."""

@@ -3,13 +3,13 @@
 import datetime as dt
 
 from pydantic import BaseModel
-from sqlmodel import Session, select
+from sqlmodel import Session
 
-from app.models import Metric
 from app.params.views import CompareParams, SweepParams
 from app.present.service_level import Level
 from app.queries.benchmark_page import all_results
 from app.queries.benchmarks import latest_versions
+from app.queries.common import compared_units
 from app.queries.contexts import Context, group_contexts
 from app.queries.sweeps import SweepPage, team_sweeps
 from app.queries.systems import get_system
@@ -199,7 +199,7 @@ def _benchmark_contexts(
     session: Session, slugs: list[str], today: dt.date
 ) -> tuple[list[Context], list[Context]]:
     """Ranked contexts where at least two of the systems were measured, and the rest."""
-    units = {m.slug: m.units[0] for m in session.exec(select(Metric))}
+    units = compared_units(session)
     results = [r for r in all_results(session, today) if r.system in slugs]
     contexts = group_contexts(results, units)
     shared = [c for c in contexts if c.ranked and len({r.result.system for r in c.results}) >= 2]
