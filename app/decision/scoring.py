@@ -93,6 +93,7 @@ class Memo:
         self.weighed: dict[tuple[object, ...], tuple[float, list[Reason]]] = {}
         self.weighed_scores: dict[tuple[object, ...], float] = {}
         self.refits: dict[tuple[tuple[str, ...], tuple[str, ...]], frozenset[str]] = {}
+        self.unfits: dict[tuple[str, ...], tuple[frozenset[str], float]] = {}
         self.names: dict[tuple[str, Match], frozenset[str]] = {}
         self.rulings: dict[tuple[str, str, int], tuple[bool, float, Reason]] = {}
         self.applications: dict[
@@ -183,6 +184,26 @@ class Memo:
         if found is None:
             hits = self.applied(rule, m, candidates)[0]
             found = self.names[key] = frozenset(slug for slug, _ in hits)
+        return found
+
+    def unfit(self, hardware: tuple[str, ...], candidates: list[Candidate]) -> frozenset[str]:
+        """The systems the hardware fit rules out on `hardware`."""
+        return self._fits(hardware, candidates)[0]
+
+    def best_fit(self, hardware: tuple[str, ...], candidates: list[Candidate]) -> float:
+        """The most any system's hardware fit scores on `hardware`."""
+        return self._fits(hardware, candidates)[1]
+
+    def _fits(
+        self, hardware: tuple[str, ...], candidates: list[Candidate]
+    ) -> tuple[frozenset[str], float]:
+        found = self.unfits.get(hardware)
+        if found is None:
+            fits = [(c.slug, self.fit({"hardware": hardware}, c)) for c in candidates]
+            found = self.unfits[hardware] = (
+                frozenset(slug for slug, f in fits if f.exclusions),
+                max((f.score for _, f in fits), default=0.0),
+            )
         return found
 
     def fit(self, answers: Answers, c: Candidate) -> Fit:

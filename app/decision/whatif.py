@@ -19,6 +19,7 @@ from app.decision.scoring import (
     Item,
     Memo,
     OrderKey,
+    SetAside,
     Tally,
     aside_for,
     order_key,
@@ -34,12 +35,14 @@ Placed = tuple[OrderKey, Standing] | None  # None: ruled out
 
 @dataclass(frozen=True, slots=True)
 class Applied:
-    """What a system's applying rules give it, whatever the hardware (see `score`)."""
+    """What a system's applying rules give it, whatever the hardware (see `score`); each
+    kind of rule in rule order, as `rule_out` and `weigh_advice` read them."""
 
-    items: list[Item]
-    ruled_out: bool  # by a rule (a 'no' for a need)
-    penalties: tuple[float, ...]  # disputed rule-outs counted as penalties, in rule order
-    advice: list[Item]  # the boosts and penalties `weigh_advice` weighs
+    exclusions: list[Item]  # the rule-outs whose conditions are all answered
+    ruled_out: bool  # by one of them (a 'no' for a need)
+    penalties: tuple[float, ...]  # disputed rule-outs counted as penalties instead
+    advice: list[Item]  # the boosts and penalties
+    defaults: list[Item]
     prior: float
 
 
@@ -75,10 +78,16 @@ class WhatIfs:
         # Worked out on first use: a what-if reaches only some of the systems.
         self.applied: dict[str, Applied] = {}
         self.weighed: dict[str, tuple[frozenset[str], float]] = {}
+        self.asides: dict[str, frozenset[str]] = {}
+        self.ruled_out: frozenset[str] | None = None
+        self.rests: list[tuple[float, str]] | None = None
 
     def standings(self, trial: Answers) -> list[Standing]:
         """Every system still ranked for `trial`, in order, with its score."""
-        fresh = self._rescored(trial)
+        hardware, applied, plain, set_aside = self._rescored(trial)
+        fresh = {slug: self._placed(slug, hardware, a, aside_for(set_aside, slug))
+                 for slug, a in applied.items()}  # fmt: skip
+        fresh |= {slug: self._plain(slug, hardware) for slug in plain}
         keys = self.keys | {slug: p[0] for slug, p in fresh.items() if p is not None}
         entries = self.entries | {slug: p[1] for slug, p in fresh.items() if p is not None}
         for slug, placed in fresh.items():
@@ -88,49 +97,70 @@ class WhatIfs:
 
     def leader(self, trial: Answers) -> Standing | None:
         """The first place for `trial` (what "what would change this" needs of each what-if)."""
-        fresh = self._rescored(trial)
+        hardware, applied, plain, set_aside = self._rescored(trial)
         # The best system whose tally the what-if leaves alone: the first in the given order.
-        kept = next((slug for slug in self.order if slug not in fresh), None)
+        kept = next((s for s in self.order if s not in applied and s not in plain), None)
         best = (self.keys[kept], self.entries[kept]) if kept else None
-        for placed in fresh.values():
+        for slug, a in applied.items():
+            placed = self._placed(slug, hardware, a, aside_for(set_aside, slug))
             if placed is not None and (best is None or placed[0] < best[0]):
                 best = placed
+        if plain:
+            # Only their hardware fit changes, and no fit scores more than `ceiling`: from the
+            # highest rest of the score down, once even the best fit cannot reach the best
+            # score so far, no system further down can either (equal scores are still placed,
+            # the default order decides those).
+            ceiling = self.memo.best_fit(hardware, self.candidates) + 1e-9  # float sums
+            for rest, slug in self._by_rest():
+                if best is not None and round(rest + ceiling, 2) < -best[0][0]:
+                    break
+                if slug in plain:
+                    placed = self._plain(slug, hardware)
+                    if placed is not None and (best is None or placed[0] < best[0]):
+                        best = placed
         return best[1] if best else None
 
-    def _rescored(self, trial: Answers) -> dict[str, Placed]:
-        """New places for the systems `trial` affects; every other system keeps its own."""
+    def _rescored(
+        self, trial: Answers
+    ) -> tuple[tuple[str, ...], dict[str, Applied], set[str], SetAside]:
+        """What `trial` changes: the systems whose applying rules or set-aside defaults change
+        (with their rules), and those that only fit the hardware differently. Every other system
+        keeps its place."""
+        hardware = trial.get("hardware", ())
         matches = rematch(self.rules, self.by_question, self.answers, self.matches, trial)
         changed = {p for p in self._named(trial) if matches[p] != self.matches[p]}
-        hardware_changed = trial.get("hardware", ()) != self.answers.get("hardware", ())
         added = self._added(changed, matches)
         touched = self._touched(changed) | added.keys()
-        scope = touched | (self._refitted(trial) if hardware_changed else set())
+        refitted = (
+            self._refitted(trial) - touched
+            if hardware != self.answers.get("hardware", ())
+            else frozenset()
+        )
         applied: dict[str, Applied] = {}
-        ranked = self.ranked - scope
+        ranked = self.ranked - touched - refitted
+        if refitted:
+            out = self._ruled_out() | self.memo.unfit(hardware, self.candidates)
+            ranked |= refitted - out
         fit = self.memo.fit
-        for slug in scope:
-            applied[slug] = a = (
-                self._apply(slug, self._rebuilt(slug, changed, added.get(slug, [])))
-                if slug in touched
-                else self._applied(slug)
-            )
+        effects = {self.rules[p].effect for p in changed}
+        for slug in touched:
+            applied[slug] = a = self._reapplied(slug, changed, effects, added.get(slug, []))
             if not a.ruled_out and not fit(trial, self.by_slug[slug]).exclusions:
                 ranked.add(slug)
         set_aside = set_aside_defaults(self._applying(matches), self.memo, self.candidates, ranked)
         moved: set[str] = set()
         for rule in set_aside.keys() | self.set_aside.keys():
             moved |= set_aside.get(rule, frozenset()) ^ self.set_aside.get(rule, frozenset())
-        for slug in moved - scope:
+        for slug in moved - touched:
             applied[slug] = self._applied(slug)
-        return {
-            slug: self._placed(slug, trial, a, aside_for(set_aside, slug))
-            for slug, a in applied.items()
-        }
+        return hardware, applied, set(refitted - moved), set_aside
 
-    def _placed(self, slug: str, trial: Answers, a: Applied, aside: frozenset[str]) -> Placed:
+    def _placed(
+        self, slug: str, hardware: tuple[str, ...], a: Applied, aside: frozenset[str]
+    ) -> Placed:
         """A system's place for `trial`: its tally's score, summed as `score` sums it."""
         c = self.by_slug[slug]
-        fit = self.memo.fit(trial, c)
+        fit = self.memo.fits.get((hardware, slug)) or self.memo.fit({"hardware": hardware}, c)
         if fit.exclusions or a.ruled_out:
             return None
         total = 0.0
@@ -142,10 +172,41 @@ class WhatIfs:
             total += c.measured.weight
         return order_of(total, a.prior, c), (slug, c.name, round(total, 2))
 
+    def _plain(self, slug: str, hardware: tuple[str, ...]) -> Placed:
+        """The place of a system whose rules and set-aside defaults are as given."""
+        return self._placed(slug, hardware, self._applied(slug), self._aside(slug))
+
+    def _aside(self, slug: str) -> frozenset[str]:
+        """The defaults set aside for a system under the answers as given."""
+        found = self.asides.get(slug)
+        if found is None:
+            found = self.asides[slug] = aside_for(self.set_aside, slug)
+        return found
+
+    def _ruled_out(self) -> frozenset[str]:
+        """The systems a rule rules out under the answers as given, whatever the hardware."""
+        if self.ruled_out is None:
+            self.ruled_out = frozenset(
+                c.slug for c in self.candidates if self._applied(c.slug).ruled_out
+            )
+        return self.ruled_out
+
+    def _by_rest(self) -> list[tuple[float, str]]:
+        """Every system by what its score is without the hardware fit, highest first, under
+        the answers as given (near enough: the sum is in another order than a tally's)."""
+        if self.rests is None:
+            rests = []
+            for c in self.candidates:
+                a = self._applied(c.slug)
+                rest = sum(a.penalties) + self._weighed(c.slug, a, self._aside(c.slug))
+                rests.append((rest + (c.measured.weight if c.measured else 0.0), c.slug))
+            self.rests = sorted(rests, key=lambda r: -r[0])
+        return self.rests
+
     def _weighed(self, slug: str, a: Applied, aside: frozenset[str]) -> float:
         """What the advice adds; a system's own, as given, is looked up once per what-ifs."""
         c = self.by_slug[slug]
-        if a.items is not self.items[slug]:
+        if a.advice is not self.applied[slug].advice:
             return self.memo.weigh_score(c, a.advice, aside)
         found = self.weighed.get(slug)
         if found is None or found[0] != aside:
@@ -156,26 +217,68 @@ class WhatIfs:
         """A system's applying rules as given, worked out once."""
         found = self.applied.get(slug)
         if found is None:
-            found = self.applied[slug] = self._apply(slug, self.items[slug])
+            items = self.items[slug]
+            found = self.applied[slug] = self._apply(
+                slug,
+                [i for i in items if i.rule.effect == "exclude" and i.match.known >= 1],
+                [i for i in items if i.rule.effect in ("boost", "penalty")],
+                [i for i in items if i.rule.effect == "default"],
+            )
         return found
 
-    def _apply(self, slug: str, items: list[Item]) -> Applied:
-        """Rule-outs as `_exclusions` reads them, advice as `weigh_advice` reads it."""
+    def _reapplied(
+        self, slug: str, changed: set[int], effects: set[str], added: list[Item]
+    ) -> Applied:
+        """A system's applying rules under changed rules: only the kinds they are redone."""
+        base = self._applied(slug)
+        if "exclude" in effects:
+            exclusions = [i for i in added if i.rule.effect == "exclude" and i.match.known >= 1]
+            exclusions = self._merged(base.exclusions, changed, exclusions)
+        else:
+            exclusions = base.exclusions
+        advice = (
+            self._merged(base.advice, changed,
+                         [i for i in added if i.rule.effect in ("boost", "penalty")])
+            if "boost" in effects or "penalty" in effects
+            else base.advice
+        )  # fmt: skip
+        defaults = (
+            self._merged(base.defaults, changed, [i for i in added if i.rule.effect == "default"])
+            if "default" in effects
+            else base.defaults
+        )
+        ruled_out, penalties = (
+            (base.ruled_out, base.penalties)
+            if exclusions is base.exclusions
+            else self._rulings(slug, exclusions)
+        )
+        prior = (
+            base.prior
+            if defaults is base.defaults
+            else self.memo.prior_score(defaults, self.by_slug[slug])
+        )
+        return Applied(exclusions, ruled_out, penalties, advice, defaults, prior)
+
+    def _apply(
+        self, slug: str, exclusions: list[Item], advice: list[Item], defaults: list[Item]
+    ) -> Applied:
+        ruled_out, penalties = self._rulings(slug, exclusions)
+        prior = self.memo.prior_score(defaults, self.by_slug[slug])
+        return Applied(exclusions, ruled_out, penalties, advice, defaults, prior)
+
+    def _rulings(self, slug: str, exclusions: list[Item]) -> tuple[bool, tuple[float, ...]]:
+        """Ruled out by a rule, and the disputed rule-outs counted as penalties instead, as
+        `_exclusions` reads them."""
         c = self.by_slug[slug]
         ruled_out = False
         penalties: list[float] = []
-        for item in items:
-            if item.rule.effect != "exclude" or item.match.known < 1:
-                continue
+        for item in exclusions:
             excluded, weight, _ = self.memo.ruling(item, c)
             if excluded:
                 ruled_out = True
             else:
                 penalties.append(weight)
-        advice = [i for i in items if i.rule.effect in ("boost", "penalty")]
-        defaults = [i for i in items if i.rule.effect == "default"]
-        prior = self.memo.prior_score(defaults, c)
-        return Applied(items, ruled_out, tuple(penalties), advice, prior)
+        return ruled_out, tuple(penalties)
 
     def _named(self, trial: Answers) -> set[int]:
         """The rules naming a question whose answer `trial` changes."""
@@ -228,9 +331,11 @@ class WhatIfs:
                 out.update(slug for slug, _ in hits)
         return out
 
-    def _rebuilt(self, slug: str, changed: set[int], added: list[Item]) -> list[Item]:
-        kept = [i for i in self.items[slug] if self.position[i.rule.slug] not in changed]
-        return sorted(kept + added, key=lambda i: self.position[i.rule.slug])
+    def _merged(self, kept: list[Item], changed: set[int], added: list[Item]) -> list[Item]:
+        """`kept` without the changed rules' items and with their new ones, in rule order."""
+        position = self.position
+        kept = [i for i in kept if position[i.rule.slug] not in changed]
+        return sorted(kept + added, key=lambda i: position[i.rule.slug]) if added else kept
 
 
 def _entry(t: Tally) -> Standing:
