@@ -18,8 +18,9 @@ from typing import Any
 
 from app.decision.evidence import link
 from app.decision.hardware import Fit, hardware_fit, reason
-from app.decision.matching import Match, match
+from app.decision.matching import Match, expand, match
 from app.decision.model import Answers, Candidate, Reason, RuleSpec
+from app.decision.questions import QUESTIONS_BY_ID
 from app.decision.rules import Target, target
 from app.schemas import SourceRef
 
@@ -301,8 +302,23 @@ def rematch(
     changed = [q for q in base.keys() | trial.keys() if base.get(q) != trial.get(q)]
     matches = list(base_matches)
     for question in changed:
+        # An opt-in condition (needs, stack) holds when one of its options is ticked, so it
+        # notices only the options ticked or unticked.
+        flipped = (
+            set(base.get(question, ())) ^ set(trial.get(question, ()))
+            if QUESTIONS_BY_ID[question].multiple
+            else None
+        )
         for position in by_question.get(question, ()):
-            matches[position] = rule_match(rules[position], trial)
+            rule = rules[position]
+            options = rule.when.get(question)
+            if (
+                flipped is not None
+                and options is not None
+                and flipped.isdisjoint(expand(question, tuple(options)))
+            ):
+                continue  # another changed question it names redoes it, if any
+            matches[position] = rule_match(rule, trial)
     return matches
 
 
@@ -383,6 +399,8 @@ def set_aside_defaults(
     ("production: start with vLLM" gives way to "on Gaudi, TGI"). Advice for systems that
     other advice firmly warns against here sets nothing aside.
     """
+    if not any(rule.effect == "boost" and rule.fallback for rule, _ in applying):
+        return {}  # no default applies: nothing to set aside
     warned: set[str] = set()
     specific: list[tuple[set[str], frozenset[str]]] = []
     for rule, m in applying:
