@@ -427,7 +427,9 @@ def set_aside_defaults(
 
 def aside_for(set_aside: SetAside, slug: str) -> frozenset[str]:
     """The defaults set aside for one system."""
-    return frozenset(rule for rule, slugs in set_aside.items() if slug in slugs)
+    if not set_aside:
+        return frozenset()
+    return frozenset([rule for rule, slugs in set_aside.items() if slug in slugs])
 
 
 def _firm_warning_rule(rule: RuleSpec, m: Match) -> bool:

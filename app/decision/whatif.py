@@ -130,7 +130,8 @@ class WhatIfs:
         matches = rematch(self.rules, self.by_question, self.answers, self.matches, trial)
         changed = {p for p in self._named(trial) if matches[p] != self.matches[p]}
         added = self._added(changed, matches)
-        touched = self._touched(changed) | added.keys()
+        spoken = self._touched(changed)
+        touched = spoken | added.keys()
         refitted = (
             self._refitted(trial) - touched
             if hardware != self.answers.get("hardware", ())
@@ -144,7 +145,9 @@ class WhatIfs:
         fit = self.memo.fit
         effects = {self.rules[p].effect for p in changed}
         for slug in touched:
-            applied[slug] = a = self._reapplied(slug, changed, effects, added.get(slug, []))
+            applied[slug] = a = self._reapplied(
+                slug, changed, effects, added.get(slug, []), slug in spoken
+            )
             if not a.ruled_out and not fit(trial, self.by_slug[slug]).exclusions:
                 ranked.add(slug)
         set_aside = set_aside_defaults(self._applying(matches), self.memo, self.candidates, ranked)
@@ -186,8 +189,12 @@ class WhatIfs:
     def _ruled_out(self) -> frozenset[str]:
         """The systems a rule rules out under the answers as given, whatever the hardware."""
         if self.ruled_out is None:
+            # Its tally's rule-outs are the fit's and then the rules'.
+            fit = self.memo.fit
             self.ruled_out = frozenset(
-                c.slug for c in self.candidates if self._applied(c.slug).ruled_out
+                slug
+                for slug, t in self.tallies.items()
+                if len(t.exclusions) > len(fit(self.answers, t.candidate).exclusions)
             )
         return self.ruled_out
 
@@ -195,11 +202,9 @@ class WhatIfs:
         """Every system by what its score is without the hardware fit, highest first, under
         the answers as given (near enough: the sum is in another order than a tally's)."""
         if self.rests is None:
-            rests = []
-            for c in self.candidates:
-                a = self._applied(c.slug)
-                rest = sum(a.penalties) + self._weighed(c.slug, a, self._aside(c.slug))
-                rests.append((rest + (c.measured.weight if c.measured else 0.0), c.slug))
+            fit = self.memo.fit
+            rests = [(t.score - fit(self.answers, t.candidate).score, slug)
+                     for slug, t in self.tallies.items()]  # fmt: skip
             self.rests = sorted(rests, key=lambda r: -r[0])
         return self.rests
 
@@ -227,26 +232,29 @@ class WhatIfs:
         return found
 
     def _reapplied(
-        self, slug: str, changed: set[int], effects: set[str], added: list[Item]
+        self, slug: str, changed: set[int], effects: set[str], added: list[Item], spoken: bool
     ) -> Applied:
-        """A system's applying rules under changed rules: only the kinds they are redone."""
+        """A system's applying rules under changed rules: only the kinds they are redone.
+        `spoken`: a changed rule applied to it under the answers as given."""
         base = self._applied(slug)
-        if "exclude" in effects:
-            exclusions = [i for i in added if i.rule.effect == "exclude" and i.match.known >= 1]
-            exclusions = self._merged(base.exclusions, changed, exclusions)
-        else:
-            exclusions = base.exclusions
+        exclusions = (
+            self._merged(base.exclusions, changed, spoken,
+                         [i for i in added if i.rule.effect == "exclude" and i.match.known >= 1])
+            if "exclude" in effects
+            else base.exclusions
+        )  # fmt: skip
         advice = (
-            self._merged(base.advice, changed,
+            self._merged(base.advice, changed, spoken,
                          [i for i in added if i.rule.effect in ("boost", "penalty")])
             if "boost" in effects or "penalty" in effects
             else base.advice
         )  # fmt: skip
         defaults = (
-            self._merged(base.defaults, changed, [i for i in added if i.rule.effect == "default"])
+            self._merged(base.defaults, changed, spoken,
+                         [i for i in added if i.rule.effect == "default"])
             if "default" in effects
             else base.defaults
-        )
+        )  # fmt: skip
         ruled_out, penalties = (
             (base.ruled_out, base.penalties)
             if exclusions is base.exclusions
@@ -331,10 +339,14 @@ class WhatIfs:
                 out.update(slug for slug, _ in hits)
         return out
 
-    def _merged(self, kept: list[Item], changed: set[int], added: list[Item]) -> list[Item]:
-        """`kept` without the changed rules' items and with their new ones, in rule order."""
+    def _merged(
+        self, kept: list[Item], changed: set[int], spoken: bool, added: list[Item]
+    ) -> list[Item]:
+        """`kept` without the changed rules' items (when they spoke about the system) and with
+        their new ones, in rule order; `kept` itself when neither changes it."""
         position = self.position
-        kept = [i for i in kept if position[i.rule.slug] not in changed]
+        if spoken:
+            kept = [i for i in kept if position[i.rule.slug] not in changed]
         return sorted(kept + added, key=lambda i: position[i.rule.slug]) if added else kept
 
 
