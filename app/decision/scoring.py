@@ -18,9 +18,11 @@ from typing import Any
 
 from app.decision.evidence import link
 from app.decision.hardware import Fit, hardware_fit, reason
-from app.decision.matching import Match, match
+from app.decision.matching import Match, expand, match
 from app.decision.model import Answers, Candidate, Reason, RuleSpec
+from app.decision.questions import QUESTIONS_BY_ID
 from app.decision.rules import Target, target
+from app.schemas import SourceRef
 
 CORROBORATION_STEP = 0.25
 CORROBORATION_CAP = 0.5
@@ -90,7 +92,9 @@ class Memo:
         self.fits: dict[tuple[tuple[str, ...], str], Fit] = {}
         self.priors: dict[tuple[str, ...], tuple[float, list[Reason]]] = {}
         self.weighed: dict[tuple[object, ...], tuple[float, list[Reason]]] = {}
+        self.weighed_scores: dict[tuple[object, ...], float] = {}
         self.refits: dict[tuple[tuple[str, ...], tuple[str, ...]], frozenset[str]] = {}
+        self.unfits: dict[tuple[str, ...], tuple[frozenset[str], float]] = {}
         self.names: dict[tuple[str, Match], frozenset[str]] = {}
         self.rulings: dict[tuple[str, str, int], tuple[bool, float, Reason]] = {}
         self.applications: dict[
@@ -113,6 +117,11 @@ class Memo:
             found = self.priors[key] = _prior(defaults, c)
         return found[0], list(found[1])
 
+    def prior_score(self, defaults: list["Item"], c: Candidate) -> float:
+        key = (c.slug, *(i.rule.slug for i in defaults))
+        found = self.priors.get(key)
+        return found[0] if found is not None else self.prior(defaults, c)[0]
+
     def weigh(
         self, c: Candidate, items: list["Item"], set_aside: frozenset[str]
     ) -> tuple[float, list[Reason]]:
@@ -125,6 +134,20 @@ class Memo:
             if len(self.weighed) >= self.limit:
                 self.weighed.clear()  # cheaper than LRU bookkeeping on every lookup
             found = self.weighed[key] = _weigh(items, set_aside, c)
+        return found
+
+    def weigh_score(self, c: Candidate, items: list["Item"], set_aside: frozenset[str]) -> float:
+        """What `weigh` adds, for what-ifs, which read scores alone: no reason is built."""
+        key = (c.slug, set_aside,
+               *((i.rule.slug, i.match, id(i.target)) for i in items))  # fmt: skip
+        weighed = self.weighed.get(key)
+        if weighed is not None:
+            return weighed[0]
+        found = self.weighed_scores.get(key)
+        if found is None:
+            if len(self.weighed_scores) >= self.limit:
+                self.weighed_scores.clear()
+            found = self.weighed_scores[key] = _weigh_score(items, set_aside)
         return found
 
     def applied(
@@ -162,6 +185,26 @@ class Memo:
         if found is None:
             hits = self.applied(rule, m, candidates)[0]
             found = self.names[key] = frozenset(slug for slug, _ in hits)
+        return found
+
+    def unfit(self, hardware: tuple[str, ...], candidates: list[Candidate]) -> frozenset[str]:
+        """The systems the hardware fit rules out on `hardware`."""
+        return self._fits(hardware, candidates)[0]
+
+    def best_fit(self, hardware: tuple[str, ...], candidates: list[Candidate]) -> float:
+        """The most any system's hardware fit scores on `hardware`."""
+        return self._fits(hardware, candidates)[1]
+
+    def _fits(
+        self, hardware: tuple[str, ...], candidates: list[Candidate]
+    ) -> tuple[frozenset[str], float]:
+        found = self.unfits.get(hardware)
+        if found is None:
+            fits = [(c.slug, self.fit({"hardware": hardware}, c)) for c in candidates]
+            found = self.unfits[hardware] = (
+                frozenset(slug for slug, f in fits if f.exclusions),
+                max((f.score for _, f in fits), default=0.0),
+            )
         return found
 
     def fit(self, answers: Answers, c: Candidate) -> Fit:
@@ -219,14 +262,21 @@ def weigh_advice(
     tally.prior, tally.order = memo.prior(defaults, tally.candidate)
 
 
-def order_key(t: Tally) -> tuple[float, float, int, str]:
+OrderKey = tuple[float, float, int, str]
+
+
+def order_key(t: Tally) -> OrderKey:
     """Score, then the sourced default order, then how many sources describe the system.
 
     The name comes last only so the order is total; the tests check that no first place is
     ever decided by it.
     """
-    return (-round(t.score, 2), -round(t.prior, 2), -len(t.candidate.summary_sources),
-            t.candidate.name.lower())  # fmt: skip
+    return order_of(t.score, t.prior, t.candidate)
+
+
+def order_of(score: float, prior: float, c: Candidate) -> OrderKey:
+    """`order_key` from a system's score and default order (what-ifs keep no tally)."""
+    return (-round(score, 2), -round(prior, 2), -len(c.summary_sources), c.name.lower())
 
 
 def rules_by_question(rules: list[RuleSpec]) -> dict[str, list[int]]:
@@ -252,8 +302,23 @@ def rematch(
     changed = [q for q in base.keys() | trial.keys() if base.get(q) != trial.get(q)]
     matches = list(base_matches)
     for question in changed:
+        # An opt-in condition (needs, stack) holds when one of its options is ticked, so it
+        # notices only the options ticked or unticked.
+        flipped = (
+            set(base.get(question, ())) ^ set(trial.get(question, ()))
+            if QUESTIONS_BY_ID[question].multiple
+            else None
+        )
         for position in by_question.get(question, ()):
-            matches[position] = rule_match(rules[position], trial)
+            rule = rules[position]
+            options = rule.when.get(question)
+            if (
+                flipped is not None
+                and options is not None
+                and flipped.isdisjoint(expand(question, tuple(options)))
+            ):
+                continue  # another changed question it names redoes it, if any
+            matches[position] = rule_match(rule, trial)
     return matches
 
 
@@ -334,6 +399,8 @@ def set_aside_defaults(
     ("production: start with vLLM" gives way to "on Gaudi, TGI"). Advice for systems that
     other advice firmly warns against here sets nothing aside.
     """
+    if not any(rule.effect == "boost" and rule.fallback for rule, _ in applying):
+        return {}  # no default applies: nothing to set aside
     warned: set[str] = set()
     specific: list[tuple[set[str], frozenset[str]]] = []
     for rule, m in applying:
@@ -360,7 +427,9 @@ def set_aside_defaults(
 
 def aside_for(set_aside: SetAside, slug: str) -> frozenset[str]:
     """The defaults set aside for one system."""
-    return frozenset(rule for rule, slugs in set_aside.items() if slug in slugs)
+    if not set_aside:
+        return frozenset()
+    return frozenset([rule for rule, slugs in set_aside.items() if slug in slugs])
 
 
 def _firm_warning_rule(rule: RuleSpec, m: Match) -> bool:
@@ -371,35 +440,60 @@ def _weigh(
     items: list[Item], set_aside: frozenset[str], c: Candidate
 ) -> tuple[float, list[Reason]]:
     """The score the advice adds to one system, and its reasons."""
+    reasons = [_reason(g, c) for g in _weighing(items, set_aside)]
+    return sum(r.weight for r in reasons), reasons
+
+
+def _weigh_score(items: list[Item], set_aside: frozenset[str]) -> float:
+    """What `_weigh` adds, the same floats summed in the same order, with no reason built."""
+    return sum(g.weight for g in _weighing(items, set_aside))
+
+
+@dataclass(slots=True)
+class _Group:
+    """One advice from one or more sources, as numbers: a reason is built from it only when
+    shown (what-ifs read the score alone)."""
+
+    lead: Item
+    items: list[Item]  # the group and the shelved advice that corroborates it
+    others: dict[str, SourceRef]  # the further sources, each counted once
+    raw: float  # the lead's weight and the corroboration bonus, unrounded
+    weight: float  # what the reason shows and the score adds
+    lead_weight: float
+    known: float
+    aside: bool = False  # a default that more specific advice overrides
+
+
+def _weighing(items: list[Item], set_aside: frozenset[str]) -> list[_Group]:
+    """Each advice that applies to one system with the weight it counts, in reason order."""
     groups: dict[tuple[str, int], list[Item]] = defaultdict(list)
     aside: dict[tuple[str, int], list[Item]] = defaultdict(list)
     for item in items:
         key = (item.rule.advice_key, 1 if item.weight >= 0 else -1)
         (aside if item.rule.slug in set_aside else groups)[key].append(item)
-    full: list[Reason] = []
-    partial: list[Reason] = []  # guesses (half-known) and overridden defaults
+    full: list[_Group] = []
+    partial: list[_Group] = []  # guesses (half-known) and overridden defaults
     for key, shelved in aside.items():
         if key not in groups:  # the advice itself gives way; otherwise it still corroborates
-            partial.append(_set_aside_reason(shelved, c))
+            partial.append(_set_aside(shelved))
     for key, group in groups.items():
-        grouped = _group_reason(group, c, aside.get(key, []))
+        grouped = _group(group, aside.get(key, []))
         (full if grouped.known >= 1 else partial).append(grouped)
     # Half-known rules are guesses about the open questions, and an overridden default is no
     # longer decisive: only the best boost and the worst penalty among them count, each worth
     # at most a mention (a guessed mention nothing), so they order the first answers and the
     # runners-up without outweighing advice that fits the answers.
-    best = max((r for r in partial if r.weight > 0), key=lambda r: r.weight, default=None)
-    worst = min((r for r in partial if r.weight < 0), key=lambda r: r.weight, default=None)
+    best = max((g for g in partial if g.weight > 0), key=lambda g: g.weight, default=None)
+    worst = min((g for g in partial if g.weight < 0), key=lambda g: g.weight, default=None)
     for extra in partial:
         keep = extra is best or extra is worst
         strong = extra.lead_weight >= OVERRIDING_STRENGTH * extra.known
         sign = 1 if extra.weight > 0 else -1
         extra.weight = sign * min(abs(extra.weight), GUESS_CAP) if keep and strong else 0.0
-    reasons = full + partial
-    return sum(r.weight for r in reasons), reasons
+    return full + partial
 
 
-def _group_reason(group: list[Item], c: Candidate, shelved: list[Item] | None = None) -> Reason:
+def _group(group: list[Item], shelved: list[Item] | None = None) -> _Group:
     """One advice from one or more sources: the strongest counts, each further source adds a bit."""
     lead = max(group, key=lambda i: abs(i.weight))
     group = group + (shelved or [])
@@ -407,27 +501,37 @@ def _group_reason(group: list[Item], c: Candidate, shelved: list[Item] | None = 
     others.pop(lead.rule.source.slug, None)
     bonus = min(CORROBORATION_STEP * len(others), CORROBORATION_CAP) * lead.match.known
     weight = lead.weight + (bonus if lead.weight > 0 else -bonus)
-    own = {i.rule.source.slug: abs(i.weight) for i in sorted(group, key=lambda i: abs(i.weight))}
+    return _Group(lead, group, others, weight, round(weight, 2), round(abs(lead.weight), 2),
+                  round(lead.match.known, 2))  # fmt: skip
+
+
+def _set_aside(shelved: list[Item]) -> _Group:
+    """A default that more specific advice overrides: still true, so it keeps a quarter."""
+    grouped = _group(shelved)
+    grouped.weight = round(grouped.weight * SET_ASIDE_SHARE, 2)
+    grouped.aside = True
+    return grouped
+
+
+def _reason(g: _Group, c: Candidate) -> Reason:
+    lead = g.lead
+    own = {i.rule.source.slug: abs(i.weight) for i in sorted(g.items, key=lambda i: abs(i.weight))}
+    text = _text(lead.rule, c)
     return reason(
-        _text(lead.rule, c),
+        text + " (a default; more specific advice applies here)" if g.aside else text,
         lead.target.source,
-        round(weight, 2),
+        g.weight,
         lead.rule.slug,
-        kind="for" if weight >= 0 else "against",
-        also=[link(s, own[slug]) for slug, s in others.items()],
-        lead_weight=round(abs(lead.weight), 2),
-        known=round(lead.match.known, 2),
+        kind="set-aside" if g.aside else "for" if g.raw >= 0 else "against",
+        also=[link(s, own[slug]) for slug, s in g.others.items()],
+        lead_weight=g.lead_weight,
+        known=g.known,
         disputed=lead.target.sides.text() if lead.target.sides else None,
     )
 
 
-def _set_aside_reason(shelved: list[Item], c: Candidate) -> Reason:
-    """A default that more specific advice overrides: still true, so it keeps a quarter."""
-    grouped = _group_reason(shelved, c)
-    grouped.text += " (a default; more specific advice applies here)"
-    grouped.weight = round(grouped.weight * SET_ASIDE_SHARE, 2)
-    grouped.kind = "set-aside"
-    return grouped
+def _group_reason(group: list[Item], c: Candidate) -> Reason:
+    return _reason(_group(group), c)
 
 
 def _prior(items: list[Item], c: Candidate) -> tuple[float, list[Reason]]:

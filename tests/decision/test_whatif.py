@@ -10,7 +10,7 @@ from app.decision.explain import _trials
 from app.decision.matching import match
 from app.decision.model import Answers, Candidate, RuleSpec
 from app.decision.questions import QUESTIONS
-from app.decision.scoring import Memo, order_key, score
+from app.decision.scoring import Memo, order_key, rematch, rule_match, rules_by_question, score
 from app.decision.whatif import WhatIfs
 from app.queries.decide import candidates, rules
 from tests.decision.test_engine import rule, system
@@ -93,3 +93,22 @@ def test_a_what_if_that_sets_a_default_aside_re_scores_the_system_it_names() -> 
     trial = {**answers, "workload": ("rag",)}
     assert whatifs.standings(trial) == full_standings(trial, cands, rules_)
     assert dict((slug, s) for slug, _, s in whatifs.standings(trial)) == {"y": 2.0, "x": 0.75}
+
+
+def test_rematch_redoes_every_rule_whose_match_changes(
+    inputs: tuple[list[Candidate], list[RuleSpec]],
+) -> None:
+    """Ticking or unticking a need redoes only the rules that name that option; the rest must
+    match exactly as a full re-match does."""
+    _, rs = inputs
+    by_question = rules_by_question(rs)
+    rng = random.Random(23)
+    for _ in range(20):
+        answers = random_answers(rng)
+        base = [rule_match(r, answers) for r in rs]
+        trials = [trial_of(answers, q, o, k) for q, o, k in _trials(answers)]
+        trials += [{q: a for q, a in answers.items() if q != question} for question in answers]
+        for trial in trials:
+            assert rematch(rs, by_question, answers, base, trial) == [
+                rule_match(r, trial) for r in rs
+            ], (answers, trial)
