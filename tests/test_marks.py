@@ -17,7 +17,7 @@ from jinja2 import Template
 
 from app.present import marks
 from app.queries.matrix import MatrixCell
-from app.schemas import Caveat, ClaimView, SourceRef
+from app.schemas import Caveat, ClaimView, SourcedText, SourceRef, SummaryLine
 from app.web.render import templates
 
 OLD_UI = """
@@ -62,13 +62,14 @@ OLD_UI = """
 
 
 @functools.cache
-def _compiled(call: str) -> Template:
-    return templates.env.from_string(OLD_UI + "{{ " + call + " }}")
+def _compiled(call: str, extra: str) -> Template:
+    return templates.env.from_string(OLD_UI + extra + "{{ " + call + " }}")
 
 
-def old(call: str, **values: Any) -> str:
-    """What the old macros write for `call`, a Jinja expression over `values`."""
-    return _compiled(call).render(**values).lstrip("\n")
+def old(call: str, extra: str = "", **values: Any) -> str:
+    """What the old macros (and `extra` ones) write for `call`, a Jinja expression over
+    `values`."""
+    return _compiled(call, extra).render(**values).lstrip("\n")
 
 
 CAVEATS = [
@@ -209,3 +210,25 @@ def test_matrix_cells_match_the_old_macro() -> None:
             assert marks.pin_class(capability, pinned) == old(
                 "pin_class(capability, pinned)", capability=capability, pinned=pinned
             )
+
+
+OLD_LISTS = """
+{%- macro claim_cites(claims) %}{% for claim in claims %}{{ claim_cite(claim) }}{{ ", " if not loop.last }}{% endfor %}{% endmacro %}
+{%- macro line_cites(line) %}{% set sources = ([line.source] + line.similar | map(attribute="source") | list) | unique(attribute="slug") | list %}{% for s in sources %}{{ cite(s) }}{{ "; " if not loop.last }}{% endfor %}{% endmacro %}
+"""  # noqa: E501
+
+
+def test_lists_of_cites_match_the_old_loops() -> None:
+    for n in range(4):
+        claims = CLAIMS[n * 7 : n * 7 + n]
+        got = marks.claim_cites(claims)
+        assert str(got) == old("claim_cites(claims)", claims=claims, extra=OLD_LISTS)
+    # A slug folded in twice, and once in other letter case, is cited once.
+    upper = SOURCES[3].model_copy(update={"slug": SOURCES[3].slug.upper()})
+    for similar in [[], SOURCES[:1], SOURCES[3:8], [*SOURCES[3:5], upper, SOURCES[3]]]:
+        line = SummaryLine(
+            text="Fast",
+            source=SOURCES[0],
+            similar=[SourcedText(text="t", source=s) for s in similar],
+        )
+        assert str(marks.line_cites(line)) == old("line_cites(line)", line=line, extra=OLD_LISTS)

@@ -10,13 +10,13 @@ Every value from the data goes through markupsafe's `escape`, as Jinja's autoesc
 fixed text around it is written as the templates had it (apostrophes included, unescaped).
 """
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Protocol
 
 from markupsafe import Markup, escape
 
 from app.present.formatting import caveat_label, level_icon, level_label, level_short, source_date
-from app.schemas import ClaimView, SourceRef
+from app.schemas import ClaimView, SourceRef, SummaryLine
 
 TEAM_KIND = "team-measurement"
 
@@ -101,6 +101,24 @@ def claim_cite(claim: ClaimView) -> Markup:
             ' counted.">withdrawn</span>'
         )
     return Markup(text)
+
+
+def claim_cites(claims: Iterable[ClaimView]) -> Markup:
+    """A compare cell's claims, each cited, separated by commas."""
+    return Markup(", ".join(claim_cite(c) for c in claims))
+
+
+def line_cites(line: SummaryLine) -> Markup:
+    """The sources of a summary line and of the lines folded into it, each cited once (the
+    first of a slug, compared without case as Jinja's `unique` did), separated by semicolons."""
+    seen: set[str] = set()
+    cited: list[str] = []
+    for source in [line.source, *(s.source for s in line.similar)]:
+        key = source.slug.lower()
+        if key not in seen:
+            seen.add(key)
+            cited.append(cite(source))
+    return Markup("; ".join(cited))
 
 
 class _Facts(Protocol):
