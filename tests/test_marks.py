@@ -16,7 +16,7 @@ import pytest
 from jinja2 import Template
 
 from app.present import marks
-from app.queries.matrix import MatrixCell
+from app.queries.matrix import MatrixCell, MatrixColumn, MatrixGroup
 from app.schemas import Caveat, ClaimView, SourcedText, SourceRef, SummaryLine
 from app.web.render import templates
 
@@ -232,3 +232,40 @@ def test_lists_of_cites_match_the_old_loops() -> None:
             similar=[SourcedText(text="t", source=s) for s in similar],
         )
         assert str(marks.line_cites(line)) == old("line_cites(line)", line=line, extra=OLD_LISTS)
+
+
+OLD_HEADERS = """
+{%- macro cap_header(column, pinned, order) -%}
+<th scope="col" data-order="{{ order }}" class="cap{% if column.slug in pinned %} is-highlighted{% endif %}{{ pin_class(column.slug, pinned) }}" id="col-{{ column.slug }}" title="{{ column.description }}"><a href="/features/{{ column.slug }}"><span>{{ column.name }}</span></a></th>
+{%- endmacro %}
+{%- macro headers(groups, pinned, order, part) %}{% for group in groups %}{% for column in group.columns if (column.slug in pinned) == part %}{{ cap_header(column, pinned, order[column.slug]) }}{% endfor %}{% endfor %}{% endmacro %}
+"""  # noqa: E501
+
+
+def test_matrix_headers_match_the_old_macro() -> None:
+    columns = [
+        MatrixColumn(slug=slug, name=name, description=description, group="g")
+        for slug, name, description in [
+            ("prefix-caching", "Prefix caching", "Reuses the KV cache"),
+            ("a&b", "A & <B>", 'Says "it\'s" fine'),
+            ("h100", "H100", ""),
+        ]
+    ]
+    groups = [
+        MatrixGroup(slug="one", name="One", columns=columns[:2]),
+        MatrixGroup(slug="two", name="Two", columns=columns[2:]),
+    ]
+    order = {c.slug: i for i, c in enumerate(columns)}
+    for pinned, part in itertools.product(
+        [[], ["h100"], ["a&b", "prefix-caching"], ["h100", "a&b", "prefix-caching"]], [True, False]
+    ):
+        got = marks.cap_headers(groups, pinned, order, pinned_part=part)
+        expected = old(
+            "headers(groups, pinned, order, part)",
+            OLD_HEADERS,
+            groups=groups,
+            pinned=pinned,
+            order=order,
+            part=part,
+        )
+        assert str(got) == expected
