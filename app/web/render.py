@@ -23,7 +23,7 @@ from app.data_version.version import data_version
 from app.data_version.watcher import VersionWatcher
 from app.forms import notes as note_forms
 from app.params.views import group_problems, is_untidy
-from app.present import formatting
+from app.present import bar_svg, formatting, marks
 from app.queries.catalogue import site_facts
 from app.settings import PROJECT_ROOT
 from app.web.cache import VARY, CachedPage, RenderCache, page_key
@@ -53,6 +53,8 @@ templates.env.filters["truncate"] = lambda text, length=255, killwords=False, en
 # Macro modules see the globals that exist when they load: helpers first.
 templates.env.globals["group_problems"] = group_problems
 templates.env.globals["fmt"] = formatting
+templates.env.globals["marks"] = marks
+templates.env.globals["bar_svg"] = bar_svg
 templates.env.globals["static_url"] = static_url
 templates.env.globals["note_forms"] = note_forms
 # Blocks rendered alone cannot see a template's own imports, so macros are globals.
