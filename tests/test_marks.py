@@ -16,8 +16,9 @@ import pytest
 from jinja2 import Template
 
 from app.present import marks
+from app.queries.compare import CompareRow
 from app.queries.matrix import MatrixCell, MatrixColumn, MatrixGroup
-from app.schemas import Caveat, ClaimView, SourcedText, SourceRef, SummaryLine
+from app.schemas import Caveat, Cell, ClaimView, SourcedText, SourceRef, SummaryLine
 from app.web.render import templates
 
 OLD_UI = """
@@ -213,16 +214,30 @@ def test_matrix_cells_match_the_old_macro() -> None:
 
 
 OLD_LISTS = """
-{%- macro claim_cites(claims) %}{% for claim in claims %}{{ claim_cite(claim) }}{{ ", " if not loop.last }}{% endfor %}{% endmacro %}
+{%- macro compare_cells(row) %}
+  {% for cell in row.cells %}
+  <td>{% if cell %}{{ level(cell.level) }}{% if cell.disputed %} <span class="disputed-flag">⚑ Disputed</span>{% endif %}{% if row.ahead == loop.index0 %} <span class="ahead">▲ ahead</span>{% endif %}
+    <div class="cell-sources">{% for claim in cell.claims %}{{ claim_cite(claim) }}{{ ", " if not loop.last }}{% endfor %}</div>
+  {% else %}<span class="no-claim">No source says</span>{% endif %}</td>
+  {% endfor %}
+{% endmacro %}
 {%- macro line_cites(line) %}{% set sources = ([line.source] + line.similar | map(attribute="source") | list) | unique(attribute="slug") | list %}{% for s in sources %}{{ cite(s) }}{{ "; " if not loop.last }}{% endfor %}{% endmacro %}
 """  # noqa: E501
 
 
 def test_lists_of_cites_match_the_old_loops() -> None:
-    for n in range(4):
-        claims = CLAIMS[n * 7 : n * 7 + n]
-        got = marks.claim_cites(claims)
-        assert str(got) == old("claim_cites(claims)", claims=claims, extra=OLD_LISTS)
+    # Around its loop the old row wrote "\n  " before (old() drops the line break) and "\n"
+    # after; the page keeps both around marks.compare_cells.
+    for n, ahead in itertools.product(range(4), [None, 0, 2]):
+        cells = [
+            Cell(capability="c", name="C", description="", level=level, disputed=disputed,
+                 claims=CLAIMS[k * 5 : k * 5 + k])
+            for k, (level, disputed) in enumerate(itertools.product(["yes", "via"], [False, True]))
+        ][:n]  # fmt: skip
+        row = CompareRow(key="c", name="C", description="", cells=[*cells, None][: n + 1],
+                         covered=[], differs=False, gap=False, ahead=ahead)  # fmt: skip
+        expected = old("compare_cells(row)", OLD_LISTS, row=row)
+        assert "  " + str(marks.compare_cells(row)) + "\n" == expected
     # A slug folded in twice, and once in other letter case, is cited once.
     upper = SOURCES[3].model_copy(update={"slug": SOURCES[3].slug.upper()})
     for similar in [[], SOURCES[:1], SOURCES[3:8], [*SOURCES[3:5], upper, SOURCES[3]]]:

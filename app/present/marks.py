@@ -17,7 +17,7 @@ from typing import Protocol
 from markupsafe import Markup, escape
 
 from app.present.formatting import caveat_label, level_icon, level_label, level_short, source_date
-from app.schemas import ClaimView, SourceRef, SummaryLine
+from app.schemas import Cell, ClaimView, SourceRef, SummaryLine
 
 TEAM_KIND = "team-measurement"
 
@@ -138,11 +138,6 @@ def _claim_cite(claim: ClaimView) -> str:
     return text
 
 
-def claim_cites(claims: Iterable[ClaimView]) -> Markup:
-    """A compare cell's claims, each cited, separated by commas."""
-    return Markup(", ".join([_claim_cite(c) for c in claims]))
-
-
 def line_cites(line: SummaryLine) -> Markup:
     """The sources of a summary line and of the lines folded into it, each cited once (the
     first of a slug, compared without case as Jinja's `unique` did), separated by semicolons."""
@@ -154,6 +149,33 @@ def line_cites(line: SummaryLine) -> Markup:
             seen.add(key)
             cited.append(_cite(source))
     return Markup("; ".join(cited))
+
+
+class _CompareRow(Protocol):
+    @property
+    def cells(self) -> Sequence[Cell | None]: ...
+    @property
+    def ahead(self) -> int | None: ...
+
+
+def compare_cells(row: _CompareRow) -> Markup:
+    """A /compare feature or hardware row's cells, one <td> per system: the level read, the
+    marks for disputed and ahead, and the claims cited; or "No source says". Laid out as the
+    template's loop laid them out, line breaks included."""
+    text = ""
+    for n, cell in enumerate(row.cells):
+        if cell:
+            disputed = ' <span class="disputed-flag">⚑ Disputed</span>' if cell.disputed else ""
+            ahead = ' <span class="ahead">▲ ahead</span>' if row.ahead == n else ""
+            cites = ", ".join([_claim_cite(c) for c in cell.claims])
+            inner = (
+                f'{_level(cell.level, None)}{disputed}{ahead}\n    <div class="cell-sources">'
+                f"{cites}</div>\n  "
+            )
+        else:
+            inner = '<span class="no-claim">No source says</span>'
+        text += f"\n  <td>{inner}</td>\n  "
+    return Markup(text)
 
 
 class _Facts(Protocol):
