@@ -16,8 +16,9 @@ import pytest
 from jinja2 import Template
 
 from app.present import marks
+from app.queries.compare import CompareRow
 from app.queries.matrix import MatrixCell, MatrixColumn, MatrixGroup
-from app.schemas import Caveat, ClaimView, SourcedText, SourceRef, SummaryLine
+from app.schemas import BenchmarkView, Caveat, Cell, ClaimView, SourcedText, SourceRef, SummaryLine
 from app.web.render import templates
 
 OLD_UI = """
@@ -213,16 +214,30 @@ def test_matrix_cells_match_the_old_macro() -> None:
 
 
 OLD_LISTS = """
-{%- macro claim_cites(claims) %}{% for claim in claims %}{{ claim_cite(claim) }}{{ ", " if not loop.last }}{% endfor %}{% endmacro %}
+{%- macro compare_cells(row) %}
+  {% for cell in row.cells %}
+  <td>{% if cell %}{{ level(cell.level) }}{% if cell.disputed %} <span class="disputed-flag">⚑ Disputed</span>{% endif %}{% if row.ahead == loop.index0 %} <span class="ahead">▲ ahead</span>{% endif %}
+    <div class="cell-sources">{% for claim in cell.claims %}{{ claim_cite(claim) }}{{ ", " if not loop.last }}{% endfor %}</div>
+  {% else %}<span class="no-claim">No source says</span>{% endif %}</td>
+  {% endfor %}
+{% endmacro %}
 {%- macro line_cites(line) %}{% set sources = ([line.source] + line.similar | map(attribute="source") | list) | unique(attribute="slug") | list %}{% for s in sources %}{{ cite(s) }}{{ "; " if not loop.last }}{% endfor %}{% endmacro %}
 """  # noqa: E501
 
 
 def test_lists_of_cites_match_the_old_loops() -> None:
-    for n in range(4):
-        claims = CLAIMS[n * 7 : n * 7 + n]
-        got = marks.claim_cites(claims)
-        assert str(got) == old("claim_cites(claims)", claims=claims, extra=OLD_LISTS)
+    # Around its loop the old row wrote "\n  " before (old() drops the line break) and "\n"
+    # after; the page keeps both around marks.compare_cells.
+    for n, ahead in itertools.product(range(4), [None, 0, 2]):
+        cells = [
+            Cell(capability="c", name="C", description="", level=level, disputed=disputed,
+                 claims=CLAIMS[k * 5 : k * 5 + k])
+            for k, (level, disputed) in enumerate(itertools.product(["yes", "via"], [False, True]))
+        ][:n]  # fmt: skip
+        row = CompareRow(key="c", name="C", description="", cells=[*cells, None][: n + 1],
+                         covered=[], differs=False, gap=False, ahead=ahead)  # fmt: skip
+        expected = old("compare_cells(row)", OLD_LISTS, row=row)
+        assert "  " + str(marks.compare_cells(row)) + "\n" == expected
     # A slug folded in twice, and once in other letter case, is cited once.
     upper = SOURCES[3].model_copy(update={"slug": SOURCES[3].slug.upper()})
     for similar in [[], SOURCES[:1], SOURCES[3:8], [*SOURCES[3:5], upper, SOURCES[3]]]:
@@ -269,3 +284,90 @@ def test_matrix_headers_match_the_old_macro() -> None:
             part=part,
         )
         assert str(got) == expected
+
+
+OLD_FIGURE_PARTS = """
+{% macro hardware_of(r) -%}
+{%- if r.hardware -%}
+{% if r.gpus %}{{ r.gpus }}× {% endif %}<a href="/hardware/{{ r.hardware }}" class="vocab{% if r.hardware_vague %} vague{% endif %}">{{ r.hardware_name }}</a>
+{%- if r.hardware_text %}<div class="note">given as “{{ r.hardware_text }}”</div>{% endif %}
+{%- else %}—{% endif -%}
+{%- endmacro %}
+
+{% macro model_of(r) -%}
+{%- if r.model -%}
+<a href="/models/{{ r.model }}" class="vocab{% if r.model_vague %} vague{% endif %}">{{ r.model_name }}</a>
+{%- if r.model_text %}<div class="note">given as “{{ r.model_text }}”</div>{% endif %}
+{%- else %}—{% endif %}{% if r.precision %} · {{ r.precision }}{% endif -%}
+{%- endmacro %}
+
+{% macro workload_of(r) -%}
+{%- if r.workload %}{{ r.workload_name }}{% else %}—{% endif %}
+{%- if r.setup %}<div class="note">{{ r.setup }}</div>{% endif -%}
+{%- endmacro %}
+"""  # noqa: E501
+
+
+def test_figure_parts_match_the_old_macros() -> None:
+    base: dict[str, Any] = dict(
+        id="r1",
+        system="vllm",
+        system_name="vLLM",
+        metric="m",
+        metric_name="M",
+        metric_kind="throughput",
+        better="higher",
+        value=1.0,
+        low=None,
+        high=None,
+        qualifier="exact",
+        unit="tok/s",
+        concurrency=None,
+        system_version=None,
+        baseline=None,
+        run_by=None,
+        date=None,
+        note=None,
+        source=SOURCES[0],
+    )
+    texts = [None, "", 'H100 "SXM" & <co>']
+    for hardware, gpus, vague, text in itertools.product(
+        ["h100", None, "a&b"], [None, 0, 8], [False, True], texts
+    ):
+        r = BenchmarkView(
+            **base,
+            hardware=hardware,
+            hardware_name="H100 <80GB>",
+            gpus=gpus,
+            hardware_vague=vague,
+            hardware_text=text,
+            model=None,
+            precision=None,
+            workload=None,
+        )
+        assert str(marks.hardware_of(r)) == old("hardware_of(r)", OLD_FIGURE_PARTS, r=r)
+    for model, vague, text, precision in itertools.product(
+        ["llama-3-8b", None], [False, True], texts, [None, "", "fp8 <x>"]
+    ):
+        r = BenchmarkView(
+            **base,
+            hardware=None,
+            model=model,
+            model_name="Llama 3 8B",
+            model_vague=vague,
+            model_text=text,
+            precision=precision,
+            workload=None,
+        )
+        assert str(marks.model_of(r)) == old("model_of(r)", OLD_FIGURE_PARTS, r=r)
+    for workload, name, setup in itertools.product(["chat", None], ["Chat & <RAG>", None], texts):
+        r = BenchmarkView(
+            **base,
+            hardware=None,
+            model=None,
+            precision=None,
+            workload=workload,
+            workload_name=name,
+            setup=setup,
+        )
+        assert str(marks.workload_of(r)) == old("workload_of(r)", OLD_FIGURE_PARTS, r=r)

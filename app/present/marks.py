@@ -17,7 +17,7 @@ from typing import Protocol
 from markupsafe import Markup, escape
 
 from app.present.formatting import caveat_label, level_icon, level_label, level_short, source_date
-from app.schemas import ClaimView, SourceRef, SummaryLine
+from app.schemas import BenchmarkView, Cell, ClaimView, SourceRef, SummaryLine
 
 TEAM_KIND = "team-measurement"
 
@@ -138,11 +138,6 @@ def _claim_cite(claim: ClaimView) -> str:
     return text
 
 
-def claim_cites(claims: Iterable[ClaimView]) -> Markup:
-    """A compare cell's claims, each cited, separated by commas."""
-    return Markup(", ".join([_claim_cite(c) for c in claims]))
-
-
 def line_cites(line: SummaryLine) -> Markup:
     """The sources of a summary line and of the lines folded into it, each cited once (the
     first of a slug, compared without case as Jinja's `unique` did), separated by semicolons."""
@@ -154,6 +149,70 @@ def line_cites(line: SummaryLine) -> Markup:
             seen.add(key)
             cited.append(_cite(source))
     return Markup("; ".join(cited))
+
+
+class _CompareRow(Protocol):
+    @property
+    def cells(self) -> Sequence[Cell | None]: ...
+    @property
+    def ahead(self) -> int | None: ...
+
+
+def compare_cells(row: _CompareRow) -> Markup:
+    """A /compare feature or hardware row's cells, one <td> per system: the level read, the
+    marks for disputed and ahead, and the claims cited; or "No source says". Laid out as the
+    template's loop laid them out, line breaks included."""
+    text = ""
+    for n, cell in enumerate(row.cells):
+        if cell:
+            disputed = ' <span class="disputed-flag">⚑ Disputed</span>' if cell.disputed else ""
+            ahead = ' <span class="ahead">▲ ahead</span>' if row.ahead == n else ""
+            cites = ", ".join([_claim_cite(c) for c in cell.claims])
+            inner = (
+                f'{_level(cell.level, None)}{disputed}{ahead}\n    <div class="cell-sources">'
+                f"{cites}</div>\n  "
+            )
+        else:
+            inner = '<span class="no-claim">No source says</span>'
+        text += f"\n  <td>{inner}</td>\n  "
+    return Markup(text)
+
+
+def hardware_of(r: BenchmarkView) -> Markup:
+    """A figure's hardware (with its GPU count), linked to its vocabulary page; "—" if unsaid."""
+    if not r.hardware:
+        return Markup("—")
+    gpus = f"{_text(r.gpus)}× " if r.gpus else ""
+    vague = " vague" if r.hardware_vague else ""
+    text = (
+        f'{gpus}<a href="/hardware/{_text(r.hardware)}" class="vocab{vague}">'
+        f"{_text(r.hardware_name)}</a>"
+    )
+    if r.hardware_text:
+        text += f'<div class="note">given as “{_text(r.hardware_text)}”</div>'
+    return Markup(text)
+
+
+def model_of(r: BenchmarkView) -> Markup:
+    """A figure's model, linked to its vocabulary page ("—" if unsaid), and its precision."""
+    if r.model:
+        vague = " vague" if r.model_vague else ""
+        text = f'<a href="/models/{_text(r.model)}" class="vocab{vague}">{_text(r.model_name)}</a>'
+        if r.model_text:
+            text += f'<div class="note">given as “{_text(r.model_text)}”</div>'
+    else:
+        text = "—"
+    if r.precision:
+        text += f" · {_text(r.precision)}"
+    return Markup(text)
+
+
+def workload_of(r: BenchmarkView) -> Markup:
+    """A figure's workload ("—" if unsaid) and our line on the source's setup."""
+    text = _text(r.workload_name) if r.workload else "—"
+    if r.setup:
+        text += f'<div class="note">{_text(r.setup)}</div>'
+    return Markup(text)
 
 
 class _Facts(Protocol):
