@@ -2,6 +2,7 @@
 
 import logging
 import logging.config
+import subprocess
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -58,7 +59,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
     except InsecureSecretError as exc:
         typer.echo(str(exc), err=True)
         raise typer.Exit(code=1) from exc
-    _prepare(settings, say=logging.getLogger("inference_atlas").info)
+    _prepare_in_a_child()
     tune_for_serving()
     # Behind a reverse proxy, uvicorn takes the client address and scheme (https, for the
     # cookie's Secure flag) from X-Forwarded-* only when the proxy's address is listed in
@@ -76,6 +77,26 @@ def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
         timeout_keep_alive=5,
         h11_max_incomplete_event_size=64 * 1024,
     )
+
+
+def _prepare_in_a_child() -> None:
+    """Migrate, and seed an empty database, in a process of its own that ends before the
+    server starts. Seeding ten times the real data takes some 200 MB; in the server's own
+    process the allocator would keep that memory, freed but not returned, for the server's
+    whole life (its peak at x10 was the first start's seed, docs/performance.md)."""
+    command = [sys.executable, "-c", "from app.cli import main; main()", "prepare-to-serve"]
+    done = subprocess.run(command, stdin=subprocess.DEVNULL, check=False)
+    if done.returncode != 0:
+        raise typer.Exit(code=done.returncode)
+
+
+@cli.command("prepare-to-serve", hidden=True)
+def prepare_to_serve() -> None:
+    """What `serve` runs in a child process first: `migrate`, saying what was done in the
+    server's own log format."""
+    settings = Settings()
+    logging.config.dictConfig(logging_config(settings.log_format, settings.log_level))
+    _prepare(settings, say=logging.getLogger("inference_atlas").info)
 
 
 @cli.command()
