@@ -175,5 +175,16 @@ def measure_fuzzer(server: Server, folder: Path, headers: dict[str, str] | None 
         return -1
     if run.returncode == 0:
         return 0
+    # What failed, on stderr with the progress lines: the run's folder is gone at the end, and
+    # a failure that the next run does not repeat (the examples are drawn at random) must
+    # still be possible to read.
+    label = "with a token" if headers else "anonymously"
+    progress(f"schema fuzzer {label} failed; its report:\n{_failures_part(run.stdout)}")
     found = FAILURES.findall(run.stdout.splitlines()[-1] if run.stdout else "")
     return int(found[0]) if found else -1
+
+
+def _failures_part(report: str) -> str:
+    """Schemathesis's report from its failures section on (the whole report if none)."""
+    start = report.find("FAILURES")
+    return report[start:] if start >= 0 else report[-6000:]
