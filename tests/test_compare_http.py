@@ -1,5 +1,6 @@
 """/compare and /api/v1/compare: same data, canonical URLs, differences, errors, sharing."""
 
+import pytest
 from bs4 import BeautifulSoup
 from fastapi.testclient import TestClient
 
@@ -88,6 +89,31 @@ def test_shared_benchmarks_are_charted_and_the_rest_explained(client: TestClient
     assert "cannot be ranked" in soup.select_one(".other-results summary").get_text()
     lonely = soup_of(client.get("/compare?s=litellm&s=olla"))
     assert "No benchmark" in lonely.select_one(".compare-benchmarks .empty").get_text()
+
+
+def test_past_the_chart_limit_shared_contexts_link_to_their_benchmarks_page(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("app.routes.compare.MAX_CHARTS", 1)
+    query = "s=vllm&s=sglang&s=tensorrt-llm"
+    shared = client.get(f"/api/v1/compare?{query}").json()["shared_contexts"]
+    assert len(shared) >= 3  # the API still gives every shared context
+    # An unknown parameter of its own: other tests' pages sit in the render cache.
+    soup = soup_of(client.get(f"/compare?{query}&charts=1"))
+    assert len(soup.select(".compare-benchmarks article.context-card")) == 1
+    links = soup.select(".compare-benchmarks .more-contexts a")
+    assert (
+        f"{len(shared) - 1} more shared contexts"
+        in soup.select_one(".more-contexts summary").get_text()
+    )
+    assert len(links) == len(shared) - 1
+    for link in links[:3]:
+        page = BeautifulSoup(client.get(link["href"]).text, "html.parser")
+        # The context is charted there, for the compared systems only.
+        headings = [h.get_text(" ", strip=True) for h in page.select("article.context-card h3")]
+        assert link.get_text(" ", strip=True) in headings, (link["href"], headings)
+        systems = {a["href"] for a in page.select("table.results tbody th a[href^='/systems/']")}
+        assert systems <= {"/systems/vllm", "/systems/sglang", "/systems/tensorrt-llm"}
 
 
 def test_search_as_you_type_suggests_systems_not_yet_chosen(client: TestClient) -> None:

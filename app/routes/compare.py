@@ -6,6 +6,8 @@ from sqlmodel import Session
 
 from app.db import SessionDep
 from app.params.readings import TOO_FEW, read_compare
+from app.params.views import BenchmarkParams
+from app.queries.benchmark_page import MAX_CHARTS, context_query
 from app.queries.compare import Comparison, build_comparison, clear_pick, suggestions
 from app.queries.contexts import context_chart, describe_ratio
 from app.queries.decide import rules_favouring
@@ -47,9 +49,18 @@ def _compare_page(request: Request, session: Session) -> Response:
         "comparison": comparison,
         "names": {s.slug: s.name for s in systems},
         "suggestions": suggestions(systems, params),
-        "charts": {c.key: context_chart(c) for c in comparison.shared_contexts}
+        # The cards drawn (at most MAX_CHARTS, as on /benchmarks) and, for the rest, where
+        # /benchmarks charts each of them for these systems.
+        "charted": comparison.shared_contexts[:MAX_CHARTS] if comparison else [],
+        "charts": {c.key: context_chart(c) for c in comparison.shared_contexts[:MAX_CHARTS]}
         if comparison
         else {},
+        "more_contexts": [
+            (c, f"/benchmarks?{context_query(c, BenchmarkParams(system=params.s))}")
+            for c in comparison.shared_contexts[MAX_CHARTS:]
+        ]
+        if comparison
+        else [],
         "describe_ratio": describe_ratio,
         "favouring": rules_favouring(session, list(params.s)) if comparison else {},
         "share_url": share_url,
