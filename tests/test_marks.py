@@ -329,45 +329,29 @@ def test_figure_parts_match_the_old_macros() -> None:
         date=None,
         note=None,
         source=SOURCES[0],
+        # The setting's parts are unknown unless a loop below varies them.
+        hardware=None,
+        model=None,
+        precision=None,
+        workload=None,
     )
+
+    def figure(**fields: Any) -> BenchmarkView:
+        return BenchmarkView(**{**base, **fields})
+
     texts = [None, "", 'H100 "SXM" & <co>']
     for hardware, gpus, vague, text in itertools.product(
         ["h100", None, "a&b"], [None, 0, 8], [False, True], texts
     ):
-        r = BenchmarkView(
-            **base,
-            hardware=hardware,
-            hardware_name="H100 <80GB>",
-            gpus=gpus,
-            hardware_vague=vague,
-            hardware_text=text,
-            model=None,
-            precision=None,
-            workload=None,
-        )
+        r = figure(hardware=hardware, hardware_name="H100 <80GB>", gpus=gpus,
+                   hardware_vague=vague, hardware_text=text)  # fmt: skip
         assert str(marks.hardware_of(r)) == old("hardware_of(r)", OLD_FIGURE_PARTS, r=r)
     for model, vague, text, precision in itertools.product(
         ["llama-3-8b", None], [False, True], texts, [None, "", "fp8 <x>"]
     ):
-        r = BenchmarkView(
-            **base,
-            hardware=None,
-            model=model,
-            model_name="Llama 3 8B",
-            model_vague=vague,
-            model_text=text,
-            precision=precision,
-            workload=None,
-        )
+        r = figure(model=model, model_name="Llama 3 8B", model_vague=vague, model_text=text,
+                   precision=precision)  # fmt: skip
         assert str(marks.model_of(r)) == old("model_of(r)", OLD_FIGURE_PARTS, r=r)
     for workload, name, setup in itertools.product(["chat", None], ["Chat & <RAG>", None], texts):
-        r = BenchmarkView(
-            **base,
-            hardware=None,
-            model=None,
-            precision=None,
-            workload=workload,
-            workload_name=name,
-            setup=setup,
-        )
+        r = figure(workload=workload, workload_name=name, setup=setup)
         assert str(marks.workload_of(r)) == old("workload_of(r)", OLD_FIGURE_PARTS, r=r)
