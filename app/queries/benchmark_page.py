@@ -281,17 +281,17 @@ def placement(
     return out
 
 
-def context_query(context: Context, params: BenchmarkParams) -> str:
-    """The filters that narrow `params` to one context's setting and metric (the systems,
-    sources and origin asked for stay; a part the context leaves open is not filtered)."""
+def context_query(context: Context | BenchmarkView, params: BenchmarkParams) -> str:
+    """The filters that narrow `params` to one context's setting and metric, or a figure's
+    (the systems, sources and origin asked for stay; a part left open is not filtered)."""
     narrowed = params.replace(
         metric=(context.metric,),
         hardware=(context.hardware,) if context.hardware else (),
         model=(context.model,) if context.model else (),
         precision=(context.precision,) if context.precision else (),
         workload=(context.workload,) if context.workload else (),
-        cmin=context.concurrency,
-        cmax=context.concurrency,
+        cmin=context.concurrency or None,
+        cmax=context.concurrency or None,
         page=1,
     )
     return narrowed.query_string()

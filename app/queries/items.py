@@ -9,6 +9,8 @@ from pydantic import BaseModel
 from sqlmodel import Session, col, select
 
 from app.models import BenchmarkResult
+from app.params.views import BenchmarkParams
+from app.queries.benchmark_page import context_query
 from app.queries.benchmarks import benchmark_views, latest_versions, with_freshness
 from app.queries.catalogue import list_capabilities, list_sources
 from app.queries.contexts import context_key
@@ -118,12 +120,7 @@ def context_label(view: BenchmarkView) -> str:
 
 def context_url(view: BenchmarkView) -> str:
     """/benchmarks filtered to the figure's metric and setting (as far as filters reach)."""
-    pairs = [("metric", view.metric)]
-    pairs += [(name, value) for name in ("hardware", "model", "precision", "workload")
-              if (value := getattr(view, name))]  # fmt: skip
-    if view.concurrency:
-        pairs += [("cmin", str(view.concurrency)), ("cmax", str(view.concurrency))]
-    return f"/benchmarks?{urlencode(pairs)}"
+    return f"/benchmarks?{context_query(view, BenchmarkParams())}"
 
 
 def claim_path(system: str, capability: str, source: str) -> str:
