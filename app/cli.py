@@ -49,6 +49,12 @@ def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
     from app.main import create_app
 
     settings = Settings()
+    if "public_url" not in settings.model_fields_set:
+        # Links then point where this process listens; a team sets ATLAS_PUBLIC_URL.
+        # Listening on every address names none: the machine's own is the best guess.
+        shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host
+        shown = f"[{shown}]" if ":" in shown else shown
+        settings.public_url = f"http://{shown}:{port}"
     try:
         if settings.atlas_env == "production":
             settings.signing_secret()  # refuses a weak secret before anything is set up

@@ -1,22 +1,21 @@
 """create_app(settings) -> FastAPI: the engine, first-start seeding, static files, routers."""
 
-import asyncio
-import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable
 from contextlib import asynccontextmanager
 
 from anyio import to_thread
 from fastapi import Depends, FastAPI
 from sqlalchemy import Engine
 from sqlmodel import Session
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from app.accounts.csrf import CrossOriginGuard
 from app.accounts.passwords import warm_up
 from app.accounts.responses import install_account_handlers
 from app.accounts.web import COOKIE, SECURE_COOKIE, cookie_signer, identify
-from app.data_version.signal import change_signal
+from app.data_version.fresh import FreshVersion
 from app.data_version.version import data_version
-from app.data_version.watcher import VersionWatcher
 from app.db import make_engine, reader
 from app.ops.metrics import Metrics
 from app.ops.observe import NoteRoute
@@ -47,8 +46,13 @@ from app.routes.api import imports as imports_api
 from app.seeding.prepare import prepare_database
 from app.settings import PROJECT_ROOT, Settings
 from app.web.cache import RenderCache
+from app.web.edge.compression import Compression
+from app.web.edge.conditional import Conditional
+from app.web.edge.health import HealthCheck
+from app.web.edge.observe import Observe
+from app.web.edge.page_cache import PageCache
+from app.web.edge.security import SecurityHeaders
 from app.web.errors import install_error_handlers
-from app.web.front import Front
 from app.web.http_basics import CompressedStaticFiles, HttpBasics
 from app.web.render import build_slots
 
@@ -70,19 +74,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await to_thread.run_sync(prepare_database, engine, settings.seed_dir)
         await to_thread.run_sync(warm_up)
         app.state.engine = engine
-        signal = change_signal(engine)
-        app.state.versions = VersionWatcher(
-            lambda: _read_version(engine), settings.version_poll_seconds, signal
-        )
-        await to_thread.run_sync(app.state.versions.refresh)
+        app.state.fresh_version = FreshVersion(lambda: _read_version(engine))
+        await app.state.fresh_version.current()
         app.state.render_cache = RenderCache(max_bytes=settings.render_cache_mb * 1024 * 1024)
         app.state.build_slots = build_slots(settings.threads, settings.builds)
-        watcher = asyncio.create_task(app.state.versions.watch())
         yield
-        watcher.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await watcher
-        await signal.close()
         engine.dispose()
 
     app = FastAPI(
@@ -127,31 +123,46 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.include_router(module.router)
     install_error_handlers(app)
     install_account_handlers(app)
-    # Last added runs first: the front (cached anonymous pages, /healthz; for every request
-    # its id, metrics, log line and security headers), then hosts checked before the
-    # forgery check compares Origin with Host.
-    app.add_middleware(NoteRoute, routes=app.router.routes)
-    app.add_middleware(CrossOriginGuard, cookie_name=(COOKIE, SECURE_COOKIE))
-    upload = imports_api.MAX_UPLOAD_BYTES + imports_api.ENVELOPE_BYTES
-    app.add_middleware(
-        HttpBasics,
-        max_query_bytes=settings.max_query_bytes,
-        max_body_bytes=settings.max_body_bytes,
-        upload_limits={"/api/v1/imports": upload, "/imports": upload},
-        body_timeout=settings.body_timeout_seconds,
-    )
-    app.add_middleware(ops.HostCheck, allowed_hosts=settings.trusted_host_list())
-    app.add_middleware(
-        Front,
-        state=app.state,
-        metrics=metrics,
-        health=lambda: ops.health(app.state),
-        access_log=settings.access_log,
-        allowed_hosts=settings.trusted_host_list(),
-        cookie_names=(COOKIE, SECURE_COOKIE),
-        public_read=settings.atlas_public_read,
-    )
+    for layer in reversed(edge(app, settings, metrics)):
+        app.add_middleware(layer.cls, *layer.args, **layer.kwargs)
     return app
+
+
+def edge(app: FastAPI, settings: Settings, metrics: Metrics) -> list[Middleware]:
+    """The layers every request passes, outermost first (app/web/edge/ has one per job).
+
+    Cached pages are answered by the page cache, after the host check and before routing,
+    so they get the same headers, encoding, 304s, log line and metrics as built ones."""
+    upload = imports_api.MAX_UPLOAD_BYTES + imports_api.ENVELOPE_BYTES
+    cookies = (COOKIE, SECURE_COOKIE)
+    return [
+        Middleware(SecurityHeaders),
+        Middleware(Observe, metrics=metrics, access_log=settings.access_log),
+        Middleware(HealthCheck, read_version=lambda: _version_now(app)),
+        Middleware(
+            TrustedHostMiddleware, allowed_hosts=settings.trusted_host_list(), www_redirect=False
+        ),
+        Middleware(
+            HttpBasics,
+            max_query_bytes=settings.max_query_bytes,
+            max_body_bytes=settings.max_body_bytes,
+            upload_limits={"/api/v1/imports": upload, "/imports": upload},
+            body_timeout=settings.body_timeout_seconds,
+        ),
+        Middleware(Compression),
+        Middleware(Conditional),
+        Middleware(
+            PageCache, state=app.state, cookie_names=cookies, public_read=settings.atlas_public_read
+        ),
+        # Hosts were checked above, so the forgery check may compare Origin with Host.
+        Middleware(CrossOriginGuard, cookie_name=cookies),
+        Middleware(NoteRoute, routes=app.router.routes),
+    ]
+
+
+def _version_now(app: FastAPI) -> Awaitable[str] | None:
+    fresh: FreshVersion | None = getattr(app.state, "fresh_version", None)
+    return None if fresh is None else fresh.current()
 
 
 def _started(app: FastAPI) -> object | None:

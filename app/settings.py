@@ -27,6 +27,16 @@ class Settings(BaseSettings):
     # "json": one JSON object a line, for a log collector; "text" for a terminal.
     log_format: LogFormat = "text"
     log_level: LogLevel = "INFO"
+    # Where people reach this instance, scheme and host (and a path prefix, if any): every
+    # absolute link a page writes (share links, og:image, feeds) starts with it, never with
+    # the request's Host header, so a cached page cannot carry a host a client made up.
+    # `serve` sets it from --host/--port when it is not set; the compose deployment derives
+    # it from ATLAS_HOSTNAME.
+    public_url: str = Field(
+        default="http://127.0.0.1:8000",
+        validation_alias=AliasChoices("atlas_public_url", "public_url"),
+        pattern=r"^https?://[^/?#\s]+(/[^?#\s]*)?$",
+    )
     # Host names this instance answers to (comma-separated; `*` for any). Links and
     # redirects are built from the Host header, so an unchecked one would be reflected.
     trusted_hosts: str = "localhost,127.0.0.1,::1"
@@ -39,9 +49,6 @@ class Settings(BaseSettings):
     # 32 MB holds several hundred pages, gzipped; 64 put a server at ten times the data over
     # its 300 MB (docs/performance.md).
     render_cache_mb: int = 32
-    # How often each process reads the data version when nothing tells it of a change
-    # (SQLite; on PostgreSQL a NOTIFY wakes it at once and this is the fallback).
-    version_poll_seconds: float = Field(default=1.0, gt=0, le=60)
     max_query_bytes: int = 8192
     # Every request body but an upload's (those have the import limit): JSON writes, forms.
     max_body_bytes: int = Field(default=1024 * 1024, ge=1024)
@@ -105,6 +112,10 @@ class Settings(BaseSettings):
 
     def engine_options(self) -> dict[str, int]:
         return {"pool_size": self.threads, "busy_timeout_ms": self.sqlite_busy_timeout_ms}
+
+    def public_base(self) -> str:
+        """ATLAS_PUBLIC_URL without a trailing slash, for joining with a path."""
+        return self.public_url.rstrip("/")
 
     def trusted_host_list(self) -> list[str]:
         return [h.strip() for h in self.trusted_hosts.split(",") if h.strip()]

@@ -179,7 +179,6 @@ def test_paging_stays_put_while_new_changes_arrive(own: tuple[str, TestClient]) 
                              system_slug="sglang")  # fmt: skip
 
     write(url, more)
-    client.app.state.versions.refresh()  # what the background watcher does every second
     second = soup_of(client.get(older))
     seen = [li["id"] for li in items(first)] + [li["id"] for li in items(second)]
     assert seen == [f"change-{n}" for n in range(6, 0, -1)], "nothing repeated, nothing skipped"
@@ -236,7 +235,6 @@ def test_a_system_page_lists_ten_changes_at_most(own: tuple[str, TestClient]) ->
                              before={"level": "no"}, after={"level": "yes"})  # fmt: skip
 
     write(url, many)
-    client.app.state.versions.refresh()
     history = soup_of(client.get("/systems/tgi")).select_one("section#history")
     assert len(history.select("li.change")) == 10
     assert "the 10 most recent are shown" in history.select_one(".hint").get_text()
@@ -256,7 +254,6 @@ def test_a_reseed_shows_on_changes_at_once(
         system["summary"] = "Hugging Face's server, edited for this test."
         path.write_text(dump_yaml(system))
         seed(client.app.state.engine, seed_copy)
-        client.app.state.versions.refresh()  # what the background watcher does every second
         after = soup_of(client.get("/changes", headers={"If-None-Match": before.headers["etag"]}))
         newest = items(after)[0]
         assert newest.select_one(".change-key").get_text() == "tgi"

@@ -15,7 +15,8 @@ from app.queries.compare import build_comparison
 def test_the_page_points_unfurlers_at_its_preview(client: TestClient) -> None:
     soup = BeautifulSoup(client.get("/compare?s=vllm&s=sglang&diff=1").text, "html.parser")
     image = soup.select_one('meta[property="og:image"]')["content"]
-    assert image == "http://testserver/compare/preview.png?s=vllm&s=sglang"
+    # From ATLAS_PUBLIC_URL (the tests' default), never from the Host header.
+    assert image == "http://127.0.0.1:8000/compare/preview.png?s=vllm&s=sglang"
     assert soup.select_one('meta[name="twitter:image"]')["content"] == image
     assert soup.select_one('meta[name="twitter:card"]')["content"] == "summary_large_image"
     assert "differences" in soup.select_one('meta[property="og:image:alt"]')["content"]
@@ -59,3 +60,33 @@ def test_the_preview_draws_without_system_fonts(engine: Engine, monkeypatch) -> 
         assert Image.open(io.BytesIO(png)).size == (1200, 630)
     finally:
         preview.font.cache_clear()
+
+
+def test_a_forged_host_never_reaches_what_another_client_is_served(
+    seed_copy,
+    tmp_path,  # type: ignore[no-untyped-def]
+) -> None:
+    from app.main import create_app
+    from app.settings import Settings
+    from tests.databases import new_database_url
+
+    settings = Settings(
+        database_url=new_database_url(tmp_path),
+        seed_dir=seed_copy,
+        trusted_hosts="*",
+        public_url="https://atlas.example.com",
+    )
+    url = "/compare?s=vllm&s=sglang"
+    with TestClient(create_app(settings)) as client:
+        forged = client.get(
+            url, headers={"Host": "evil.example", "X-Forwarded-Host": "evil.example"}
+        )
+        honest = client.get(url, headers={"Host": "atlas.example.com"})
+        feed = client.get("/changes.atom", headers={"Host": "evil.example"})
+    for response in (forged, honest):
+        soup = BeautifulSoup(response.text, "html.parser")
+        image = soup.select_one('meta[property="og:image"]')["content"]
+        assert image.startswith("https://atlas.example.com/compare/preview.png?")
+        assert soup.select_one("[data-copy]")["data-copy"].startswith("https://atlas.example.com/")
+        assert "evil.example" not in response.text
+    assert "evil.example" not in feed.text and 'xml:base="https://atlas.example.com/"' in feed.text

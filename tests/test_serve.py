@@ -1,6 +1,7 @@
 """serve(): shared builds for a crowd, nothing built for a client that already left."""
 
 import asyncio
+import gzip
 from collections.abc import Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from types import SimpleNamespace
@@ -10,7 +11,7 @@ from fastapi.responses import Response
 from sqlmodel import Session
 from starlette.requests import Request
 
-from app.data_version.watcher import VersionWatcher
+from app.data_version.fresh import FreshVersion
 from app.web.cache import RenderCache
 from app.web.render import build_slots, serve
 
@@ -40,10 +41,10 @@ def request_for(app: object, disconnected: bool) -> Request:
 
 
 def fake_app() -> SimpleNamespace:
-    watcher = VersionWatcher(lambda: "1.test")
-    watcher.value = "1.test"
     state = SimpleNamespace(
-        render_cache=RenderCache(), versions=watcher, build_slots=build_slots(4, 4)
+        render_cache=RenderCache(),
+        fresh_version=FreshVersion(lambda: "1.test"),
+        build_slots=build_slots(4, 4),
     )
     return SimpleNamespace(state=state)
 
@@ -75,7 +76,7 @@ def test_concurrent_misses_share_one_build() -> None:
 
     responses = run(crowd())
     assert session.builds == 1
-    assert {r.body for r in responses} == {b"page" * 200}
+    assert {gzip.decompress(bytes(r.body)) for r in responses} == {b"page" * 200}
 
 
 def test_a_client_that_left_costs_no_build() -> None:

@@ -114,12 +114,12 @@ def test_render_cache_is_bounded_by_bytes(client: TestClient) -> None:
     cache = RenderCache(max_bytes=100_000, max_entry_bytes=60_000)
     page = CachedPage.of(Response(os.urandom(30_000)))  # random bytes do not compress
     for i in range(10):
-        cache.put(("v1", i), page)
+        cache.put("1.a", i, page)
     assert cache.bytes_used <= 100_000
-    assert cache.get(("v1", 9)) is not None and cache.get(("v1", 0)) is None
-    cache.put(("v1", "big"), CachedPage.of(Response(os.urandom(100_000))))
-    assert cache.get(("v1", "big")) is None, "one entry may not crowd out the rest"
-    assert cache.get(("v1", 9)) is not None
+    assert cache.get("1.a", 9) is not None and cache.get("1.a", 0) is None
+    cache.put("1.a", "big", CachedPage.of(Response(os.urandom(100_000))))
+    assert cache.get("1.a", "big") is None, "one entry may not crowd out the rest"
+    assert cache.get("1.a", 9) is not None
 
 
 def test_a_new_data_version_drops_the_pages_of_the_old_one() -> None:
@@ -129,10 +129,10 @@ def test_a_new_data_version_drops_the_pages_of_the_old_one() -> None:
 
     cache = RenderCache()
     page = CachedPage.of(Response(b"x" * 1000))
-    cache.put(("v1", "/matrix"), page)
-    cache.put(("v1", "/sources"), page)
-    cache.put(("v2", "/matrix"), page)
-    assert cache.get(("v1", "/sources")) is None and len(cache) == 1
+    cache.put("1.a", "/matrix", page)
+    cache.put("1.a", "/sources", page)
+    cache.put("2.b", "/matrix", page)
+    assert cache.get("1.a", "/sources") is None and len(cache) == 1
     assert cache.bytes_used == page.size
     text = CachedPage.of(Response(b"<tr><td>vLLM</td></tr>" * 5_000))
     assert text.size < 5_000, "a compressible page is kept gzipped only"

@@ -29,25 +29,3 @@ def test_memo_is_per_data_version(empty_engine: Engine, seed_copy: Path) -> None
             name_of(session, slug)
         name_of(session, "vllm")  # pushed out by the four newer entries
     assert calls == ["vllm", "vllm", "a", "b", "c", "d", "vllm"]
-
-
-def test_only_the_newest_versions_read_models_are_kept(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from app.data_version import version as module
-
-    seen = {"version": "1.a"}
-    monkeypatch.setattr(module, "data_version", lambda _session: seen["version"])
-    calls: list[tuple[str, str]] = []
-
-    @per_version()
-    def model(_session: Session, slug: str) -> tuple[str, str]:
-        calls.append((seen["version"], slug))
-        return seen["version"], slug
-
-    session = object()
-    for slug in ("vllm", "sglang"):
-        model(session, slug)  # type: ignore[arg-type]
-    seen["version"] = "2.b"
-    assert model(session, "vllm") == ("2.b", "vllm")  # type: ignore[arg-type]
-    seen["version"] = "1.a"  # a request still reading the old snapshot: recomputed
-    assert model(session, "sglang") == ("1.a", "sglang")  # type: ignore[arg-type]
-    assert calls == [("1.a", "vllm"), ("1.a", "sglang"), ("2.b", "vllm"), ("1.a", "sglang")]

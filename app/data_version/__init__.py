@@ -1,4 +1,4 @@
-"""The data version, one concept in one place: read once per transaction, bumped by every
-write, announced to other processes (NOTIFY) and watched by each; the per-version memo of
-read models keys on it.
+"""The data version, one concept in one place: read once per transaction and bumped by every
+write (version.py), read afresh for every cached answer (fresh.py), and the one cache of
+things computed from the data, keyed by it (memo.py).
 """

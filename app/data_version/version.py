@@ -11,18 +11,16 @@ Cached values are shared between requests: callers must treat them as read-only.
 """
 
 import secrets
-from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from datetime import UTC, datetime
 from functools import wraps
-from threading import Lock
 from typing import Concatenate, ParamSpec, TypeVar
 
 from sqlalchemy import event
 from sqlalchemy.orm import Session as OrmSession
 from sqlmodel import Session, select
 
-from app.data_version.signal import announce
+from app.data_version.memo import PerDatabase, VersionedCache
 from app.models import Meta
 
 P = ParamSpec("P")
@@ -55,41 +53,19 @@ def _forget_version(session: OrmSession, _context: object) -> None:
 def per_version(
     max_entries: int = 256,
 ) -> Callable[[Callable[Concatenate[Session, P], R]], Callable[Concatenate[Session, P], R]]:
-    """Memoise `f(session, *args)` by (data version, args); the oldest entries go first.
-
-    Only one version's entries are kept: the first value stored for another version drops
-    the rest. After a change (an edit, a reseed) every new request reads the new version,
-    and keeping the old read models beside the new ones doubled the server's memory at the
-    moment it is highest; a request still reading the old snapshot recomputes what it needs."""
+    """Memoise `f(session, *args)` by (data version, args) in a `VersionedCache` per database
+    (app/data_version/memo.py: one version held at a time, at most `max_entries`)."""
 
     def decorate(f: Callable[Concatenate[Session, P], R]) -> Callable[Concatenate[Session, P], R]:
-        entries: OrderedDict[Hashable, R] = OrderedDict()
-        held = [""]  # the version `entries` belong to
-        lock = Lock()
+        memos: PerDatabase[R] = PerDatabase(lambda: VersionedCache(max_size=max_entries))
 
         @wraps(f)
         def cached(session: Session, /, *args: P.args, **kwargs: P.kwargs) -> R:
+            key: Hashable = (args, tuple(sorted(kwargs.items())))
             version = data_version(session)
-            key = (args, tuple(sorted(kwargs.items())))
-            with lock:
-                if held[0] != version:
-                    # Dropped before the new value is built, not after: both at once were
-                    # the peak of a reseed at ten times the data.
-                    entries.clear()
-                    held[0] = version
-                elif key in entries:
-                    entries.move_to_end(key)
-                    return entries[key]
-            value = f(session, *args, **kwargs)
-            with lock:
-                if held[0] != version:
-                    return value  # another version came meanwhile: this one is not kept
-                entries[key] = value
-                while len(entries) > max_entries:
-                    entries.popitem(last=False)
-            return value
+            return memos.of(session).get_or_build(version, key, lambda: f(session, *args, **kwargs))
 
-        cached.cache_clear = entries.clear  # type: ignore[attr-defined]
+        cached.memos = memos  # type: ignore[attr-defined]
         return cached
 
     return decorate
@@ -110,5 +86,4 @@ def bump_data_version(session: Session, *, seeded: bool = False) -> str:
     now = datetime.now(UTC).isoformat(timespec="seconds")
     session.merge(Meta(key="data_version", value=version))
     session.merge(Meta(key="seeded_at" if seeded else "changed_at", value=now))
-    announce(session, version)
     return version

@@ -40,10 +40,13 @@ LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0,
 
 
 class CacheStats(Protocol):
-    """What a cache tells the collector (RenderCache and FragmentCache both do)."""
+    """What a cache tells the collector (a VersionedCache, or PerDatabase's totals)."""
 
-    hits: int
-    misses: int
+    @property
+    def hits(self) -> int: ...
+
+    @property
+    def misses(self) -> int: ...
 
     @property
     def bytes_used(self) -> int: ...
@@ -106,7 +109,7 @@ class StateCollector(Collector):
     """Caches and data version as they are when Prometheus asks: nothing to keep per request."""
 
     def __init__(self, read: Callable[[], Any], fragments: dict[str, CacheStats]) -> None:
-        # `read` gives the running app's state (render_cache, versions), or None before start-up.
+        # `read` gives the running app's state, or None before start-up.
         self._read = read
         self.fragment_caches = fragments
 
@@ -116,7 +119,7 @@ class StateCollector(Collector):
             return
         caches = {"render": state.render_cache, **self.fragment_caches}
         yield from _cache_families(caches.items())
-        versions = state.versions
+        versions = state.fresh_version
         info = InfoMetricFamily(
             "atlas_data_version", "The data version this process serves (changes on every write)."
         )

@@ -9,6 +9,7 @@ from pydantic import BaseModel
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
+from app.data_version.memo import PerDatabase, VersionedCache
 from app.data_version.version import data_version
 from app.models import Claim, System
 from app.params.views import MATRIX_PAGE_SIZE, MatrixParams, Need
@@ -140,22 +141,17 @@ class MatrixBase:
         return self.cells.get((system, capability))
 
 
-_cache: dict[str, MatrixBase] = {}
+_BASES: PerDatabase[MatrixBase] = PerDatabase(lambda: VersionedCache(max_size=1))
+# One load at a time per process: a crowd arriving after a change waits for the first.
 _lock = Lock()
 
 
 def matrix_base(session: Session) -> MatrixBase:
     """The base for the data version this session sees, loaded once per version."""
     version = data_version(session)
+    memo = _BASES.of(session)
     with _lock:
-        base = _cache.get(version)
-        if base is None:
-            # Only the newest version is ever asked for again; the old base goes before the
-            # new one is loaded, so the two are not held at once.
-            _cache.clear()
-            base = _load_base(session)
-            _cache[version] = base
-    return base
+        return memo.get_or_build(version, "base", lambda: _load_base(session))
 
 
 def system_name_map(session: Session) -> dict[str, str]:

@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 from sqlmodel import Session, col, select
 
+from app.data_version.memo import PerDatabase, VersionedCache
 from app.data_version.version import data_version
 from app.models import Metric, System
 from app.params.views import need_vocabulary
@@ -20,17 +21,12 @@ from app.queries.matrix import matrix_base, system_name_map
 from app.queries.revisions import revision_facets
 
 Vocabularies = dict[str, list[str]]
-_cache: dict[tuple[str, str], Vocabularies] = {}
+_VOCABULARIES: PerDatabase[Vocabularies] = PerDatabase(lambda: VersionedCache(max_size=16))
 
 
 def _cached(session: Session, name: str, load: Callable[[Session], Vocabularies]) -> Vocabularies:
-    key = (data_version(session), name)
-    found = _cache.get(key)
-    if found is None:
-        if len(_cache) > 16:
-            _cache.clear()
-        found = _cache[key] = load(session)
-    return found
+    memo = _VOCABULARIES.of(session)
+    return memo.get_or_build(data_version(session), name, lambda: load(session))
 
 
 def matrix_vocabularies(session: Session) -> Vocabularies:

@@ -9,6 +9,7 @@ from fastapi.responses import Response
 from markupsafe import Markup
 from sqlmodel import Session
 
+from app.data_version.memo import PerDatabase, VersionedCache
 from app.data_version.version import data_version
 from app.db import SessionDep
 from app.forms.editing import benchmarks_editing
@@ -24,12 +25,14 @@ from app.queries.benchmark_page import (
 from app.queries.contexts import context_chart, describe_ratio
 from app.queries.import_groups import split_imports
 from app.queries.sweeps import shows_sweeps, sweep_drawings, team_sweeps
-from app.web.fragment_cache import FragmentCache
 from app.web.render import render, serve, templates, tidy_redirect
 
 router = APIRouter(include_in_schema=False)
 
-CARDS = FragmentCache(max_bytes=8 * 1024 * 1024)
+# Rendered chart cards, shared by every URL that shows the same context's figures.
+CARDS: PerDatabase[Markup] = PerDatabase(
+    lambda: VersionedCache(max_size=8 * 1024 * 1024, size_of=len)
+)
 
 
 def _cards(session: Session, page: BenchmarkPage, charted: set[str]) -> list[Markup]:
@@ -41,14 +44,15 @@ def _cards(session: Session, page: BenchmarkPage, charted: set[str]) -> list[Mar
     source, a model or a hardware filter each put the same card at another position."""
     version, today = data_version(session), dt.date.today()
     cards_ui: Any = templates.env.globals["charts_ui"]  # a Jinja macro module
+    cards = CARDS.of(session)
     out = []
     for position, c in enumerate(page.ranked, start=1):
         if c.key not in charted:
             continue
-        key = (version, today, c.key, tuple(r.result.id for r in c.results))
+        key = (today, c.key, tuple(r.result.id for r in c.results))
         # mypy cannot type a lambda's default arguments (here binding the loop's values).
-        card = CARDS.get(key, lambda c=c: cards_ui.context_card(  # type: ignore[misc]
-            c, context_chart(c), CARD_ID, describe_ratio))  # fmt: skip
+        card = cards.get_or_build(version, key, lambda c=c: Markup(cards_ui.context_card(  # type: ignore[misc]
+            c, context_chart(c), CARD_ID, describe_ratio)))  # fmt: skip
         out.append(Markup(card.replace(CARD_ID, f"ctx-{position}")))
     return out
 

@@ -1,7 +1,6 @@
 """The history of changes: /changes (HTML) and /changes.atom; /api/v1/changes is in
 app/routes/api/changes.py."""
 
-import gzip
 from functools import partial
 
 from fastapi import APIRouter, Request
@@ -101,17 +100,11 @@ def _changes_feed(request: Request, session: Session) -> Response:
         describe=partial(describe, names=change_names(session)),
         files=_import_files(session, entries),
     )
+    # Relative links resolve against the instance's one public address, never the Host.
+    body = with_base(body, request.app.state.settings.public_base() + "/")
     return Response(body, media_type=f"{MEDIA_TYPE}; charset=utf-8")
 
 
 @router.get("/changes.atom")
 async def changes_feed(request: Request, session: SessionDep) -> Response:
-    response = await serve(request, session, lambda s: _changes_feed(request, s), as_is=False)
-    if response.status_code != 200:
-        return response
-    # After the cache (which does not key on Host): this request's own address as xml:base.
-    headers = {k: v for k, v in response.headers.items() if k.lower() != "content-length"}
-    gzipped = headers.get("content-encoding") == "gzip"
-    body = gzip.decompress(response.body) if gzipped else bytes(response.body)
-    body = with_base(body, str(request.base_url))
-    return Response(gzip.compress(body) if gzipped else body, status_code=200, headers=headers)
+    return await serve(request, session, lambda s: _changes_feed(request, s))

@@ -1,5 +1,7 @@
 """/compare: two to four systems side by side; /api/v1/compare is in app/routes/api/catalogue.py."""
 
+from urllib.parse import urlsplit
+
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 from sqlmodel import Session
@@ -38,8 +40,7 @@ def _compare_page(request: Request, session: Session) -> Response:
     if len(params.s) >= 2:
         comparison = build_comparison(session, list(params.s), params.diff,
                                       level=params.level() or None)  # fmt: skip
-    # The Host header was checked against the trusted hosts, so these links are ours.
-    base = str(request.base_url).rstrip("/")
+    base = request.app.state.settings.public_base()
     share_url = f"{base}/compare?{params.query_string(q='')}"
     preview_url = f"{base}/compare/preview.png?{params.query_string(q='', diff=False)}"
     context = {
@@ -94,7 +95,7 @@ def _preview(request: Request, session: Session) -> Response:
 
     comparison = build_comparison(session, list(reading.params.s), diff=False)
     names = [s.name for s in comparison.systems]
-    png = preview_png(comparison, names, request.url.hostname or "")
+    png = preview_png(comparison, names, urlsplit(request.app.state.settings.public_url).netloc)
     return Response(png, media_type="image/png")
 
 

@@ -1,44 +1,17 @@
-"""What operators and their tools read: /healthz for load balancers, /metrics for Prometheus.
+"""/metrics for Prometheus (/healthz is a layer of the edge: app/web/edge/health.py).
 
 /metrics is a plain Starlette route, outside the app-wide `identify` dependency: a scraper's
-Bearer token is the metrics token, not a user's API token. /healthz is answered by
-app.web.front before any route (`health`): probes come often, by address, and need nothing
-of the request.
+Bearer token is the metrics token, not a user's API token.
 """
 
 import hmac
-import json
-import time
-from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.responses import PlainTextResponse, Response
 from prometheus_client.exposition import choose_encoder
 from starlette.concurrency import run_in_threadpool
-from starlette.middleware.trustedhost import TrustedHostMiddleware
-from starlette.types import ASGIApp, Receive, Scope, Send
 
-from app.data_version.watcher import VersionWatcher
-
-# The version watcher reads the database every second (by default); this long without one
-# success (or three poll intervals, if longer), the process cannot reach its database (or is
-# too overloaded to), and says so.
-HEALTHY_READ_AGE = 15.0
 NO_STORE = {"Cache-Control": "no-store"}
-HEALTHY = json.dumps({"status": "ok", "database": "ok"}).encode()
-
-
-def health(state: Any) -> tuple[int, bytes]:
-    """/healthz's status and JSON body: 200 while the database answers the background reads,
-    503 when it has stopped (or before the app has started)."""
-    versions: VersionWatcher | None = getattr(state, "versions", None)
-    if versions is None:
-        return 503, json.dumps({"status": "starting", "database": "not yet read"}).encode()
-    age = time.monotonic() - versions.read_at
-    if age <= max(HEALTHY_READ_AGE, 3 * versions.interval):
-        return 200, HEALTHY
-    problem = f"no successful read for {age:.0f} s"
-    return 503, json.dumps({"status": "unavailable", "database": problem}).encode()
 
 
 async def metrics(request: Request) -> Response:
@@ -76,25 +49,3 @@ def _metrics_refusal(request: Request) -> Response | None:
 def add_routes(app: FastAPI) -> None:
     """/metrics on the app itself, as a plain Starlette route."""
     app.add_route("/metrics", metrics, methods=["GET"], include_in_schema=False)
-
-
-class HostCheck:
-    """Starlette's TrustedHostMiddleware for every path but /healthz (which app.web.front
-    answers before this; the exception stays for a HEAD or an odd method on it).
-
-    Health checkers reach a replica by its own address (127.0.0.1 from Docker's
-    HEALTHCHECK, app1:8000 from the proxy), not by the instance's name. The check protects
-    links and redirects built from the Host header (and pages read through DNS rebinding);
-    /healthz builds none and tells nothing. /metrics stays checked: a scraper that reaches a
-    replica by its address needs that name in TRUSTED_HOSTS.
-    """
-
-    def __init__(self, app: ASGIApp, allowed_hosts: list[str]) -> None:
-        self.app = app
-        self.checked = TrustedHostMiddleware(app, allowed_hosts=allowed_hosts, www_redirect=False)
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and scope["path"] == "/healthz":
-            await self.app(scope, receive, send)
-        else:
-            await self.checked(scope, receive, send)

@@ -1,23 +1,23 @@
-"""Rendered responses cached by data version and request, with ETags, gzip and 304s.
+"""Rendered pages kept by data version and request, with their ETags, gzipped once.
 
-A repeated request is answered from memory on the event loop; only a miss reaches a worker
-thread and the database. Concurrent misses for the same key share one build, so a crowd
-arriving through one shared link costs one render.
+A repeated anonymous request is answered from memory (app/web/edge/page_cache.py); only a
+miss reaches a worker thread and the database. Concurrent misses for the same key share one
+build, so a crowd arriving through one shared link costs one render.
 """
 
 import asyncio
+import datetime as dt
 import gzip
 import hashlib
 import logging
-from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable, Hashable, Mapping
+from dataclasses import dataclass
 from functools import cached_property
-from threading import Lock
 
 from fastapi.responses import Response
+from starlette.types import Receive, Scope, Send
 
-from app.web.security_headers import SECURITY_HEADERS
+from app.data_version.memo import VersionedCache
 
 # Cookie and Authorization: a signed-in user's page differs (their name, their forms), so
 # no shared cache between us and them may hand it to anyone else.
@@ -26,11 +26,11 @@ VARY = (
     "Cookie, Authorization"
 )
 MIN_GZIP_BYTES = 512
-# Anonymous answers may be kept by browsers and by a shared cache (the Caddy in deploy/, a
-# CDN) for 30 s, then served while one revalidation (a 304 on its ETag) runs, for up to 5 min:
-# a crowd reading one page costs the app one request per half minute. A change made meanwhile
-# shows within those 30 s (docs/deploy.md). A signed-in user's answers stay private, no-cache.
-PUBLIC_CACHING = "public, max-age=30, stale-while-revalidate=300"
+# Anonymous answers may be stored by browsers and shared caches, but must be revalidated on
+# every use: a page kept for even a few seconds would show an editor's change undone to the
+# next reader. The revalidation is a 304 on the ETag, answered from the page cache without
+# the page's bytes. A signed-in user's answers stay private.
+PUBLIC_CACHING = "public, no-cache"
 
 # The request headers an anonymous page may differ by (HTMX asks for parts of a page).
 HX_HEADERS = ("hx-request", "hx-target", "hx-boosted", "hx-history-restore-request")
@@ -39,28 +39,30 @@ log = logging.getLogger("inference_atlas")
 
 
 def page_key(
-    scope: Mapping[str, object], header: Callable[[str], str | None]
+    scope: Mapping[str, object], header: Callable[[str], str | None], today: dt.date
 ) -> tuple[object, ...]:
-    """What an anonymous page is cached under, beside the data version: the path, the query
-    as sent, and the HTMX headers. `serve()` stores by it and `app.web.front` looks up by
+    """What an anonymous page is cached under, beside the data version: every other input a
+    page depends on. The path, the query as sent, the HTMX headers, and the day (pages say
+    "today" and "3 months ago"). Never the Host: absolute links come from ATLAS_PUBLIC_URL,
+    so no page depends on it. `serve()` stores by this key and the page cache looks up by
     it, so the two cannot disagree."""
     query = scope.get("query_string", b"")
     assert isinstance(query, bytes)
-    return (scope["path"], query.decode("latin-1"), *map(header, HX_HEADERS))
+    return (scope["path"], query.decode("latin-1"), *map(header, HX_HEADERS), today)
 
 
 @dataclass(frozen=True)
 class CachedPage:
     """A frozen response. A compressible body is kept only gzipped (a sixth of the memory or
-    less): browsers and scripts that send Accept-Encoding get it as it is, the rest get it
-    decompressed on the way out."""
+    less); app/web/edge/compression.py decompresses it for a client without gzip."""
 
     plain: bytes | None
     status_code: int
     headers: dict[str, str]
     gzipped: bytes | None = None
     # The route's template ("/systems/{slug}") when this page is the route's whole answer,
-    # so app.web.front may send it without the route; None when the route adds to it.
+    # so the page cache (app/web/edge/page_cache.py) may send it before routing; None when
+    # the route adds to it.
     route: str | None = None
 
     @classmethod
@@ -89,41 +91,43 @@ class CachedPage:
     def size(self) -> int:
         return len(self.plain or b"") + len(self.gzipped or b"") + 200
 
-    # The response headers as ASGI sends them, made once per page (app.web.front): without
-    # content-length and the request id, which differ per answer.
     @cached_property
-    def wire_plain(self) -> list[tuple[bytes, bytes]]:
-        return _wire(self.headers)
+    def wire(self) -> list[tuple[bytes, bytes]]:
+        """The response headers as ASGI sends them, made once per page."""
+        headers = {**self.headers, "content-length": str(len(self.sent))}
+        if self.gzipped is not None:
+            headers["content-encoding"] = "gzip"
+        return [(n.lower().encode("latin-1"), v.encode("latin-1")) for n, v in headers.items()]
 
-    @cached_property
-    def wire_gzipped(self) -> list[tuple[bytes, bytes]]:
-        return _wire({**self.headers, "content-encoding": "gzip"})
+    @property
+    def sent(self) -> bytes:
+        """The body as this layer sends it (gzipped when kept so)."""
+        return self.gzipped if self.gzipped is not None else (self.plain or b"")
 
-    @cached_property
-    def wire_not_modified(self) -> list[tuple[bytes, bytes]]:
-        return _wire({k: v for k, v in self.headers.items() if k in NOT_MODIFIED_HEADERS})
+    async def send(self, send: Send) -> None:
+        """This page as ASGI messages; the edge's outer layers encode it and answer 304s."""
+        start = {"type": "http.response.start", "status": self.status_code, "headers": self.wire}
+        await send(start)
+        await send({"type": "http.response.body", "body": self.sent})
 
-    def respond(self, request_headers: Mapping[str, str]) -> Response:
-        """This page as a response: 304 when the client has it, gzip when it accepts it."""
-        if etag_matches(request_headers.get("if-none-match", ""), self.headers["etag"]):
-            kept = {k: v for k, v in self.headers.items() if k in NOT_MODIFIED_HEADERS}
-            return Response(status_code=304, headers=kept)
-        if self.gzipped is not None and accepts_gzip(request_headers.get("accept-encoding", "")):
-            headers = {**self.headers, "content-encoding": "gzip"}
-            return Response(self.gzipped, self.status_code, headers)
-        return Response(self.body, self.status_code, self.headers)
+    def respond(self) -> Response:
+        """This page as a response a route returns (the same bytes and headers as `send`)."""
+        return _PageResponse(self)
+
+
+class _PageResponse(Response):
+    def __init__(self, page: CachedPage) -> None:
+        self.page = page
+        self.status_code = page.status_code
+        self.background = None
+        self.body = page.sent
+        self.raw_headers = page.wire
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await self.page.send(send)
 
 
 NOT_MODIFIED_HEADERS = ("etag", "cache-control", "vary")
-
-
-def _wire(headers: Mapping[str, str]) -> list[tuple[bytes, bytes]]:
-    """Latin-1 pairs, with the security headers the page does not set itself."""
-    own = {name.lower() for name in headers}
-    extra = [(n, v) for n, v in SECURITY_HEADERS if n not in own]
-    return [
-        (n.lower().encode("latin-1"), v.encode("latin-1")) for n, v in [*headers.items(), *extra]
-    ]
 
 
 def etag_matches(if_none_match: str, etag: str) -> bool:
@@ -156,71 +160,28 @@ def _quality(params: str) -> float:
     return 1.0
 
 
-@dataclass
-class RenderCache:
-    """An LRU of responses bounded by bytes; entries of older data versions age out."""
+class RenderCache(VersionedCache[CachedPage]):
+    """Whole pages by (data version, page key): the one versioned cache (app/data_version/
+    memo.py) bounded by bytes, plus shared builds: concurrent misses for one key share one
+    build, so a crowd arriving through one shared link costs one render."""
 
-    max_bytes: int = 64 * 1024 * 1024
-    # The matrix of a large team instance runs to several MB; it must still be cached.
-    max_entry_bytes: int = 16 * 1024 * 1024
-    _entries: OrderedDict[tuple[object, ...], CachedPage] = field(default_factory=OrderedDict)
-    _bytes: int = 0
-    _version: object = None  # the data version of every entry
-    _lock: Lock = field(default_factory=Lock)
-    _building: dict[tuple[object, ...], asyncio.Future[CachedPage]] = field(default_factory=dict)
-    _followers: dict[tuple[object, ...], int] = field(default_factory=dict)
-    # Read by /metrics; counted under the lock that get() takes anyway.
-    hits: int = 0
-    misses: int = 0
-
-    def get(self, key: tuple[object, ...], count_miss: bool = True) -> CachedPage | None:
-        """The page under `key`, or None. `count_miss=False` for a look that the full path
-        repeats when it fails (app.web.front), so one request counts one miss."""
-        with self._lock:
-            page = self._entries.get(key)
-            if page is None:
-                self.misses += count_miss
-                return None
-            self.hits += 1
-            self._entries.move_to_end(key)
-            return page
-
-    def __len__(self) -> int:
-        return len(self._entries)
-
-    def put(self, key: tuple[object, ...], page: CachedPage) -> None:
-        """Keep `page` under `key`, whose first part is the data version. Pages of another
-        version are dropped then: nothing looks them up once the version has moved on."""
-        if page.size > self.max_entry_bytes:
-            return
-        with self._lock:
-            if key[0] != self._version:
-                self._entries.clear()
-                self._bytes = 0
-                self._version = key[0]
-            old = self._entries.pop(key, None)
-            self._bytes += page.size - (old.size if old else 0)
-            self._entries[key] = page
-            while self._bytes > self.max_bytes and self._entries:
-                _, dropped = self._entries.popitem(last=False)
-                self._bytes -= dropped.size
-
-    def has_followers(self, key: tuple[object, ...]) -> bool:
-        """Whether anyone besides the first asker waits for the build of `key`."""
-        return self._followers.get(key, 0) > 0
+    def __init__(
+        self, max_bytes: int = 64 * 1024 * 1024, max_entry_bytes: int = 16 * 1024 * 1024
+    ) -> None:
+        # The matrix of a large team instance runs to several MB; it must still be cached.
+        super().__init__(max_size=max_bytes, size_of=_page_size, max_entry_size=max_entry_bytes)
+        self._building: dict[Hashable, asyncio.Future[CachedPage]] = {}
+        self._followers: dict[Hashable, int] = {}
 
     @property
     def bytes_used(self) -> int:
-        return self._bytes
+        return self.size
 
-    def clear(self) -> None:
-        with self._lock:
-            self._entries.clear()
-            self._bytes = 0
+    def has_followers(self, key: Hashable) -> bool:
+        """Whether anyone besides the first asker waits for the build of `key`."""
+        return self._followers.get(key, 0) > 0
 
-    async def shared(
-        self, key: tuple[object, ...], build: Callable[[], Awaitable[CachedPage]]
-    ) -> CachedPage:
+    async def shared(self, key: Hashable, build: Callable[[], Awaitable[CachedPage]]) -> CachedPage:
         """Build once for everyone asking for `key` at the same time."""
         pending = self._building.get(key)
         if pending is not None:
@@ -239,3 +200,7 @@ class RenderCache:
             self._followers.pop(key, None)
         future.set_result(page)
         return page
+
+
+def _page_size(page: CachedPage) -> int:
+    return page.size

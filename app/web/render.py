@@ -5,6 +5,7 @@ otherwise it runs the build in a worker thread, inside the request's one read tr
 and caches the result under the data version that transaction saw.
 """
 
+import datetime as dt
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 from urllib.parse import urlencode, urlsplit
@@ -20,13 +21,13 @@ from starlette.concurrency import run_in_threadpool
 from app.accounts.users import SignedIn
 from app.accounts.web import here, login_url, safe_next
 from app.data_version.version import data_version
-from app.data_version.watcher import VersionWatcher
 from app.forms import notes as note_forms
 from app.params.views import group_problems, is_untidy
 from app.present import bar_svg, formatting, marks
 from app.queries.catalogue import site_facts
 from app.settings import PROJECT_ROOT
 from app.web.cache import VARY, CachedPage, RenderCache, page_key
+from app.web.edge.page_cache import FRESH_VERSION
 from app.web.http_basics import static_url
 
 templates = Jinja2Blocks(directory=PROJECT_ROOT / "templates")
@@ -218,51 +219,44 @@ def signed_in(request: Request) -> SignedIn | None:
     return getattr(request.state, "user", None)
 
 
-async def serve(
-    request: Request, session: Session, build: Build, *, as_is: bool = True
-) -> Response:
+async def serve(request: Request, session: Session, build: Build) -> Response:
     """Answer from the render cache, or build in a thread and cache what is worth keeping.
 
     Only anonymous requests use the cache: a signed-in user's page is built for them
-    alone (same session, same build limit) and never stored or shared. `as_is=False` when
-    the route changes the answer after this (the Atom feed adds the request's address): the
-    page is then never sent by app.web.front without the route."""
+    alone (same session, same build limit) and never stored or shared."""
     if signed_in(request) is not None:
         return await _serve_privately(request, session, build)
     state = request.app.state
     cache: RenderCache = state.render_cache
-    versions: VersionWatcher = state.versions
-    request_key = page_key(request.scope, request.headers.get)
-    key = (versions.value, *request_key)
-    route = getattr(request.scope.get("route"), "path", None) if as_is else None
-    page = cache.get(key)
+    # Read after the request arrived (by the page cache, or here when it did not look).
+    version = request.scope.get(FRESH_VERSION) or await state.fresh_version.current()
+    request_key = page_key(request.scope, request.headers.get, dt.date.today())
+    route = getattr(request.scope.get("route"), "path", None)
+    page = cache.get(version, request_key)
     if page is None:
+        shared_key = (version, request_key)
 
         async def build_page() -> CachedPage:
             async with state.build_slots:
                 # A client that gave up while queued costs nothing, unless others wait too.
-                if await _client_gone(request) and not cache.has_followers(key):
+                if await _client_gone(request) and not cache.has_followers(shared_key):
                     return CachedPage(b"", CLIENT_GONE, {"etag": '""'})
-                version, response, page = await run_in_threadpool(
+                built, response, page = await run_in_threadpool(
                     _frozen_in_one_transaction, session, build, route
                 )
             if response.status_code < 400:
-                cache.put((version, *request_key), page)
-            versions.observe(version)
+                # Under the version the page was built from (never older than `version`).
+                cache.put(built, request_key, page)
             return page
 
-        page = await cache.shared(key, build_page)
-    return page.respond(request.headers)
+        page = await cache.shared(shared_key, build_page)
+    return page.respond()
 
 
 async def _serve_privately(request: Request, session: Session, build: Build) -> Response:
-    state = request.app.state
-    async with state.build_slots:
-        version, _, page = await run_in_threadpool(
-            _frozen_in_one_transaction, session, build, None, True
-        )
-    state.versions.observe(version)
-    return page.respond(request.headers)
+    async with request.app.state.build_slots:
+        _, _, page = await run_in_threadpool(_frozen_in_one_transaction, session, build, None, True)
+    return page.respond()
 
 
 CLIENT_GONE = 499  # nginx's name for it; never sent to anyone still listening

@@ -83,7 +83,7 @@ def test_render_cache_hits_and_misses_are_counted(ops_client: TestClient) -> Non
 
 def test_data_version_and_database_read_age(ops_client: TestClient) -> None:
     samples = scrape(ops_client)
-    version = ops_client.app.state.versions.value  # type: ignore[attr-defined]
+    version = ops_client.app.state.fresh_version.value  # type: ignore[attr-defined]
     assert value(samples, "atlas_data_version_info", version=version) == 1
     assert 0 <= value(samples, "atlas_database_read_age_seconds") < 15
 

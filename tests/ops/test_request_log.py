@@ -102,11 +102,17 @@ def test_server_errors_are_logged_as_errors(
 ) -> None:
     ops_client.get("/healthz")
     assert records(json_lines)[0]["level"] == "info"
-    ops_client.app.state.versions.read_at -= 3600  # type: ignore[attr-defined]
+    fresh = ops_client.app.state.fresh_version  # type: ignore[attr-defined]
+    read = fresh._read
+
+    def down() -> str:
+        raise OSError("database is locked")
+
+    fresh._read = down
     try:
         assert ops_client.get("/healthz").status_code == 503
     finally:
-        ops_client.app.state.versions.read_at += 3600  # type: ignore[attr-defined]
+        fresh._read = read
     assert records(json_lines)[1]["level"] == "error"
 
 

@@ -60,10 +60,3 @@ def new_result(client: TestClient, system: str = "vllm", **changes: str) -> str:
     response = post(client, f"/systems/{system}/team-results", RESULT_FORM | changes)
     assert response.status_code == 303, response.text
     return response.headers["location"].rpartition("#bench-")[2]
-
-
-def settled(app: Any) -> None:
-    """Move the app's version watcher on now, as its poll would within a second: a write made
-    through the API is otherwise seen by anonymous readers (whose pages may come from the
-    shared render cache) only after that poll, or after a signed-in page load."""
-    app.state.versions.refresh()

@@ -13,7 +13,6 @@ from sqlmodel import Session, select
 
 from app.models import Hardware, HardwareAlias, LanguageModel, Revision, System
 from app.queries.decide import candidates
-from tests.team.html import settled
 from tests.team.test_notes_api import count, problems
 from tests.team.test_write_api import RESULT, SAME_ORIGIN, token_for
 
@@ -66,7 +65,6 @@ def test_new_hardware_is_the_teams_named_by_its_aliases_and_takes_a_result(
     assert (made["version"], made["by"], made["memory_gb"]) == (1, "eddie", 141)
     assert made["aliases"] == ["H200 NVL", "H200-NVL 141GB"]
     assert response.headers["location"] == "/api/v1/hardware/nvidia-h200-nvl"
-    settled(accounts_app)
     listed = {e["slug"]: e for e in TestClient(accounts_app).get("/api/v1/hardware").json()}
     assert listed["nvidia-h200-nvl"]["aliases"] == ["H200 NVL", "H200-NVL 141GB"]
     # A result names it by any of its names, in any case or spacing.
@@ -191,7 +189,6 @@ def test_catalogue_changes_are_in_the_history_and_its_feed(
     editor: TestClient, accounts_app: Any
 ) -> None:
     editor.post("/api/v1/hardware", json={"name": "Feed <b>GPU</b>"})
-    settled(accounts_app)
     reader = TestClient(accounts_app)
     page = reader.get("/changes", params={"kind": "hardware"})
     assert page.status_code == 200 and "feed-b-gpu-b" in page.text
@@ -216,7 +213,6 @@ def test_a_team_system_takes_claims_and_results_and_can_be_withdrawn(
     assert claim.status_code == 201, claim.text
     result = editor.post("/api/v1/benchmarks", json=RESULT | {"system": slug})
     assert result.status_code == 201, result.text
-    settled(accounts_app)
     reader = TestClient(accounts_app)
     assert slug in {s["slug"] for s in reader.get("/api/v1/systems").json()}
     shown = reader.get(f"/systems/{slug}")

@@ -10,7 +10,6 @@ from sqlmodel import Session, select
 
 from app.models import Revision, TeamNote
 from app.queries.notes import MAX_NOTES_PER_ITEM
-from tests.team.html import settled
 from tests.team.test_write_api import RESULT, cell, token_for
 
 pytestmark = pytest.mark.database
@@ -60,7 +59,6 @@ def test_a_note_on_a_published_claim_is_served_beside_it_with_who_and_when(
     assert note["id"].startswith("note-") and response.headers["etag"] == '"1"'
     assert (note["on"], note["text"], note["by"], note["version"]) == (
         "claim", "Wrong for V1: we use APC.", "eddie", 1)  # fmt: skip
-    settled(accounts_app)
     anonymous = TestClient(accounts_app)
     served = claim_of(anonymous, "overview-early-2026")["team_notes"]
     assert [(n["id"], n["text"], n["link"], n["by"]) for n in served] == [
@@ -80,7 +78,6 @@ def test_notes_on_a_figure_and_on_a_system_and_the_listing_of_a_system(
     whole = editor.post("/api/v1/notes", json={"system": "sglang", "text": "Our default."})
     assert (figure.status_code, whole.status_code) == (201, 201)
     assert (figure.json()["on"], figure.json()["system"]) == ("result", "vllm")
-    settled(accounts_app)
     anonymous = TestClient(accounts_app)
     results = anonymous.get("/api/v1/benchmarks", params={"system": "vllm"}).json()["results"]
     peak = next(r for r in results if r["id"] == "ov-vllm-h100-peak")
@@ -200,7 +197,6 @@ def test_every_change_is_a_revision_filed_under_the_system(
     made = editor.post("/api/v1/notes", json=CLAIM | {"text": "Filed."}).json()
     editor.patch(f"/api/v1/notes/{made['id']}", json={"text": "Filed again.", "version": 1})
     editor.delete(f"/api/v1/notes/{made['id']}", params={"version": 2})
-    settled(accounts_app)
     anonymous = TestClient(accounts_app)
     changes = anonymous.get("/api/v1/changes", params={"kind": "note", "system": "vllm"}).json()
     mine = [r for r in changes["revisions"] if r["key"].endswith(made["id"])]
@@ -228,7 +224,6 @@ def test_the_kind_filter_offers_notes_before_any_note_exists(accounts_app: Any) 
 
 
 def test_listing_names_what_is_wrong_or_missing(accounts_app: Any) -> None:
-    settled(accounts_app)
     anonymous = TestClient(accounts_app)
     unknown = anonymous.get("/api/v1/notes", params={"system": "no-such-system"})
     assert unknown.status_code == 422 and unknown.json()["detail"][0]["field"] == "system"

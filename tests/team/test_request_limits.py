@@ -15,7 +15,7 @@ from fastapi.testclient import TestClient
 from starlette.types import Message, Receive, Scope, Send
 
 from app.ops.metrics import Metrics
-from app.web.front import Front
+from app.web.edge.observe import Observe
 from app.web.http_basics import DEFAULT_MAX_BODY_BYTES, HttpBasics
 from tests.accounts.conftest import SAME_ORIGIN
 from tests.team.test_every_write_route import covered_paths
@@ -180,7 +180,7 @@ def test_an_aborted_upload_is_logged_as_aborted_not_as_a_server_error(
             return {"type": "http.request", "body": b"--xyz\r\n", "more_body": True}
         return {"type": "http.disconnect"}
 
-    app = Front(_wrapped(), state=None, metrics=Metrics(), health=lambda: (200, b"{}"))
+    app = Observe(_wrapped(), metrics=Metrics())
     with caplog.at_level(logging.INFO, logger="inference_atlas.access"):
         _call(
             app, "/api/v1/imports", [(b"content-type", b"multipart/form-data; boundary=xyz")], leave
