@@ -11,7 +11,6 @@ from sqlmodel import Session
 
 from app.data_version.memo import PerDatabase, VersionedCache
 from app.data_version.version import data_version
-from app.db import SessionDep
 from app.forms.editing import benchmarks_editing
 from app.params.readings import read_benchmarks
 from app.params.views import RESULTS_PAGE_SIZE, BenchmarkParams, SweepParams
@@ -25,7 +24,8 @@ from app.queries.benchmark_page import (
 from app.queries.contexts import context_chart, describe_ratio
 from app.queries.import_groups import split_imports
 from app.queries.sweeps import shows_sweeps, sweep_drawings, team_sweeps
-from app.web.render import render, serve, templates, tidy_redirect
+from app.web.pages import page
+from app.web.render import render, templates, tidy_redirect
 
 router = APIRouter(include_in_schema=False)
 
@@ -62,19 +62,20 @@ def _cards(session: Session, page: BenchmarkPage, charted: set[str]) -> list[Mar
 CARD_ID = f"card{secrets.token_hex(8)}"
 
 
-def _benchmarks_page(request: Request, session: Session) -> Response:
+@page(router, "/benchmarks")
+def benchmarks_page(request: Request, session: Session) -> Response:
     index = result_index(session, dt.date.today())
-    reading, page = read_benchmarks(session, request.query_params, index)
+    reading, found = read_benchmarks(session, request.query_params, index)
     params, problems = reading.params, reading.problems
-    query = f"?{page.query}" if page.query else ""
+    query = f"?{found.query}" if found.query else ""
     canonical = f"/benchmarks{query}"
     if not problems and (redirect := tidy_redirect(request, canonical, reading.ignored)):
         return redirect
     exports = params.query_string(with_page=False)
     exports = f"?{exports}" if exports else ""
     # An imported file is one group; ticking its source in the filter lists its every row.
-    listed, import_groups = split_imports(page.results, frozenset(params.source))
-    view = page_view(page, params, index, RESULTS_PAGE_SIZE, listed)
+    listed, import_groups = split_imports(found.results, frozenset(params.source))
+    view = page_view(found, params, index, RESULTS_PAGE_SIZE, listed)
     context = {
         # rows, paging, page_queries, options, facets, placement, charted, not_charted,
         # scatters, editorial
@@ -82,11 +83,11 @@ def _benchmarks_page(request: Request, session: Session) -> Response:
         "import_groups": import_groups,
         "unmeasured": unmeasured_systems(session, params.system, index.results),
         "params": params,
-        "page": page,
+        "page": found,
         "problems": problems,
         "ignored_parameters": reading.ignored,
         "filter_groups": FILTER_GROUPS,
-        "cards": _cards(session, page, view.charted),
+        "cards": _cards(session, found, view.charted),
         "describe_ratio": describe_ratio,
         "json_url": f"/api/v1/benchmarks{exports}",
         "csv_url": f"/benchmarks.csv{exports}",
@@ -109,11 +110,6 @@ def _sweeps(session: Session, params: BenchmarkParams) -> dict[str, object]:
             "sweeps_json_url": f"/api/v1/sweeps{query}"}  # fmt: skip
 
 
-@router.get("/benchmarks")
-async def benchmarks_page(request: Request, session: SessionDep) -> Response:
-    return await serve(request, session, lambda s: _benchmarks_page(request, s))
-
-
 FILTER_GROUPS = (
     ("system", "System", False), ("metric", "Metric", True), ("hardware", "Hardware", False),
     ("model", "Model", False), ("precision", "Precision", False),
@@ -122,18 +118,14 @@ FILTER_GROUPS = (
 """The filter lists as the page shows them: (parameter, heading, open when none is ticked)."""
 
 
-def _benchmarks_csv(request: Request, session: Session) -> Response:
-    reading, page = read_benchmarks(session, request.query_params)
+@page(router, "/benchmarks.csv")
+def benchmarks_csv_export(request: Request, session: Session) -> Response:
+    reading, found = read_benchmarks(session, request.query_params)
     if reading.problems:
         text = "\n".join(p.message for p in reading.problems[:10]) + "\n"
         return Response(text, 422, media_type="text/plain")
     return Response(
-        benchmarks_csv(page.results),
+        benchmarks_csv(found.results),
         media_type="text/csv; charset=utf-8",
         headers={"Content-Disposition": 'attachment; filename="inference-atlas-benchmarks.csv"'},
     )
-
-
-@router.get("/benchmarks.csv")
-async def benchmarks_csv_export(request: Request, session: SessionDep) -> Response:
-    return await serve(request, session, lambda s: _benchmarks_csv(request, s))

@@ -29,7 +29,7 @@ from app.forms.entries import (
 )
 from app.queries.team_catalogue import entry_uses, team_catalogue
 from app.web.errors import NotFoundError
-from app.web.render import serve
+from app.web.pages import page
 from app.writes import entries
 from app.writes import team as service
 from app.writes.entry_inputs import SystemIn, entry_aliases, entry_fields
@@ -50,10 +50,9 @@ def _kind(kind: str) -> str:
     return kind
 
 
-@router.get("/catalogue/{kind}")
-async def new_entry(kind: str, request: Request, session: SessionDep, who: EditorUser) -> Response:
-    _kind(kind)
-    return await serve(request, session, lambda s: _page(request, s, EntryForm(kind), 200))
+@page(router, "/catalogue/{kind}")
+def new_entry(kind: str, request: Request, session: Session, who: EditorUser) -> Response:
+    return _page(request, session, EntryForm(_kind(kind)), 200)
 
 
 @router.post("/catalogue/{kind}")
@@ -103,29 +102,21 @@ def _edit_form(kind: str, doc: dict[str, Any]) -> EntryForm:
                      published=published)  # fmt: skip
 
 
-@router.get("/catalogue")
-async def team_entries(request: Request, session: SessionDep, who: EditorUser) -> Response:
-    def build(s: Session) -> Response:
-        context = {"catalogue": team_catalogue(s), "active": "benchmarks"}
-        return form_page(request, s, "pages/catalogue.html", context, 200, {})
-
-    return await serve(request, session, build)
+@page(router, "/catalogue")
+def team_entries(request: Request, session: Session, who: EditorUser) -> Response:
+    context = {"catalogue": team_catalogue(session), "active": "benchmarks"}
+    return form_page(request, session, "pages/catalogue.html", context, 200, {})
 
 
-@router.get("/catalogue/{kind}/{slug}/edit")
-async def edit_entry(
-    kind: str, slug: str, request: Request, session: SessionDep, who: EditorUser
+@page(router, "/catalogue/{kind}/{slug}/edit")
+def edit_entry(
+    kind: str, slug: str, request: Request, session: Session, who: EditorUser
 ) -> Response:
-    _kind(kind)
-
-    def build(s: Session) -> Response:
-        try:
-            doc = _saved(s, kind, slug)
-        except (service.UnknownItemError, service.TeamError) as exc:
-            return not_found(request, s, _reason(exc))
-        return _page(request, s, _edit_form(kind, doc), 200)
-
-    return await serve(request, session, build)
+    try:
+        doc = _saved(session, _kind(kind), slug)
+    except (service.UnknownItemError, service.TeamError) as exc:
+        return not_found(request, session, _reason(exc))
+    return _page(request, session, _edit_form(kind, doc), 200)
 
 
 @router.post("/catalogue/{kind}/{slug}/edit")
@@ -191,22 +182,17 @@ def _confirm(
     return form_page(request, session, "pages/catalogue_delete.html", context, status, {})
 
 
-@router.get("/catalogue/{kind}/{slug}/delete")
-async def ask_delete(
-    kind: str, slug: str, request: Request, session: SessionDep, who: EditorUser
+@page(router, "/catalogue/{kind}/{slug}/delete")
+def ask_delete(
+    kind: str, slug: str, request: Request, session: Session, who: EditorUser
 ) -> Response:
-    _kind(kind)
-
-    def build(s: Session) -> Response:
-        try:
-            doc = _saved(s, kind, slug)
-        except (service.UnknownItemError, service.TeamError) as exc:
-            return not_found(request, s, _reason(exc))
-        if not doc.get("team"):
-            return not_found(request, s, f"{slug!r} is published data and stays")
-        return _confirm(request, s, kind, doc, 200)
-
-    return await serve(request, session, build)
+    try:
+        doc = _saved(session, _kind(kind), slug)
+    except (service.UnknownItemError, service.TeamError) as exc:
+        return not_found(request, session, _reason(exc))
+    if not doc.get("team"):
+        return not_found(request, session, f"{slug!r} is published data and stays")
+    return _confirm(request, session, kind, doc, 200)
 
 
 @router.post("/catalogue/{kind}/{slug}/delete")

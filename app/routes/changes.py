@@ -7,8 +7,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from sqlmodel import Session
 
-from app.db import SessionDep
-from app.params.readings import read_change_entries
+from app.params.deps import ChangeEntries
 from app.params.views import CHANGES_PAGE_SIZE, ChangesParams
 from app.present.atom import MEDIA_TYPE, TAG, FeedLinks, change_feed, feed_title, with_base
 from app.present.change_words import describe
@@ -18,7 +17,8 @@ from app.queries.matrix import system_name_map
 from app.queries.revisions import field_changes, import_files
 from app.queries.vocabularies import change_options
 from app.schemas import RevisionView
-from app.web.render import render, serve, tidy_redirect
+from app.web.pages import page
+from app.web.render import render, tidy_redirect
 
 router = APIRouter(include_in_schema=False)
 
@@ -36,8 +36,9 @@ def _import_files(session: Session, entries: list[RevisionView | ImportChange]) 
     return import_files(session, [e.source for e in entries if isinstance(e, ImportChange)])
 
 
-def _changes_page(request: Request, session: Session) -> Response:
-    reading, entries, older = read_change_entries(session, request.query_params)
+@page(router, "/changes")
+def changes_page(request: Request, session: Session, read: ChangeEntries) -> Response:
+    reading, entries, older = read
     files = _import_files(session, entries)
     params, problems = reading.params, reading.problems
     canonical = f"/changes{_query(params.query_string())}"
@@ -74,13 +75,9 @@ def _system_name(session: Session, slug: str) -> str:
     return system_name_map(session).get(slug, slug)
 
 
-@router.get("/changes")
-async def changes_page(request: Request, session: SessionDep) -> Response:
-    return await serve(request, session, lambda s: _changes_page(request, s))
-
-
-def _changes_feed(request: Request, session: Session) -> Response:
-    reading, entries, before = read_change_entries(session, request.query_params)
+@page(router, "/changes.atom")
+def changes_feed(request: Request, session: Session, read: ChangeEntries) -> Response:
+    reading, entries, before = read
     if reading.problems:
         text = "\n".join(p.message for p in reading.problems[:10]) + "\n"
         return Response(text, 422, media_type="text/plain")
@@ -103,8 +100,3 @@ def _changes_feed(request: Request, session: Session) -> Response:
     # Relative links resolve against the instance's one public address, never the Host.
     body = with_base(body, request.app.state.settings.public_base() + "/")
     return Response(body, media_type=f"{MEDIA_TYPE}; charset=utf-8")
-
-
-@router.get("/changes.atom")
-async def changes_feed(request: Request, session: SessionDep) -> Response:
-    return await serve(request, session, lambda s: _changes_feed(request, s))

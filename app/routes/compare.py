@@ -6,8 +6,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 from sqlmodel import Session
 
-from app.db import SessionDep
-from app.params.readings import TOO_FEW, read_compare
+from app.params.deps import CompareReading
+from app.params.readings import TOO_FEW
 from app.params.views import BenchmarkParams
 from app.queries.benchmark_page import MAX_CHARTS, context_query
 from app.queries.compare import Comparison, build_comparison, clear_pick, suggestions
@@ -15,14 +15,15 @@ from app.queries.contexts import context_chart, describe_ratio
 from app.queries.decide import rules_favouring
 from app.queries.sweeps import sweep_drawings
 from app.queries.systems import list_systems
-from app.web.render import render, serve, tidy_redirect
+from app.web.pages import page
+from app.web.render import render, tidy_redirect
 
 router = APIRouter(include_in_schema=False)
 FRAGMENTS = ("suggestions",)
 
 
-def _compare_page(request: Request, session: Session) -> Response:
-    reading = read_compare(session, request.query_params)
+@page(router, "/compare")
+def compare_page(request: Request, session: Session, reading: CompareReading) -> Response:
     params, problems = reading.params, reading.problems
     canonical = f"/compare?{params.query_string()}"
     if params.find and all(p.reason in TOO_FEW for p in problems) and len(params.s) < 4:
@@ -79,13 +80,9 @@ def _compare_page(request: Request, session: Session) -> Response:
                   canonical=canonical, status_code=status)  # fmt: skip
 
 
-@router.get("/compare")
-async def compare_page(request: Request, session: SessionDep) -> Response:
-    return await serve(request, session, lambda s: _compare_page(request, s))
-
-
-def _preview(request: Request, session: Session) -> Response:
-    reading = read_compare(session, request.query_params)
+@page(router, "/compare/preview.png")
+def compare_preview(request: Request, session: Session, reading: CompareReading) -> Response:
+    """The picture a shared comparison link unfurls with, cached like every page."""
     if reading.problems:
         # Only link unfurlers ask for this; they need a status, not a page.
         reasons = "; ".join(p.message for p in reading.problems)
@@ -97,9 +94,3 @@ def _preview(request: Request, session: Session) -> Response:
     names = [s.name for s in comparison.systems]
     png = preview_png(comparison, names, urlsplit(request.app.state.settings.public_url).netloc)
     return Response(png, media_type="image/png")
-
-
-@router.get("/compare/preview.png")
-async def compare_preview(request: Request, session: SessionDep) -> Response:
-    """The picture a shared comparison link unfurls with, cached like every page."""
-    return await serve(request, session, lambda s: _preview(request, s))

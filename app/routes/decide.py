@@ -5,13 +5,13 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from sqlmodel import Session
 
-from app.db import SessionDep
 from app.decision.questions import QUESTIONS, QUESTIONS_BY_ID, Question
-from app.params.views import DecideParams, FlowParams, read_query
+from app.params.deps import FlowReading
+from app.params.views import DecideParams
 from app.queries.common import source_refs
 from app.queries.decide import explain_why_not, recommendation
-from app.queries.vocabularies import system_vocabularies
-from app.web.render import render, serve, tidy_redirect
+from app.web.pages import page
+from app.web.render import render, tidy_redirect
 
 router = APIRouter(include_in_schema=False)
 
@@ -24,8 +24,8 @@ def current_question(params: DecideParams) -> Question | None:
     return next((q for q in QUESTIONS if q.id not in done), None)
 
 
-def _decide_page(request: Request, session: Session) -> Response:
-    reading = read_query(FlowParams, request.query_params, system_vocabularies(session))
+@page(router, "/decide")
+def decide_page(request: Request, session: Session, reading: FlowReading) -> Response:
     params, problems = DecideParams.of(reading.params), reading.problems
     why = getattr(reading.params, "why", None)  # "why not X?": page state, not an answer
     query = "&".join(filter(None, (params.query_string(), f"why={why}" if why else "")))
@@ -57,8 +57,3 @@ def _decide_page(request: Request, session: Session) -> Response:
     return render(request, "pages/decide.html", context, session=session,
                   fragments=("decide_flow",), canonical=canonical,
                   status_code=422 if problems else 200)  # fmt: skip
-
-
-@router.get("/decide")
-async def decide_page(request: Request, session: SessionDep) -> Response:
-    return await serve(request, session, lambda s: _decide_page(request, s))

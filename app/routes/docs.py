@@ -9,7 +9,6 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel
 from sqlmodel import Session
 
-from app.db import SessionDep
 from app.queries.vocabularies import (
     benchmark_vocabularies,
     change_vocabularies,
@@ -18,7 +17,7 @@ from app.queries.vocabularies import (
     system_vocabularies,
 )
 from app.web.openapi import add_common_answers, fill_vocabularies
-from app.web.render import serve
+from app.web.pages import page
 from app.writes.inputs import TeamNoteIn, TeamNotePatch, TeamResultIn
 
 router = APIRouter(include_in_schema=False)
@@ -44,7 +43,8 @@ def _base_schema(request: Request) -> dict[str, Any]:
     return copy.deepcopy(app.openapi_schema)
 
 
-def _openapi(request: Request, session: Session) -> Response:
+@page(router, "/openapi.json")
+def openapi(request: Request, session: Session) -> Response:
     schema = _base_schema(request)
     fill_vocabularies(
         schema,
@@ -58,11 +58,6 @@ def _openapi(request: Request, session: Session) -> Response:
         },
     )
     return JSONResponse(schema)
-
-
-@router.get("/openapi.json")
-async def openapi(request: Request, session: SessionDep) -> Response:
-    return await serve(request, session, lambda s: _openapi(request, s))
 
 
 DOCS_PAGE = """<!doctype html>

@@ -7,12 +7,12 @@ from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 from sqlmodel import Session
 
-from app.db import SessionDep
 from app.forms.editing import is_editor
-from app.params.views import QueryModel, read_query
+from app.params.deps import Ignored
 from app.queries.entries import EntryPage, entry_names, entry_page, vocabulary_names
 from app.web.errors import NotFoundError
-from app.web.render import render, serve, tidy_redirect
+from app.web.pages import page
+from app.web.render import render, tidy_redirect
 
 router = APIRouter(include_in_schema=False)
 
@@ -34,12 +34,13 @@ def find_entry(session: Session, kind: str, slug: str) -> EntryPage | str:
     raise NotFoundError(kind, slug, list(names), names)
 
 
-def _entry_page(request: Request, session: Session, kind: str, slug: str) -> Response:
+def _entry_page(
+    request: Request, session: Session, ignored: list[str], kind: str, slug: str
+) -> Response:
     found = find_entry(session, kind, slug)
     path = f"/{PATHS[kind]}"
     if isinstance(found, str):  # an alias: "/hardware/H100 SXM" is the SXM5 entry's page
         return RedirectResponse(f"{path}/{found}", status_code=308)
-    ignored = read_query(QueryModel, request.query_params).ignored
     if redirect := tidy_redirect(request, f"{path}/{slug}", ignored):
         return redirect
     context = {
@@ -54,16 +55,16 @@ def _entry_page(request: Request, session: Session, kind: str, slug: str) -> Res
     return render(request, "pages/vocabulary_entry.html", context, session=session)
 
 
-@router.get("/hardware/{slug}")
-async def hardware_page(slug: str, request: Request, session: SessionDep) -> Response:
-    return await serve(request, session, lambda s: _entry_page(request, s, "hardware", slug))
+@page(router, "/hardware/{slug}")
+def hardware_page(slug: str, request: Request, session: Session, ignored: Ignored) -> Response:
+    return _entry_page(request, session, ignored, "hardware", slug)
 
 
-@router.get("/models/{slug:path}")  # a Hugging Face id holds a slash
-async def model_page(slug: str, request: Request, session: SessionDep) -> Response:
-    return await serve(request, session, lambda s: _entry_page(request, s, "model", slug))
+@page(router, "/models/{slug:path}")  # a Hugging Face id holds a slash
+def model_page(slug: str, request: Request, session: Session, ignored: Ignored) -> Response:
+    return _entry_page(request, session, ignored, "model", slug)
 
 
-@router.get("/workloads/{slug}")
-async def workload_page(slug: str, request: Request, session: SessionDep) -> Response:
-    return await serve(request, session, lambda s: _entry_page(request, s, "workload", slug))
+@page(router, "/workloads/{slug}")
+def workload_page(slug: str, request: Request, session: Session, ignored: Ignored) -> Response:
+    return _entry_page(request, session, ignored, "workload", slug)

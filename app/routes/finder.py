@@ -7,12 +7,12 @@ from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 from sqlmodel import Session
 
-from app.db import SessionDep
 from app.forms.editing import is_editor
-from app.params.views import QueryModel, read_query
+from app.params.deps import Ignored
 from app.queries.entries import vocabulary_entries
 from app.queries.finder import ENTRY_PATHS, feature_index, search
-from app.web.render import render, serve, tidy_redirect
+from app.web.pages import page
+from app.web.render import render, tidy_redirect
 
 router = APIRouter(include_in_schema=False)
 
@@ -23,12 +23,8 @@ INDEXES = {  # path -> (vocabulary kind, heading, JSON twin)
 }
 
 
-def _ignored(request: Request) -> list[str]:
-    return read_query(QueryModel, request.query_params).ignored
-
-
-def _features_page(request: Request, session: Session) -> Response:
-    ignored = _ignored(request)
+@page(router, "/features")
+def features_page(request: Request, session: Session, ignored: Ignored) -> Response:
     if redirect := tidy_redirect(request, "/features", ignored):
         return redirect
     context = {"index": feature_index(session), "json_url": "/api/v1/features",
@@ -36,13 +32,7 @@ def _features_page(request: Request, session: Session) -> Response:
     return render(request, "pages/features.html", context, session=session)
 
 
-@router.get("/features")
-async def features_page(request: Request, session: SessionDep) -> Response:
-    return await serve(request, session, lambda s: _features_page(request, s))
-
-
-def _entries_page(request: Request, session: Session, path: str) -> Response:
-    ignored = _ignored(request)
+def _entries_page(request: Request, session: Session, ignored: list[str], path: str) -> Response:
     if redirect := tidy_redirect(request, path, ignored):
         return redirect
     kind, heading, json_url = INDEXES[path]
@@ -52,31 +42,27 @@ def _entries_page(request: Request, session: Session, path: str) -> Response:
     return render(request, "pages/entries.html", context, session=session)
 
 
-@router.get("/models")
-async def models_page(request: Request, session: SessionDep) -> Response:
-    return await serve(request, session, lambda s: _entries_page(request, s, "/models"))
+@page(router, "/models")
+def models_page(request: Request, session: Session, ignored: Ignored) -> Response:
+    return _entries_page(request, session, ignored, "/models")
 
 
-@router.get("/workloads")
-async def workloads_page(request: Request, session: SessionDep) -> Response:
-    return await serve(request, session, lambda s: _entries_page(request, s, "/workloads"))
+@page(router, "/workloads")
+def workloads_page(request: Request, session: Session, ignored: Ignored) -> Response:
+    return _entries_page(request, session, ignored, "/workloads")
 
 
-@router.get("/accelerators")
-async def accelerators_page(request: Request, session: SessionDep) -> Response:
-    return await serve(request, session, lambda s: _entries_page(request, s, "/accelerators"))
+@page(router, "/accelerators")
+def accelerators_page(request: Request, session: Session, ignored: Ignored) -> Response:
+    return _entries_page(request, session, ignored, "/accelerators")
 
 
-def _search_page(request: Request, session: Session, q: str) -> Response:
+@page(router, "/search")
+def search_page(request: Request, session: Session, ignored: Ignored, q: str = "") -> Response:
     result = search(session, q[:200])
     if result.go_to:  # one page is named exactly: go there, as a caniuse reader expects
         return RedirectResponse(result.go_to, status_code=303)
     context = {"result": result, "q": result.q,
                "json_url": f"/api/v1/search?{urlencode({'q': result.q})}",
-               "ignored_parameters": [p for p in _ignored(request) if p != "q"]}  # fmt: skip
+               "ignored_parameters": [p for p in ignored if p != "q"]}  # fmt: skip
     return render(request, "pages/search.html", context, session=session)
-
-
-@router.get("/search")
-async def search_page(request: Request, session: SessionDep, q: str = "") -> Response:
-    return await serve(request, session, lambda s: _search_page(request, s, q))

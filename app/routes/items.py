@@ -7,13 +7,13 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from sqlmodel import Session, select
 
-from app.db import SessionDep
 from app.forms.editing import is_editor
 from app.models import BenchmarkResult
-from app.params.views import QueryModel, read_query
+from app.params.deps import Ignored
 from app.queries.items import claim_detail, claim_miss, claim_path, figure_detail
 from app.web.errors import NotFoundError
-from app.web.render import render, serve, tidy_redirect
+from app.web.pages import page
+from app.web.render import render, tidy_redirect
 
 router = APIRouter(include_in_schema=False)
 
@@ -37,11 +37,11 @@ def claim_or_404(session: Session, system: str, capability: str, source: str) ->
     return NotFoundError("source", source, allowed, names, detail=detail, link=link)
 
 
-def _figure_page(request: Request, session: Session, figure_id: str) -> Response:
+@page(router, "/benchmarks/{figure_id}")
+def figure_page(figure_id: str, request: Request, session: Session, ignored: Ignored) -> Response:
     detail = figure_detail(session, figure_id, dt.date.today())
     if detail is None:
         raise figure_or_404(session, figure_id)
-    ignored = read_query(QueryModel, request.query_params).ignored
     if redirect := tidy_redirect(request, detail.links.page, ignored):
         return redirect
     context = {"d": detail, "json_url": detail.links.json_url, "active": "benchmarks",
@@ -49,30 +49,16 @@ def _figure_page(request: Request, session: Session, figure_id: str) -> Response
     return render(request, "pages/figure.html", context, session=session)
 
 
-@router.get("/benchmarks/{figure_id}")
-async def figure_page(figure_id: str, request: Request, session: SessionDep) -> Response:
-    return await serve(request, session, lambda s: _figure_page(request, s, figure_id))
-
-
-def _claim_page(
-    request: Request, session: Session, system: str, capability: str, source: str
+@page(router, "/systems/{slug}/claims/{capability}/{source}")
+def claim_page(
+    slug: str, capability: str, source: str, request: Request, session: Session, ignored: Ignored
 ) -> Response:
-    detail = claim_detail(session, system, capability, source)
+    detail = claim_detail(session, slug, capability, source)
     if detail is None:
-        raise claim_or_404(session, system, capability, source)
-    ignored = read_query(QueryModel, request.query_params).ignored
+        raise claim_or_404(session, slug, capability, source)
     if redirect := tidy_redirect(request, detail.links.page, ignored):
         return redirect
     view = "features" if detail.capability.kind == "feature" else "hardware"
     context = {"d": detail, "json_url": detail.links.json_url, "active": view,
                "editor": is_editor(request), "ignored_parameters": ignored}  # fmt: skip
     return render(request, "pages/claim.html", context, session=session)
-
-
-@router.get("/systems/{slug}/claims/{capability}/{source}")
-async def claim_page(
-    slug: str, capability: str, source: str, request: Request, session: SessionDep
-) -> Response:
-    return await serve(
-        request, session, lambda s: _claim_page(request, s, slug, capability, source)
-    )

@@ -5,16 +5,16 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from sqlmodel import Session
 
-from app.db import SessionDep
 from app.forms.editing import cell_editing, is_editor
-from app.params.readings import read_matrix
-from app.params.views import MatrixParams, ParamProblem, QueryModel, read_query
+from app.params.deps import Ignored, MatrixReading
+from app.params.views import MatrixParams, ParamProblem, Reading
 from app.present.exports import matrix_csv
 from app.queries.features import capability_names, feature_page
 from app.queries.matrix import build_matrix, matrix_base
 from app.queries.matrix_page import CellView, columns, find_cell, matrix_page_view, named_cell
 from app.web.errors import NotFoundError
-from app.web.render import is_htmx, render, serve, tidy_redirect
+from app.web.pages import page
+from app.web.render import is_htmx, render, tidy_redirect
 
 router = APIRouter(include_in_schema=False)
 
@@ -40,8 +40,9 @@ def _open_cell(
     }
 
 
-def _matrix_page(request: Request, session: Session, view: str) -> Response:
-    reading = read_matrix(session, request.query_params, MatrixParams)
+def _matrix_page(
+    request: Request, session: Session, reading: Reading[MatrixParams], view: str
+) -> Response:
     params, problems = reading.params, reading.problems
     found = named_cell(session, params.cell) if params.cell else None
     if params.cell and found is None:
@@ -76,18 +77,17 @@ def _matrix_page(request: Request, session: Session, view: str) -> Response:
                   canonical=canonical, status_code=422 if problems else 200)  # fmt: skip
 
 
-@router.get("/matrix")
-async def feature_matrix(request: Request, session: SessionDep) -> Response:
-    return await serve(request, session, lambda s: _matrix_page(request, s, "features"))
+@page(router, "/matrix")
+def feature_matrix(request: Request, session: Session, reading: MatrixReading) -> Response:
+    return _matrix_page(request, session, reading, "features")
 
 
-@router.get("/hardware")
-async def hardware_matrix(request: Request, session: SessionDep) -> Response:
-    return await serve(request, session, lambda s: _matrix_page(request, s, "hardware"))
+@page(router, "/hardware")
+def hardware_matrix(request: Request, session: Session, reading: MatrixReading) -> Response:
+    return _matrix_page(request, session, reading, "hardware")
 
 
-def _csv_export(request: Request, session: Session, view: str) -> Response:
-    reading = read_matrix(session, request.query_params, MatrixParams)
+def _csv_export(session: Session, reading: Reading[MatrixParams], view: str) -> Response:
     if reading.problems:
         text = "\n".join(p.message for p in reading.problems[:10]) + "\n"
         return Response(text, 422, media_type="text/plain")
@@ -99,17 +99,20 @@ def _csv_export(request: Request, session: Session, view: str) -> Response:
     )
 
 
-@router.get("/matrix.csv")
-async def feature_matrix_csv(request: Request, session: SessionDep) -> Response:
-    return await serve(request, session, lambda s: _csv_export(request, s, "features"))
+@page(router, "/matrix.csv")
+def feature_matrix_csv(session: Session, reading: MatrixReading) -> Response:
+    return _csv_export(session, reading, "features")
 
 
-@router.get("/hardware.csv")
-async def hardware_matrix_csv(request: Request, session: SessionDep) -> Response:
-    return await serve(request, session, lambda s: _csv_export(request, s, "hardware"))
+@page(router, "/hardware.csv")
+def hardware_matrix_csv(session: Session, reading: MatrixReading) -> Response:
+    return _csv_export(session, reading, "hardware")
 
 
-def _cell_page(request: Request, session: Session, system: str, capability: str) -> Response:
+@page(router, "/matrix/cell")
+def cell_page(
+    request: Request, session: Session, system: str = "", capability: str = ""
+) -> Response:
     found = find_cell(session, system, capability)
     if found is None:
         raise _no_cell(session, system, capability)
@@ -132,32 +135,20 @@ def _no_cell(session: Session, system: str, capability: str) -> NotFoundError:
     return NotFoundError("capability", capability, list(names), names)
 
 
-def _feature_page(request: Request, session: Session, slug: str) -> Response:
-    ignored = read_query(QueryModel, request.query_params).ignored
+@page(router, "/features/{slug}")
+def feature(slug: str, request: Request, session: Session, ignored: Ignored) -> Response:
     if redirect := tidy_redirect(request, request.url.path, ignored):
         return redirect
-    page = feature_page(session, slug)
-    if page is None:
+    found = feature_page(session, slug)
+    if found is None:
         names = capability_names(session)
         raise NotFoundError("capability", slug, list(names), names)
-    view = "features" if page.capability.kind == "feature" else "hardware"
+    view = "features" if found.capability.kind == "feature" else "hardware"
     context = {
-        "page": page,
+        "page": found,
         "json_url": f"/api/v1/capabilities/{slug}",
         "matrix_url": f"{PAGES[view]}?need={slug}",
         "active": view,
         "ignored_parameters": ignored,
     }
     return render(request, "pages/feature.html", context, session=session)
-
-
-@router.get("/features/{slug}")
-async def feature(slug: str, request: Request, session: SessionDep) -> Response:
-    return await serve(request, session, lambda s: _feature_page(request, s, slug))
-
-
-@router.get("/matrix/cell")
-async def cell_page(
-    request: Request, session: SessionDep, system: str = "", capability: str = ""
-) -> Response:
-    return await serve(request, session, lambda s: _cell_page(request, s, system, capability))

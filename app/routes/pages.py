@@ -1,14 +1,12 @@
 """HTML pages. Each handler: query, then render; no SQL here."""
 
-from collections.abc import Callable
-
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from sqlmodel import Session
 
-from app.db import SessionDep
 from app.forms.editing import system_editing
-from app.params.views import QueryModel, SweepParams, read_query
+from app.params.deps import Ignored
+from app.params.views import SweepParams
 from app.present.change_words import describe
 from app.queries.benchmarks import latest_versions
 from app.queries.catalogue import change_names, list_sources
@@ -26,7 +24,8 @@ from app.queries.systems import (
     system_slugs,
 )
 from app.web.errors import NotFoundError
-from app.web.render import render, serve, tidy_redirect
+from app.web.pages import page
+from app.web.render import render, tidy_redirect
 
 router = APIRouter(include_in_schema=False)
 
@@ -40,20 +39,14 @@ SYSTEM_KIND_HEADINGS = (
 )
 
 
-def _ignored(request: Request) -> list[str]:
-    """These pages take no parameters: any but tracking ones are noted as ignored."""
-    return read_query(QueryModel, request.query_params).ignored
+# These pages take no parameters: tracking ones redirect away (tidy_redirect), any others
+# are noted on the page as ignored.
 
 
-def _parameterless(
-    request: Request, session: Session, build: Callable[[list[str]], Response]
-) -> Response:
-    """A page without parameters: tracking ones redirect away, unknown ones are noted."""
-    ignored = _ignored(request)
-    return tidy_redirect(request, request.url.path, ignored) or build(ignored)
-
-
-def _overview(request: Request, session: Session, ignored: list[str]) -> Response:
+@page(router, "/")
+def overview(request: Request, session: Session, ignored: Ignored) -> Response:
+    if redirect := tidy_redirect(request, request.url.path, ignored):
+        return redirect
     context = {
         "systems": list_systems(session),
         "kinds": SYSTEM_KIND_HEADINGS,
@@ -63,20 +56,16 @@ def _overview(request: Request, session: Session, ignored: list[str]) -> Respons
     return render(request, "pages/overview.html", context, session=session)
 
 
-@router.get("/")
-async def overview(request: Request, session: SessionDep) -> Response:
-    return await serve(
-        request, session, lambda s: _parameterless(request, s, lambda i: _overview(request, s, i))
-    )
-
-
 HISTORY_SIZE = 10
 """Changes a system page lists; /changes?system= has the rest."""
 HISTORY_READ = 500
 """Changes read to fill them: an import's figures count as one."""
 
 
-def _system_page(request: Request, session: Session, slug: str, ignored: list[str]) -> Response:
+@page(router, "/systems/{slug}")
+def system_page(slug: str, request: Request, session: Session, ignored: Ignored) -> Response:
+    if redirect := tidy_redirect(request, request.url.path, ignored):
+        return redirect
     detail = get_system(session, slug)
     if detail is None:
         raise NotFoundError("system", slug, system_slugs(session), system_name_map(session))
@@ -113,16 +102,10 @@ def _system_page(request: Request, session: Session, slug: str, ignored: list[st
     return render(request, "pages/system.html", context, session=session)
 
 
-@router.get("/systems/{slug}")
-async def system_page(slug: str, request: Request, session: SessionDep) -> Response:
-    return await serve(
-        request,
-        session,
-        lambda s: _parameterless(request, s, lambda i: _system_page(request, s, slug, i)),
-    )
-
-
-def _sources_page(request: Request, session: Session, ignored: list[str]) -> Response:
+@page(router, "/sources")
+def sources_page(request: Request, session: Session, ignored: Ignored) -> Response:
+    if redirect := tidy_redirect(request, request.url.path, ignored):
+        return redirect
     context = {
         "sources": list_sources(session),
         "coverage": database_coverage(session),
@@ -132,12 +115,3 @@ def _sources_page(request: Request, session: Session, ignored: list[str]) -> Res
         "ignored_parameters": ignored,
     }
     return render(request, "pages/sources.html", context, session=session)
-
-
-@router.get("/sources")
-async def sources_page(request: Request, session: SessionDep) -> Response:
-    return await serve(
-        request,
-        session,
-        lambda s: _parameterless(request, s, lambda i: _sources_page(request, s, i)),
-    )

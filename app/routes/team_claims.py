@@ -21,7 +21,7 @@ from app.queries.common import capabilities_in_order
 from app.queries.matrix import cell_claims
 from app.queries.team import team_claims
 from app.web.errors import NotFoundError
-from app.web.render import serve
+from app.web.pages import page
 from app.writes import team as service
 from app.writes.transaction import write_transaction
 
@@ -62,18 +62,15 @@ async def pick_claim(slug: str, who: EditorUser, capability: str = "") -> Respon
     )
 
 
-@router.get("/systems/{slug}/claims/{capability}")
-async def claim_page(
-    slug: str, capability: str, request: Request, session: SessionDep, who: EditorUser
+@page(router, "/systems/{slug}/claims/{capability}")
+def claim_page(
+    slug: str, capability: str, request: Request, session: Session, who: EditorUser
 ) -> Response:
-    def build(s: Session) -> Response:
-        system, cap = _system_and_capability(s, slug, capability)
-        current = team_claims(s, slug).get(capability)
-        back = f"/systems/{slug}#cap-{capability}"
-        form = forms.claim_form(system, (cap.slug, cap.name), current, back)
-        return _claim_page(request, s, form, 200)
-
-    return await serve(request, session, build)
+    system, cap = _system_and_capability(session, slug, capability)
+    current = team_claims(session, slug).get(capability)
+    back = f"/systems/{slug}#cap-{capability}"
+    form = forms.claim_form(system, (cap.slug, cap.name), current, back)
+    return _claim_page(request, session, form, 200)
 
 
 @router.post("/systems/{slug}/claims/{capability}")

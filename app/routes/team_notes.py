@@ -23,7 +23,7 @@ from app.forms.editing import back_to, form_page, not_found, posted, redirect_wi
 from app.forms.notes import ITEM_FIELDS, NoteForm
 from app.forms.saved_rows import TeamRows
 from app.queries.notes import ItemError, ItemRef, find_item
-from app.web.render import serve
+from app.web.pages import page
 from app.writes import notes
 from app.writes import team as service
 from app.writes.documents import NoteReply
@@ -67,20 +67,16 @@ def _new_form(session: Session, values: dict[str, str], next_path: str) -> NoteF
     return form
 
 
-@router.get("/notes/new")
-async def new_note(request: Request, session: SessionDep, who: EditorUser) -> Response:
+@page(router, "/notes/new")
+def new_note(request: Request, session: Session, who: EditorUser) -> Response:
     query = request.query_params
     values = {k: query[k].strip() for k in ITEM_FIELDS if k in query}
     next_path = safe_next(query["next"]) if query.get("next") else ""
-
-    def build(s: Session) -> Response:
-        try:
-            _find(s, values)
-        except ItemError as exc:
-            return not_found(request, s, f"Nothing to put a note on: {exc.message}.")
-        return _note_page(request, s, _new_form(s, values, next_path), 200)
-
-    return await serve(request, session, build)
+    try:
+        _find(session, values)
+    except ItemError as exc:
+        return not_found(request, session, f"Nothing to put a note on: {exc.message}.")
+    return _note_page(request, session, _new_form(session, values, next_path), 200)
 
 
 @router.post("/notes")

@@ -24,7 +24,7 @@ from app.forms.team import ResultForm
 from app.queries.entries import vocabulary_choices, vocabulary_names
 from app.queries.matrix import system_name_map
 from app.queries.team import metric_choices
-from app.web.render import serve
+from app.web.pages import page
 from app.writes import team as service
 from app.writes.documents import ResultDoc
 from app.writes.transaction import write_transaction
@@ -41,19 +41,14 @@ def _result_page(request: Request, session: Session, form: ResultForm, status: i
     return form_page(request, session, "pages/team_result.html", context, status, RESULT_BLOCK)
 
 
-@router.get("/team-results/new")
-async def new_result(
-    request: Request, session: SessionDep, who: EditorUser, system: str = ""
-) -> Response:
-    def build(s: Session) -> Response:
-        chosen = system_named(s, system) if system else None
-        back = f"/systems/{system}" if chosen else "/benchmarks"
-        action = f"/systems/{system}/team-results" if chosen else "/team-results"
-        form = new_result_form(s, action, back, chosen)
-        form.cancel = back
-        return _result_page(request, s, form, 200)
-
-    return await serve(request, session, build)
+@page(router, "/team-results/new")
+def new_result(request: Request, session: Session, who: EditorUser, system: str = "") -> Response:
+    chosen = system_named(session, system) if system else None
+    back = f"/systems/{system}" if chosen else "/benchmarks"
+    action = f"/systems/{system}/team-results" if chosen else "/team-results"
+    form = new_result_form(session, action, back, chosen)
+    form.cancel = back
+    return _result_page(request, session, form, 200)
 
 
 @router.post("/team-results")

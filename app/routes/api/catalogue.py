@@ -14,9 +14,17 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel
 from sqlmodel import Session
 
-from app.db import SessionDep
 from app.decision.engine import Recommendation
-from app.params.readings import read_benchmarks, read_matrix, system_names, with_slugs
+from app.params.deps import (
+    AnswerReading,
+    CompareApiReading,
+    Ignored,
+    ListReading,
+    MatrixApiReading,
+    SweepsReading,
+    checked,
+)
+from app.params.readings import read_benchmarks
 from app.params.views import (
     AnswerParams,
     BenchmarkApiParams,
@@ -24,11 +32,8 @@ from app.params.views import (
     DecideParams,
     ListParams,
     MatrixApiParams,
-    ParamError,
-    ParamProblem,
-    QueryModel,
+    Reading,
     SweepParams,
-    compare_problems,
     read_query,
 )
 from app.queries.benchmark_page import BenchmarkPage
@@ -40,7 +45,6 @@ from app.queries.features import FeaturePage, capability_names, feature_page
 from app.queries.matrix import MatrixResult, build_matrix, system_name_map
 from app.queries.sweeps import SweepPage, shows_sweeps, team_sweeps
 from app.queries.systems import get_system, list_systems, system_slugs
-from app.queries.vocabularies import benchmark_vocabularies, system_vocabularies
 from app.routes.entries import PATHS, find_entry
 from app.schemas import (
     CapabilityView,
@@ -53,7 +57,7 @@ from app.schemas import (
 )
 from app.web.errors import NotFoundError
 from app.web.openapi import query_parameters
-from app.web.render import serve
+from app.web.pages import page
 
 router = APIRouter(prefix="/api/v1", tags=["api"])
 BAD_VALUE: dict[int | str, dict[str, Any]] = {
@@ -93,10 +97,6 @@ def _json(data: BaseModel | list[Any], ignored: list[str]) -> Response:
     return JSONResponse([item.model_dump(mode="json") for item in data], headers=headers)
 
 
-def _ignored(request: Request) -> list[str]:
-    return read_query(QueryModel, request.query_params).ignored
-
-
 def next_page(request: Request, page: int) -> str:
     """The URL of page `page` of this request's list: its path and query, `page` replaced
     (relative, so no Host header is echoed)."""
@@ -104,11 +104,11 @@ def next_page(request: Request, page: int) -> str:
     return f"{request.url.path}?{urlencode([*pairs, ('page', str(page))])}"
 
 
-def _json_page(request: Request, items: Sequence[BaseModel]) -> Response:
+def _json_page(
+    request: Request, reading: Reading[ListParams], items: Sequence[BaseModel]
+) -> Response:
     """One page of a catalogue list, still a JSON array (as before paging): the total in
     X-Total-Count and, while there is more, the next page in `Link: <…>; rel="next"`."""
-    reading = read_query(ListParams, request.query_params)
-    _checked(reading.problems)
     page, size = reading.params.page, reading.params.per_page
     start = (page - 1) * size
     response = _json(list(items[start : start + size]), reading.ignored)
@@ -132,53 +132,47 @@ LIST_RESPONSES: dict[int | str, dict[str, Any]] = BAD_VALUE | {
 }  # fmt: skip
 
 
-def _checked(problems: list[ParamProblem]) -> None:
-    if problems:
-        raise ParamError(problems)
-
-
-@router.get(
+@page(
+    router,
     "/hardware",
     response_model=list[HardwareEntryView],
     responses=LIST_RESPONSES,
     openapi_extra=LIST_PAGING,
 )
-async def hardware(request: Request, session: SessionDep) -> Response:
+def hardware(request: Request, session: Session, listing: ListReading) -> Response:
     """Every hardware entry: slug, name, aliases, vague flag, how many figures use it."""
-    return await serve(request, session, lambda s: _entries(request, s, "hardware"))
+    return _json_page(request, listing, vocabulary_entries(session)["hardware"])
 
 
-@router.get(
+@page(
+    router,
     "/models",
     response_model=list[ModelEntryView],
     responses=LIST_RESPONSES,
     openapi_extra=LIST_PAGING,
 )
-async def models(request: Request, session: SessionDep) -> Response:
+def models(request: Request, session: Session, listing: ListReading) -> Response:
     """Every model entry: slug, name, family, size, aliases, vague flag, figures using it."""
-    return await serve(request, session, lambda s: _entries(request, s, "model"))
+    return _json_page(request, listing, vocabulary_entries(session)["model"])
 
 
-@router.get(
+@page(
+    router,
     "/workloads",
     response_model=list[WorkloadEntryView],
     responses=LIST_RESPONSES,
     openapi_extra=LIST_PAGING,
 )
-async def workloads(request: Request, session: SessionDep) -> Response:
+def workloads(request: Request, session: Session, listing: ListReading) -> Response:
     """Every workload entry: slug, name, description, lengths, aliases, figures using it."""
-    return await serve(request, session, lambda s: _entries(request, s, "workload"))
+    return _json_page(request, listing, vocabulary_entries(session)["workload"])
 
 
-def _entries(request: Request, session: Session, kind: str) -> Response:
-    return _json_page(request, vocabulary_entries(session)[kind])
-
-
-def _entry(request: Request, session: Session, kind: str, slug: str) -> Response:
+def _entry(session: Session, ignored: list[str], kind: str, slug: str) -> Response:
     found = find_entry(session, kind, slug)
     if isinstance(found, str):  # another name of an entry: answer at its slug
         return RedirectResponse(f"/api/v1/{PATHS[kind]}/{found}", status_code=308)
-    return _json(found, _ignored(request))
+    return _json(found, ignored)
 
 
 class EntryResponse(EntryPage, Ignoring): ...
@@ -189,113 +183,116 @@ NO_ENTRY: dict[int | str, dict[str, Any]] = {
 }
 
 
-@router.get("/hardware/{slug}", response_model=EntryResponse, responses=NO_ENTRY)
-async def hardware_entry(slug: str, request: Request, session: SessionDep) -> Response:
+@page(router, "/hardware/{slug}", response_model=EntryResponse, responses=NO_ENTRY)
+def hardware_entry(slug: str, session: Session, ignored: Ignored) -> Response:
     """One hardware entry and every figure measured on it (an alias redirects to the slug)."""
-    return await serve(request, session, lambda s: _entry(request, s, "hardware", slug))
+    return _entry(session, ignored, "hardware", slug)
 
 
-@router.get("/models/{slug:path}", response_model=EntryResponse, responses=NO_ENTRY)
-async def model_entry(slug: str, request: Request, session: SessionDep) -> Response:
+@page(router, "/models/{slug:path}", response_model=EntryResponse, responses=NO_ENTRY)
+def model_entry(slug: str, session: Session, ignored: Ignored) -> Response:
     """One model entry and every figure that ran it (an alias redirects to the slug)."""
-    return await serve(request, session, lambda s: _entry(request, s, "model", slug))
+    return _entry(session, ignored, "model", slug)
 
 
-@router.get("/workloads/{slug}", response_model=EntryResponse, responses=NO_ENTRY)
-async def workload_entry(slug: str, request: Request, session: SessionDep) -> Response:
+@page(router, "/workloads/{slug}", response_model=EntryResponse, responses=NO_ENTRY)
+def workload_entry(slug: str, session: Session, ignored: Ignored) -> Response:
     """One workload entry and every figure measured under it."""
-    return await serve(request, session, lambda s: _entry(request, s, "workload", slug))
+    return _entry(session, ignored, "workload", slug)
 
 
-@router.get(
+@page(
+    router,
     "/systems",
     response_model=list[SystemSummary],
     responses=LIST_RESPONSES,
     openapi_extra=LIST_PAGING,
 )
-async def systems(request: Request, session: SessionDep) -> Response:
+def systems(request: Request, session: Session, listing: ListReading) -> Response:
     """Every system with its kind, licence and status."""
-    return await serve(request, session, lambda s: _json_page(request, list_systems(s)))
+    return _json_page(request, listing, list_systems(session))
 
 
-def _system(request: Request, session: Session, slug: str) -> Response:
-    detail = get_system(session, slug)
-    if detail is None:
-        raise NotFoundError("system", slug, system_slugs(session), system_name_map(session))
-    return _json(detail, _ignored(request))
-
-
-@router.get(
+@page(
+    router,
     "/systems/{slug}",
     response_model=SystemDetail,
     responses={404: {"description": "Unknown system slug; the reply lists the known ones"}},
 )
-async def system(slug: str, request: Request, session: SessionDep) -> Response:
+def system(slug: str, session: Session, ignored: Ignored) -> Response:
     """One system: claims per capability, facts, benchmarks and sources."""
-    return await serve(request, session, lambda s: _system(request, s, slug))
+    detail = get_system(session, slug)
+    if detail is None:
+        raise NotFoundError("system", slug, system_slugs(session), system_name_map(session))
+    return _json(detail, ignored)
 
 
-@router.get(
+@page(
+    router,
     "/capabilities",
     response_model=list[CapabilityView],
     responses=LIST_RESPONSES,
     openapi_extra=LIST_PAGING,
 )
-async def capabilities(request: Request, session: SessionDep) -> Response:
+def capabilities(request: Request, session: Session, listing: ListReading) -> Response:
     """Every feature and hardware target, grouped by category."""
-    return await serve(request, session, lambda s: _json_page(request, list_capabilities(s)))
-
-
-def _capability(request: Request, session: Session, slug: str) -> Response:
-    page = feature_page(session, slug)
-    if page is None:
-        names = capability_names(session)
-        raise NotFoundError("capability", slug, list(names), names)
-    return _json(page, _ignored(request))
+    return _json_page(request, listing, list_capabilities(session))
 
 
 class CapabilityResponse(FeaturePage, Ignoring): ...
 
 
-@router.get(
+@page(
+    router,
     "/capabilities/{slug}",
     response_model=CapabilityResponse,
     responses={404: {"description": "Unknown capability slug; the reply suggests the closest"}},
 )
-async def capability(slug: str, request: Request, session: SessionDep) -> Response:
+def capability(slug: str, session: Session, ignored: Ignored) -> Response:
     """One feature or hardware target across every system, as /features/{slug} shows it."""
-    return await serve(request, session, lambda s: _capability(request, s, slug))
+    found = feature_page(session, slug)
+    if found is None:
+        names = capability_names(session)
+        raise NotFoundError("capability", slug, list(names), names)
+    return _json(found, ignored)
 
 
-@router.get(
+@page(
+    router,
     "/sources",
     response_model=list[SourceDetail],
     responses=LIST_RESPONSES,
     openapi_extra=LIST_PAGING,
 )
-async def sources(request: Request, session: SessionDep) -> Response:
+def sources(request: Request, session: Session, listing: ListReading) -> Response:
     """Every source and what it contributed."""
-    return await serve(request, session, lambda s: _json_page(request, list_sources(s)))
+    return _json_page(request, listing, list_sources(session))
 
 
-def _matrix(request: Request, session: Session) -> Response:
-    reading = read_matrix(session, request.query_params, MatrixApiParams)
-    _checked(reading.problems)
-    return _json(build_matrix(session, reading.params.view, reading.params), reading.ignored)
-
-
-@router.get(
+@page(
+    router,
     "/matrix",
     response_model=MatrixResponse,
     responses=BAD_VALUE,
     openapi_extra=query_parameters(MatrixApiParams),
 )
-async def matrix(request: Request, session: SessionDep) -> Response:
+def matrix(session: Session, reading: MatrixApiReading) -> Response:
     """The matrix exactly as /matrix (view=features) or /hardware (view=hardware) shows it."""
-    return await serve(request, session, lambda s: _matrix(request, s))
+    return _json(build_matrix(session, reading.params.view, reading.params), reading.ignored)
 
 
-def _benchmarks(request: Request, session: Session) -> Response:
+@page(
+    router,
+    "/benchmarks",
+    response_model=BenchmarksResponse,
+    responses=BAD_VALUE,
+    openapi_extra=query_parameters(BenchmarkApiParams),
+)
+def benchmarks(request: Request, session: Session) -> Response:
+    """The results with their contexts as /benchmarks shows them, grouped into comparable
+    contexts, a page at a time: `per_page` results (1000 unless it says, at most 5000) and
+    their contexts; `matched` counts the results on every page, `next` is the next page's URL
+    (null on the last)."""
     # The page and size first, so that only that page's results are grouped and sent.
     paging = read_query(BenchmarkApiParams, request.query_params, {}).params
     size = paging.per_page
@@ -303,7 +300,7 @@ def _benchmarks(request: Request, session: Session) -> Response:
     reading, page = read_benchmarks(
         session, request.query_params, model=BenchmarkApiParams, window=window
     )
-    _checked(reading.problems)
+    checked(reading)
     if reading.params.level() and shows_sweeps(reading.params):
         # At a service level, the team's sweeps within the filters, read at it.
         page.team_sweeps = team_sweeps(session, SweepParams.of(reading.params))
@@ -315,75 +312,45 @@ def _benchmarks(request: Request, session: Session) -> Response:
     return JSONResponse(body | {"ignored_parameters": reading.ignored})
 
 
-@router.get(
-    "/benchmarks",
-    response_model=BenchmarksResponse,
-    responses=BAD_VALUE,
-    openapi_extra=query_parameters(BenchmarkApiParams),
-)
-async def benchmarks(request: Request, session: SessionDep) -> Response:
-    """The results with their contexts as /benchmarks shows them, grouped into comparable
-    contexts, a page at a time: `per_page` results (1000 unless it says, at most 5000) and
-    their contexts; `matched` counts the results on every page, `next` is the next page's URL
-    (null on the last)."""
-    return await serve(request, session, lambda s: _benchmarks(request, s))
-
-
 class SweepsResponse(SweepPage, Ignoring): ...
 
 
-def _sweeps(request: Request, session: Session) -> Response:
-    reading = read_query(SweepParams, request.query_params, benchmark_vocabularies(session))
-    _checked(reading.problems)
-    return _json(team_sweeps(session, reading.params), reading.ignored)
-
-
-@router.get(
+@page(
+    router,
     "/sweeps",
     response_model=SweepsResponse,
     responses=BAD_VALUE,
     openapi_extra=query_parameters(SweepParams),
 )
-async def sweeps(request: Request, session: SessionDep) -> Response:
+def sweeps(session: Session, reading: SweepsReading) -> Response:
     """The team's sweeps as /benchmarks draws them: per setup, each imported run's per-user
     and per-GPU throughput and whether it is on the setup's Pareto frontier."""
-    return await serve(request, session, lambda s: _sweeps(request, s))
+    return _json(team_sweeps(session, reading.params), reading.ignored)
 
 
-def _compare(request: Request, session: Session) -> Response:
-    query = with_slugs(request.query_params, {"s": system_names(session)})
-    reading = read_query(CompareApiParams, query, system_vocabularies(session))
-    _checked(reading.problems + compare_problems(query))
-    p = reading.params
-    comparison = build_comparison(session, list(p.s), p.diff, level=p.level() or None)
-    return _json(comparison, reading.ignored)
-
-
-@router.get(
+@page(
+    router,
     "/compare",
     response_model=CompareResponse,
     responses=BAD_VALUE,
     openapi_extra=query_parameters(CompareApiParams),
 )
-async def compare(request: Request, session: SessionDep) -> Response:
+def compare(session: Session, reading: CompareApiReading) -> Response:
     """The same comparison /compare shows: overview, features, hardware, shared benchmarks."""
-    return await serve(request, session, lambda s: _compare(request, s))
+    p = reading.params
+    comparison = build_comparison(session, list(p.s), p.diff, level=p.level() or None)
+    return _json(comparison, reading.ignored)
 
 
-def _recommend(request: Request, session: Session) -> Response:
-    reading = read_query(AnswerParams, request.query_params)
-    _checked(reading.problems)
-    params = DecideParams.of(reading.params)
-    result = recommendation(session, params.as_dict(), level=params.service_level())
-    return _json(result, reading.ignored)
-
-
-@router.get(
+@page(
+    router,
     "/recommend",
     response_model=RecommendResponse,
     responses=BAD_VALUE,
     openapi_extra=query_parameters(AnswerParams),
 )
-async def recommend(request: Request, session: SessionDep) -> Response:
+def recommend(session: Session, reading: AnswerReading) -> Response:
     """Ranked systems with sourced reasons, and the systems ruled out, for these answers."""
-    return await serve(request, session, lambda s: _recommend(request, s))
+    params = DecideParams.of(reading.params)
+    result = recommendation(session, params.as_dict(), level=params.service_level())
+    return _json(result, reading.ignored)

@@ -1,17 +1,15 @@
 """/api/v1/changes: the history of changes, a page at a time (the page and the Atom feed
 are app/routes/changes.py; both read the query with app/params/readings.py)."""
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
-from sqlmodel import Session
 
-from app.db import SessionDep
-from app.params.readings import read_changes
-from app.params.views import ChangesParams, ParamError
+from app.params.deps import ChangesApiPage
+from app.params.views import ChangesParams
 from app.schemas import RevisionView
 from app.web.openapi import query_parameters
-from app.web.render import serve
+from app.web.pages import page
 
 router = APIRouter(prefix="/api/v1", tags=["api"])
 
@@ -22,23 +20,20 @@ class ChangesResponse(BaseModel):
     ignored_parameters: list[str] = []
 
 
-def _changes(request: Request, session: Session) -> Response:
-    reading, page = read_changes(session, request.query_params)
-    if reading.problems:
-        raise ParamError(reading.problems)
-    params = reading.params
-    older = f"/api/v1/changes?{params.query_string(before=page.older)}" if page.older else None
-    body = ChangesResponse(revisions=page.revisions, next=older, ignored_parameters=reading.ignored)
-    return JSONResponse(body.model_dump(mode="json"))
-
-
-@router.get(
+@page(
+    router,
     "/changes",
     response_model=ChangesResponse,
     responses={422: {"description": "A parameter value that is not allowed; the reply names it"}},
     openapi_extra=query_parameters(ChangesParams),
 )
-async def changes(request: Request, session: SessionDep) -> Response:
+def changes(read: ChangesApiPage) -> Response:
     """Every change (reseeds and team edits), newest first, a page at a time: who, when,
     which item, before and after. Follow `next` for older changes."""
-    return await serve(request, session, lambda s: _changes(request, s))
+    reading, found = read
+    params = reading.params
+    older = f"/api/v1/changes?{params.query_string(before=found.older)}" if found.older else None
+    body = ChangesResponse(
+        revisions=found.revisions, next=older, ignored_parameters=reading.ignored
+    )
+    return JSONResponse(body.model_dump(mode="json"))

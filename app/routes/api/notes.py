@@ -17,9 +17,9 @@ from sqlmodel import Session
 
 from app.accounts.web import EditorUser
 from app.db import SessionDep
-from app.params.views import NotesParams, ParamError, read_query
+from app.params.deps import NotesReading
+from app.params.views import NotesParams
 from app.queries.notes import ItemError, find_item, list_notes, note_item
-from app.queries.vocabularies import note_vocabularies
 from app.routes.api.catalogue import Ignoring
 from app.routes.api.team import (
     VERSIONED,
@@ -34,7 +34,7 @@ from app.routes.api.team import (
 )
 from app.schemas import TeamNoteItem, TeamNoteList
 from app.web.openapi import query_parameters
-from app.web.render import serve
+from app.web.pages import page
 from app.writes import notes
 from app.writes.documents import NoteChanges
 from app.writes.inputs import TeamNoteIn, TeamNotePatch
@@ -59,10 +59,20 @@ class NotesResponse(TeamNoteList, Ignoring):
     next: str | None = None  # the next page's URL (`offset` moved on); null on the last page
 
 
-def _listing(request: Request, session: Session) -> Response:
-    reading = read_query(NotesParams, request.query_params, note_vocabularies(session))
-    if reading.problems:
-        raise ParamError(reading.problems)
+@page(
+    router,
+    "/notes",
+    tags=["api"],
+    response_model=NotesResponse,
+    responses={
+        404: {"description": "No such figure, or the source makes no claim on that cell"},
+        422: {"description": "A parameter value that is not allowed; the reply names it"},
+    },
+    openapi_extra=query_parameters(NotesParams),
+)
+def list_team_notes(request: Request, session: Session, reading: NotesReading) -> Response:
+    """The team's notes, newest first: on one item (a figure by `result`; a claim by system,
+    capability and source), on a system and everything in it (`system` alone), or all."""
     p = reading.params
     named = p.model_dump(include={"system", "capability", "source", "reading", "result"})
     whole_system = bool(p.system) and not (p.capability or p.source or p.reading)
@@ -82,38 +92,19 @@ def _listing(request: Request, session: Session) -> Response:
     return JSONResponse(body.model_dump(mode="json"))
 
 
-@router.get(
-    "/notes",
-    tags=["api"],
-    response_model=NotesResponse,
-    responses={
-        404: {"description": "No such figure, or the source makes no claim on that cell"},
-        422: {"description": "A parameter value that is not allowed; the reply names it"},
-    },
-    openapi_extra=query_parameters(NotesParams),
-)
-async def list_team_notes(request: Request, session: SessionDep) -> Response:
-    """The team's notes, newest first: on one item (a figure by `result`; a claim by system,
-    capability and source), on a system and everything in it (`system` alone), or all."""
-    return await serve(request, session, lambda s: _listing(request, s))
-
-
-def _one(session: Session, note_id: str) -> Response:
-    found = note_item(session, note_id)
-    if found is None:
-        return JSONResponse({"detail": f"no team note has the id {note_id!r}"}, status_code=404)
-    return rows_reply(found.model_dump(mode="json"), 200)
-
-
-@router.get(
+@page(
+    router,
     "/notes/{note_id}",
     tags=["api"],
     response_model=TeamNoteItem,
     responses={404: {"description": "No note has this id"}},
 )
-async def get_team_note(note_id: str, request: Request, session: SessionDep) -> Response:
+def get_team_note(note_id: str, session: Session) -> Response:
     """One note with the item it is on; its version is also the ETag (for If-Match)."""
-    return await serve(request, session, lambda s: _one(s, note_id))
+    found = note_item(session, note_id)
+    if found is None:
+        return JSONResponse({"detail": f"no team note has the id {note_id!r}"}, status_code=404)
+    return rows_reply(found.model_dump(mode="json"), 200)
 
 
 def _body(model: str) -> dict[str, Any]:

@@ -1,0 +1,166 @@
+"""A view's query string as a route parameter: `reading: MatrixReading` instead of a call to
+read_matrix(session, request.query_params, MatrixParams) in every handler.
+
+Each alias is an `Annotated` dependency (as `SessionDep` and `EditorUser` are). Its value is
+read in the build, not before it: app/web/pages.py resolves a `Deferred` inside serve()'s
+read transaction, so a reading checked against the data's vocabularies sees the same
+snapshot as the page, and a page answered from the cache reads nothing. The readers are the
+lenient ones of views.py and readings.py, unchanged: an unknown parameter is ignored and
+named, a bad value dropped and named. The `Checked` readings, for the JSON API, refuse a bad
+value instead (ParamError: a 422 naming the field and what is allowed).
+
+A dependency takes only the request, so OpenAPI learns nothing from it: the API routes
+still describe their parameters with `openapi_extra=query_parameters(Model)`.
+"""
+
+from collections.abc import Callable
+from typing import Annotated, Any, Generic, TypeVar
+
+from fastapi import Depends, Request
+from sqlmodel import Session
+from starlette.datastructures import QueryParams
+
+from app.params.readings import (
+    read_change_entries,
+    read_changes,
+    read_compare,
+    read_matrix,
+    system_names,
+    with_slugs,
+)
+from app.params.views import (
+    AnswerParams,
+    ChangesParams,
+    CompareApiParams,
+    CompareParams,
+    FlowParams,
+    ListParams,
+    MatrixApiParams,
+    MatrixParams,
+    NotesParams,
+    ParamError,
+    ParamProblem,
+    QueryModel,
+    Reading,
+    SweepParams,
+    compare_problems,
+    read_query,
+)
+from app.queries.import_groups import ImportChange
+from app.queries.vocabularies import (
+    benchmark_vocabularies,
+    note_vocabularies,
+    system_vocabularies,
+)
+from app.schemas import RevisionPage, RevisionView
+
+T = TypeVar("T")
+ChangeEntriesPage = tuple[Reading[ChangesParams], list[RevisionView | ImportChange], int | None]
+
+
+class Deferred(Generic[T]):
+    """A reading waiting for the build's session (app/web/pages.py reads it there)."""
+
+    def __init__(self, read: Callable[[Session], T]) -> None:
+        self._read = read
+
+    def read(self, session: Session) -> T:
+        """The value, read against `session`'s snapshot."""
+        return self._read(session)
+
+
+def reading(read: Callable[[Session, QueryParams], Any]) -> Any:
+    """The dependency for `read(session, query)`: a Deferred of the request's query."""
+
+    async def dependency(request: Request) -> Deferred[Any]:
+        query = request.query_params
+        return Deferred(lambda session: read(session, query))
+
+    return Depends(dependency)
+
+
+def checked(found: Reading[Any], more: list[ParamProblem] | None = None) -> None:
+    """Refuse a reading with problems (the API's 422); pages show them instead."""
+    problems = found.problems + (more or [])
+    if problems:
+        raise ParamError(problems)
+
+
+# The pages' readings ---------------------------------------------------------------------
+
+
+def _ignored(_session: Session, query: QueryParams) -> list[str]:
+    return read_query(QueryModel, query).ignored
+
+
+def _flow(session: Session, query: QueryParams) -> Reading[FlowParams]:
+    return read_query(FlowParams, query, system_vocabularies(session))
+
+
+Ignored = Annotated[list[str], reading(_ignored)]
+"""The parameters of a page that takes none: what is not a tracking one is named as ignored."""
+MatrixReading = Annotated[
+    Reading[MatrixParams], reading(lambda s, q: read_matrix(s, q, MatrixParams))
+]
+CompareReading = Annotated[Reading[CompareParams], reading(read_compare)]
+FlowReading = Annotated[Reading[FlowParams], reading(_flow)]
+ChangeEntries = Annotated[ChangeEntriesPage, reading(read_change_entries)]
+"""/changes and its feed: the filters and one page of the history as people read it."""
+
+
+# The JSON API's readings: a bad value is a 422 --------------------------------------------
+
+
+def _checked_matrix(session: Session, query: QueryParams) -> Reading[MatrixApiParams]:
+    found = read_matrix(session, query, MatrixApiParams)
+    checked(found)
+    return found
+
+
+def _checked_compare(session: Session, query: QueryParams) -> Reading[CompareApiParams]:
+    query = with_slugs(query, {"s": system_names(session)})
+    found = read_query(CompareApiParams, query, system_vocabularies(session))
+    checked(found, compare_problems(query))
+    return found
+
+
+def _checked_sweeps(session: Session, query: QueryParams) -> Reading[SweepParams]:
+    found = read_query(SweepParams, query, benchmark_vocabularies(session))
+    checked(found)
+    return found
+
+
+def _checked_notes(session: Session, query: QueryParams) -> Reading[NotesParams]:
+    found = read_query(NotesParams, query, note_vocabularies(session))
+    checked(found)
+    return found
+
+
+def _checked_list(_session: Session, query: QueryParams) -> Reading[ListParams]:
+    found = read_query(ListParams, query)
+    checked(found)
+    return found
+
+
+def _checked_answers(_session: Session, query: QueryParams) -> Reading[AnswerParams]:
+    found = read_query(AnswerParams, query)
+    checked(found)
+    return found
+
+
+def _checked_changes(
+    session: Session, query: QueryParams
+) -> tuple[Reading[ChangesParams], RevisionPage]:
+    found, page = read_changes(session, query)
+    checked(found)
+    return found, page
+
+
+MatrixApiReading = Annotated[Reading[MatrixApiParams], reading(_checked_matrix)]
+CompareApiReading = Annotated[Reading[CompareApiParams], reading(_checked_compare)]
+SweepsReading = Annotated[Reading[SweepParams], reading(_checked_sweeps)]
+NotesReading = Annotated[Reading[NotesParams], reading(_checked_notes)]
+ListReading = Annotated[Reading[ListParams], reading(_checked_list)]
+AnswerReading = Annotated[Reading[AnswerParams], reading(_checked_answers)]
+ChangesApiPage = Annotated[tuple[Reading[ChangesParams], RevisionPage], reading(_checked_changes)]
+"""/api/v1/changes: the filters and one page of every revision."""
