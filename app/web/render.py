@@ -8,13 +8,14 @@ and caches the result under the data version that transaction saw.
 import datetime as dt
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import quote, urlencode, urlsplit
 
 from anyio import CapacityLimiter
 from fastapi import Request
-from fastapi.responses import RedirectResponse, Response
+from fastapi.responses import JSONResponse, RedirectResponse, Response
 from itsdangerous import BadData, URLSafeTimedSerializer
 from jinja2_fragments.fastapi import Jinja2Blocks
+from pydantic import BaseModel
 from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 
@@ -136,6 +137,17 @@ def render(
     if canonical is not None and is_htmx(request) and status_code < 400:
         response.headers["HX-Push-Url"] = canonical
     return response
+
+
+def render_json(data: BaseModel | list[Any], ignored: list[str]) -> Response:
+    """A read model as the JSON twin of its page: an object names the parameters it ignored
+    in `ignored_parameters`, a list (which has no room for them) in X-Ignored-Parameters."""
+    if isinstance(data, BaseModel):
+        return JSONResponse({**data.model_dump(mode="json"), "ignored_parameters": ignored})
+    # A header carries Latin-1 only: a name outside printable ASCII goes percent-encoded.
+    shown = [n if n.isascii() and n.isprintable() else quote(n, safe="") for n in ignored]
+    headers = {"X-Ignored-Parameters": ", ".join(shown)} if ignored else None
+    return JSONResponse([item.model_dump(mode="json") for item in data], headers=headers)
 
 
 def tidy_redirect(request: Request, canonical: str, ignored: Iterable[str] = ()) -> Response | None:

@@ -7,7 +7,7 @@ ignored in `ignored_parameters` (objects) or an `X-Ignored-Parameters` header (l
 
 from collections.abc import Sequence
 from typing import Any
-from urllib.parse import quote, urlencode
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
@@ -58,6 +58,7 @@ from app.schemas import (
 from app.web.errors import NotFoundError
 from app.web.openapi import query_parameters
 from app.web.pages import page
+from app.web.render import render_json
 
 router = APIRouter(prefix="/api/v1", tags=["api"])
 BAD_VALUE: dict[int | str, dict[str, Any]] = {
@@ -88,15 +89,6 @@ class CompareResponse(Comparison, Ignoring): ...
 class RecommendResponse(Recommendation, Ignoring): ...
 
 
-def _json(data: BaseModel | list[Any], ignored: list[str]) -> Response:
-    if isinstance(data, BaseModel):
-        return JSONResponse({**data.model_dump(mode="json"), "ignored_parameters": ignored})
-    # A header carries Latin-1 only: a name outside printable ASCII goes percent-encoded.
-    shown = [n if n.isascii() and n.isprintable() else quote(n, safe="") for n in ignored]
-    headers = {"X-Ignored-Parameters": ", ".join(shown)} if ignored else None
-    return JSONResponse([item.model_dump(mode="json") for item in data], headers=headers)
-
-
 def next_page(request: Request, page: int) -> str:
     """The URL of page `page` of this request's list: its path and query, `page` replaced
     (relative, so no Host header is echoed)."""
@@ -111,7 +103,7 @@ def _json_page(
     X-Total-Count and, while there is more, the next page in `Link: <…>; rel="next"`."""
     page, size = reading.params.page, reading.params.per_page
     start = (page - 1) * size
-    response = _json(list(items[start : start + size]), reading.ignored)
+    response = render_json(list(items[start : start + size]), reading.ignored)
     response.headers["x-total-count"] = str(len(items))
     if start + size < len(items):
         response.headers["link"] = f'<{next_page(request, page + 1)}>; rel="next"'
@@ -172,7 +164,7 @@ def _entry(session: Session, ignored: list[str], kind: str, slug: str) -> Respon
     found = find_entry(session, kind, slug)
     if isinstance(found, str):  # another name of an entry: answer at its slug
         return RedirectResponse(f"/api/v1/{PATHS[kind]}/{found}", status_code=308)
-    return _json(found, ignored)
+    return render_json(found, ignored)
 
 
 class EntryResponse(EntryPage, Ignoring): ...
@@ -224,7 +216,7 @@ def system(slug: str, session: Session, ignored: Ignored) -> Response:
     detail = get_system(session, slug)
     if detail is None:
         raise NotFoundError("system", slug, system_slugs(session), system_name_map(session))
-    return _json(detail, ignored)
+    return render_json(detail, ignored)
 
 
 @page(
@@ -254,7 +246,7 @@ def capability(slug: str, session: Session, ignored: Ignored) -> Response:
     if found is None:
         names = capability_names(session)
         raise NotFoundError("capability", slug, list(names), names)
-    return _json(found, ignored)
+    return render_json(found, ignored)
 
 
 @page(
@@ -278,7 +270,7 @@ def sources(request: Request, session: Session, listing: ListReading) -> Respons
 )
 def matrix(session: Session, reading: MatrixApiReading) -> Response:
     """The matrix exactly as /matrix (view=features) or /hardware (view=hardware) shows it."""
-    return _json(build_matrix(session, reading.params.view, reading.params), reading.ignored)
+    return render_json(build_matrix(session, reading.params.view, reading.params), reading.ignored)
 
 
 @page(
@@ -325,7 +317,7 @@ class SweepsResponse(SweepPage, Ignoring): ...
 def sweeps(session: Session, reading: SweepsReading) -> Response:
     """The team's sweeps as /benchmarks draws them: per setup, each imported run's per-user
     and per-GPU throughput and whether it is on the setup's Pareto frontier."""
-    return _json(team_sweeps(session, reading.params), reading.ignored)
+    return render_json(team_sweeps(session, reading.params), reading.ignored)
 
 
 @page(
@@ -339,7 +331,7 @@ def compare(session: Session, reading: CompareApiReading) -> Response:
     """The same comparison /compare shows: overview, features, hardware, shared benchmarks."""
     p = reading.params
     comparison = build_comparison(session, list(p.s), p.diff, level=p.level() or None)
-    return _json(comparison, reading.ignored)
+    return render_json(comparison, reading.ignored)
 
 
 @page(
@@ -353,4 +345,4 @@ def recommend(session: Session, reading: AnswerReading) -> Response:
     """Ranked systems with sourced reasons, and the systems ruled out, for these answers."""
     params = DecideParams.of(reading.params)
     result = recommendation(session, params.as_dict(), level=params.service_level())
-    return _json(result, reading.ignored)
+    return render_json(result, reading.ignored)

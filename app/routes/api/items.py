@@ -3,10 +3,9 @@ one figure and one source's claim on one cell, the JSON twins of their pages
 (app/routes/items.py), from the same query (app/queries/items.py)."""
 
 import datetime as dt
-from typing import Any
 
 from fastapi import APIRouter
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import Response
 from sqlmodel import Session
 
 from app.params.deps import Ignored
@@ -14,6 +13,7 @@ from app.queries.items import ClaimDetail, FigureDetail, claim_detail, figure_de
 from app.routes.api.catalogue import Ignoring
 from app.routes.items import claim_or_404, figure_or_404
 from app.web.pages import page
+from app.web.render import render_json
 
 router = APIRouter(prefix="/api/v1", tags=["api"])
 
@@ -22,11 +22,6 @@ class FigureResponse(FigureDetail, Ignoring): ...
 
 
 class ClaimResponse(ClaimDetail, Ignoring): ...
-
-
-def _reply(detail: FigureDetail | ClaimDetail, ignored: list[str]) -> Response:
-    body: dict[str, Any] = detail.model_dump(mode="json")
-    return JSONResponse({**body, "ignored_parameters": ignored})
 
 
 # The same path parameter name as the team routes' PATCH/DELETE on this path, so OpenAPI
@@ -43,7 +38,7 @@ def figure(result_id: str, session: Session, ignored: Ignored) -> Response:
     detail = figure_detail(session, result_id, dt.date.today())
     if detail is None:
         raise figure_or_404(session, result_id)
-    return _reply(detail, ignored)
+    return render_json(detail, ignored)
 
 
 @page(
@@ -59,4 +54,4 @@ def claim(slug: str, capability: str, source: str, session: Session, ignored: Ig
     detail = claim_detail(session, slug, capability, source)
     if detail is None:
         raise claim_or_404(session, slug, capability, source)
-    return _reply(detail, ignored)
+    return render_json(detail, ignored)
