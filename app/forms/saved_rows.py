@@ -21,7 +21,6 @@ from app.accounts.web import safe_next
 from app.forms import base
 from app.forms.base import Clash, EditorForm
 from app.forms.editing import not_found, posted, redirect_with_flash
-from app.web.render import serve
 from app.writes.team import (
     StaleVersionError,
     TeamError,
@@ -62,22 +61,22 @@ class TeamRows(Generic[Doc, Form]):
     words: Callable[[Session, Doc], str]  # the row in words, after its noun: "on vLLM"
     says_version: bool = False  # a save's message names the row's new version
 
-    async def show_edit(self, request: Request, session: Session, row_id: str) -> Response:
-        """The edit form of a saved row."""
+    def edit_page(self, request: Request, session: Session, row_id: str) -> Response:
+        """The edit form of a saved row (a build for @page, app/web/pages.py)."""
 
-        def page(s: Session, doc: Doc, next_path: str) -> Response:
-            form = self.edit_form(s, doc, self.values(doc), next_path)
-            return self.form_page(request, s, form, 200)
+        def page(doc: Doc, next_path: str) -> Response:
+            form = self.edit_form(session, doc, self.values(doc), next_path)
+            return self.form_page(request, session, form, 200)
 
-        return await self._show(request, session, row_id, page)
+        return self._show(request, session, row_id, page)
 
-    async def show_delete(self, request: Request, session: Session, row_id: str) -> Response:
-        """The page that asks before a saved row is deleted."""
+    def delete_page(self, request: Request, session: Session, row_id: str) -> Response:
+        """The page that asks before a saved row is deleted (a build for @page)."""
 
-        def page(s: Session, doc: Doc, next_path: str) -> Response:
-            return self.confirm_page(request, s, doc, next_path, False, 200)
+        def page(doc: Doc, next_path: str) -> Response:
+            return self.confirm_page(request, session, doc, next_path, False, 200)
 
-        return await self._show(request, session, row_id, page)
+        return self._show(request, session, row_id, page)
 
     async def save(
         self, request: Request, session: Session, who: SignedIn, row_id: str
@@ -95,21 +94,13 @@ class TeamRows(Generic[Doc, Form]):
         values = await posted(request, ("version", "next"))
         return await run_in_threadpool(self._delete, request, session, who, row_id, values)
 
-    async def _show(
-        self,
-        request: Request,
-        session: Session,
-        row_id: str,
-        page: Callable[[Session, Doc, str], Response],
+    def _show(
+        self, request: Request, session: Session, row_id: str, page: Callable[[Doc, str], Response]
     ) -> Response:
         asked = request.query_params.get("next", "")
         next_path = asked and safe_next(asked)
-
-        def build(s: Session) -> Response:
-            doc = self._saved(s, row_id)
-            return self._gone(request, s, row_id) if doc is None else page(s, doc, next_path)
-
-        return await serve(request, session, build)
+        doc = self._saved(session, row_id)
+        return self._gone(request, session, row_id) if doc is None else page(doc, next_path)
 
     def _save(
         self, request: Request, session: Session, who: SignedIn, row_id: str, values: dict[str, str]

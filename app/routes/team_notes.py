@@ -157,11 +157,9 @@ NOTES: TeamRows[NoteReply, NoteForm] = TeamRows(
 )
 
 
-@router.get("/notes/{note_id}/edit")
-async def edit_note(
-    note_id: str, request: Request, session: SessionDep, who: EditorUser
-) -> Response:
-    return await NOTES.show_edit(request, session, note_id)
+@page(router, "/notes/{note_id}/edit")
+def edit_note(note_id: str, request: Request, session: Session, who: EditorUser) -> Response:
+    return NOTES.edit_page(request, session, note_id)
 
 
 @router.post("/notes/{note_id}/edit")
@@ -171,11 +169,9 @@ async def save_note(
     return await NOTES.save(request, session, who, note_id)
 
 
-@router.get("/notes/{note_id}/delete")
-async def confirm_delete(
-    note_id: str, request: Request, session: SessionDep, who: EditorUser
-) -> Response:
-    return await NOTES.show_delete(request, session, note_id)
+@page(router, "/notes/{note_id}/delete")
+def confirm_delete(note_id: str, request: Request, session: Session, who: EditorUser) -> Response:
+    return NOTES.delete_page(request, session, note_id)
 
 
 @router.post("/notes/{note_id}/delete")

@@ -166,11 +166,9 @@ RESULTS: TeamRows[ResultDoc, ResultForm] = TeamRows(
 )
 
 
-@router.get("/team-results/{result_id}/edit")
-async def edit_result(
-    result_id: str, request: Request, session: SessionDep, who: EditorUser
-) -> Response:
-    return await RESULTS.show_edit(request, session, result_id)
+@page(router, "/team-results/{result_id}/edit")
+def edit_result(result_id: str, request: Request, session: Session, who: EditorUser) -> Response:
+    return RESULTS.edit_page(request, session, result_id)
 
 
 @router.post("/team-results/{result_id}/edit")
@@ -180,11 +178,9 @@ async def save_result(
     return await RESULTS.save(request, session, who, result_id)
 
 
-@router.get("/team-results/{result_id}/delete")
-async def confirm_delete(
-    result_id: str, request: Request, session: SessionDep, who: EditorUser
-) -> Response:
-    return await RESULTS.show_delete(request, session, result_id)
+@page(router, "/team-results/{result_id}/delete")
+def confirm_delete(result_id: str, request: Request, session: Session, who: EditorUser) -> Response:
+    return RESULTS.delete_page(request, session, result_id)
 
 
 @router.post("/team-results/{result_id}/delete")

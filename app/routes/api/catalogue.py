@@ -289,18 +289,18 @@ def benchmarks(request: Request, session: Session) -> Response:
     paging = read_query(BenchmarkApiParams, request.query_params, {}).params
     size = paging.per_page
     window = slice((paging.page - 1) * size, paging.page * size)
-    reading, page = read_benchmarks(
+    reading, found = read_benchmarks(
         session, request.query_params, model=BenchmarkApiParams, window=window
     )
     checked(reading)
     if reading.params.level() and shows_sweeps(reading.params):
         # At a service level, the team's sweeps within the filters, read at it.
-        page.team_sweeps = team_sweeps(session, SweepParams.of(reading.params))
-    pages = max(1, -(-page.matched // size))
+        found.team_sweeps = team_sweeps(session, SweepParams.of(reading.params))
+    pages = max(1, -(-found.matched // size))
     more = paging.page < pages
     paged = Paged(page=paging.page, per_page=size, pages=pages,
                   next=next_page(request, paging.page + 1) if more else None)  # fmt: skip
-    body = page.model_dump(mode="json") | paged.model_dump()
+    body = found.model_dump(mode="json") | paged.model_dump()
     return JSONResponse(body | {"ignored_parameters": reading.ignored})
 
 
