@@ -5,7 +5,7 @@ import datetime as dt
 from sqlalchemy import Engine
 from sqlmodel import Session
 
-from app.params.views import BenchmarkParams
+from app.params.benchmarks import BenchmarkParams
 from app.queries.benchmark_page import ResultIndex, all_results, build_benchmark_page
 from app.queries.contexts import group_contexts
 from app.schemas import BenchmarkView, SourceRef

@@ -11,7 +11,7 @@ from pydantic import BaseModel
 from sqlmodel import Session
 
 from app.data_version.version import per_version
-from app.params.views import BENCHMARK_FILTERS, BenchmarkParams
+from app.params.benchmarks import BENCHMARK_FILTERS, BenchmarkParams
 from app.present.charts import Scatter
 from app.queries.benchmarks import all_benchmark_views, latest_versions, with_freshness
 from app.queries.common import compared_units, system_names

@@ -5,8 +5,9 @@ import datetime as dt
 from pydantic import BaseModel
 from sqlmodel import Session
 
-from app.params.views import CompareParams, SweepParams
-from app.present.service_level import Level
+from app.measures.service_level import Level
+from app.params.benchmarks import SweepParams
+from app.params.compare import CompareParams
 from app.queries.benchmark_page import all_results
 from app.queries.benchmarks import latest_versions
 from app.queries.common import compared_units

@@ -5,6 +5,7 @@ from dataclasses import replace
 
 from pydantic import BaseModel
 
+from app.measures.units import convert, convertible
 from app.present.charts import (
     MEDIUM,
     NARROW,
@@ -17,7 +18,6 @@ from app.present.charts import (
     scatter,
 )
 from app.present.formatting import figure, number
-from app.present.units import convert, convertible
 from app.schemas import BenchmarkView
 
 THROUGHPUT_METRICS = ("throughput", "decode-throughput")

@@ -14,9 +14,9 @@ from app.decision.measured import WEIGHT_EXPLAINED, Measured, hardware_answers, 
 from app.decision.model import MeasuredRow
 from app.decision.scoring import Memo
 from app.decision.wording import when_clause
+from app.measures.service_level import Level
 from app.models import Capability, Hardware, Rule, System, SystemFact
-from app.params.views import SweepParams
-from app.present.service_level import Level
+from app.params.benchmarks import SweepParams
 from app.queries.cells import current
 from app.queries.common import source_refs
 from app.queries.matrix import matrix_base

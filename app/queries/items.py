@@ -9,7 +9,7 @@ from pydantic import BaseModel
 from sqlmodel import Session, col, select
 
 from app.models import BenchmarkResult
-from app.params.views import BenchmarkParams
+from app.params.benchmarks import BenchmarkParams
 from app.queries.benchmark_page import context_query
 from app.queries.benchmarks import benchmark_views, latest_versions, with_freshness
 from app.queries.catalogue import list_capabilities, list_sources

@@ -11,7 +11,7 @@ from sqlmodel import Session, col, select
 
 from app.data_version.version import data_version
 from app.models import Claim, System
-from app.params.views import MATRIX_PAGE_SIZE, MatrixParams, Need
+from app.params.matrix import MATRIX_PAGE_SIZE, MatrixParams, Need
 from app.queries.cells import (
     NO_CLAIM,
     cell_level,

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from sqlmodel import Session
 
-from app.params.views import MatrixParams
+from app.params.matrix import MatrixParams
 from app.queries.matrix import (
     CellClaims,
     MatrixBase,

@@ -19,21 +19,20 @@ from pydantic import BaseModel, Field, computed_field
 from sqlalchemy import select as sql_select
 from sqlmodel import Session, col, exists
 
-from app.models import BenchmarkResult, ImportBatch, ImportRun, Source
-from app.params.views import BenchmarkParams, SweepParams
-from app.present.repeats import Spread, spread, within_noise
-from app.present.service_level import (
-    OFF_AXIS,
+from app.measures.frontier import pareto_frontier
+from app.measures.repeats import Spread, spread, within_noise
+from app.measures.service_level import (
     Level,
     LevelPoint,
     at_level,
-    chart_caption,
     cost_per_million,
     joules_per_token,
-    point_label,
 )
-from app.present.sweep_charts import SeriesInput, SweepDrawing, pareto_frontier, sweep_chart
-from app.present.versions import VersionFigure, steps
+from app.measures.versions import VersionFigure, steps
+from app.models import BenchmarkResult, ImportBatch, ImportRun, Source
+from app.params.benchmarks import BenchmarkParams, SweepParams
+from app.present.service_level import OFF_AXIS, chart_caption, point_label
+from app.present.sweep_charts import SeriesInput, SweepDrawing, sweep_chart
 from app.queries.benchmarks import version_key
 from app.queries.common import system_names
 from app.queries.entries import vocabulary_choices
@@ -106,7 +105,7 @@ class NearestPoint(BaseModel):
 
 
 class AtLevel(BaseModel):
-    """The curve at the page's service level (app/present/service_level.py)."""
+    """The curve at the page's service level (app/measures/service_level.py)."""
 
     per_gpu: float | None  # output tok/s per GPU, interpolated; None when not reached
     reached: bool

@@ -11,7 +11,7 @@ from sqlmodel import Session, col, select
 
 from app.data_version.version import data_version
 from app.models import Metric, System
-from app.params.views import need_vocabulary
+from app.params.matrix import need_vocabulary
 from app.present.formatting import entity_label
 from app.queries.benchmark_page import all_results, vocabulary
 from app.queries.catalogue import list_sources

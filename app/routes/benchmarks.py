@@ -12,8 +12,7 @@ from sqlmodel import Session
 from app.data_version.version import data_version
 from app.db import SessionDep
 from app.forms.editing import benchmarks_editing
-from app.params.readings import read_benchmarks
-from app.params.views import RESULTS_PAGE_SIZE, BenchmarkParams, SweepParams
+from app.params.benchmarks import RESULTS_PAGE_SIZE, BenchmarkParams, SweepParams
 from app.present.exports import benchmarks_csv
 from app.queries.benchmark_page import (
     BenchmarkPage,
@@ -23,6 +22,7 @@ from app.queries.benchmark_page import (
 )
 from app.queries.contexts import context_chart, describe_ratio
 from app.queries.import_groups import split_imports
+from app.queries.readings import read_benchmarks
 from app.queries.sweeps import shows_sweeps, sweep_drawings, team_sweeps
 from app.web.fragment_cache import FragmentCache
 from app.web.render import render, serve, templates, tidy_redirect

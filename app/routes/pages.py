@@ -8,7 +8,8 @@ from sqlmodel import Session
 
 from app.db import SessionDep
 from app.forms.editing import system_editing
-from app.params.views import QueryModel, SweepParams, read_query
+from app.params.benchmarks import SweepParams
+from app.params.reader import QueryModel, read_query
 from app.present.change_words import describe
 from app.queries.benchmarks import latest_versions
 from app.queries.catalogue import change_names, list_sources

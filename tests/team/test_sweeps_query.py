@@ -10,7 +10,7 @@ from app.accounts import users as accounts
 from app.accounts.models import Role
 from app.db import make_engine, writer
 from app.models import BenchmarkResult, Source
-from app.params.views import BenchmarkParams, SweepParams
+from app.params.benchmarks import BenchmarkParams, SweepParams
 from app.queries import sweeps
 from app.queries.sweeps import SweepChart, SweepPage, shows_sweeps, team_sweeps
 from app.writes.team import delete_result
