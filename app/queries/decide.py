@@ -20,7 +20,8 @@ from app.params.benchmarks import SweepParams
 from app.queries.cells import current
 from app.queries.common import source_refs
 from app.queries.matrix import matrix_base
-from app.queries.sweeps import SweepChart, SweepCurve, team_sweeps
+from app.queries.sweep_models import SweepChart, SweepCurve
+from app.queries.sweeps import team_sweeps
 from app.schemas import SourceRef, licence_family
 
 

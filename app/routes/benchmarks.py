@@ -14,6 +14,7 @@ from app.db import SessionDep
 from app.forms.editing import benchmarks_editing
 from app.params.benchmarks import RESULTS_PAGE_SIZE, BenchmarkParams, SweepParams
 from app.present.exports import benchmarks_csv
+from app.present.sweep_drawing import sweep_drawings
 from app.queries.benchmark_page import (
     BenchmarkPage,
     page_view,
@@ -23,7 +24,7 @@ from app.queries.benchmark_page import (
 from app.queries.contexts import context_chart, describe_ratio
 from app.queries.import_groups import split_imports
 from app.queries.readings import read_benchmarks
-from app.queries.sweeps import shows_sweeps, sweep_drawings, team_sweeps
+from app.queries.sweeps import shows_sweeps, team_sweeps
 from app.web.fragment_cache import FragmentCache
 from app.web.render import render, serve, templates, tidy_redirect
 

@@ -30,7 +30,8 @@ from app.queries.entries import EntryPage, vocabulary_entries
 from app.queries.features import FeaturePage, capability_names, feature_page
 from app.queries.matrix import MatrixResult, build_matrix, system_name_map
 from app.queries.readings import read_benchmarks, read_matrix, system_names, with_slugs
-from app.queries.sweeps import SweepPage, shows_sweeps, team_sweeps
+from app.queries.sweep_models import SweepPage
+from app.queries.sweeps import shows_sweeps, team_sweeps
 from app.queries.systems import get_system, list_systems, system_slugs
 from app.queries.vocabularies import benchmark_vocabularies, system_vocabularies
 from app.routes.entries import PATHS, find_entry
