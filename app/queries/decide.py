@@ -11,8 +11,8 @@ from app.data_version.version import per_version
 from app.decision.engine import Answers, Candidate, ClaimRef, Recommendation, RuleSpec, recommend
 from app.decision.explain import WhyNot, why_not
 from app.decision.measured import WEIGHT_EXPLAINED, Measured, hardware_answers, measured_reasons
+from app.decision.memo import Memo
 from app.decision.model import MeasuredRow
-from app.decision.scoring import Memo
 from app.decision.wording import when_clause
 from app.measures.service_level import Level
 from app.models import Capability, Hardware, Rule, System, SystemFact
