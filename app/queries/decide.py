@@ -19,7 +19,7 @@ from app.models import Capability, Hardware, Rule, System, SystemFact
 from app.params.benchmarks import SweepParams
 from app.queries.cells import current
 from app.queries.common import source_refs
-from app.queries.matrix import matrix_base
+from app.queries.matrix_data import matrix_base
 from app.queries.sweep_models import SweepChart, SweepCurve
 from app.queries.sweeps import team_sweeps
 from app.schemas import SourceRef, licence_family

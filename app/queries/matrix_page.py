@@ -7,15 +7,8 @@ from dataclasses import dataclass
 from sqlmodel import Session
 
 from app.params.matrix import MatrixParams
-from app.queries.matrix import (
-    CellClaims,
-    MatrixBase,
-    MatrixColumn,
-    MatrixGroup,
-    MatrixResult,
-    build_matrix,
-    matrix_base,
-)
+from app.queries.matrix import MatrixResult, build_matrix
+from app.queries.matrix_data import CellClaims, MatrixBase, MatrixColumn, MatrixGroup, matrix_base
 from app.schemas import SystemSummary
 
 

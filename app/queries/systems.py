@@ -12,7 +12,7 @@ from app.present.summary import summarise
 from app.queries.benchmarks import all_benchmark_views, benchmark_views_by_system
 from app.queries.common import capabilities_in_order, source_refs
 from app.queries.contexts import context_key
-from app.queries.matrix import matrix_base
+from app.queries.matrix_data import matrix_base
 from app.queries.note_index import note_index
 from app.schemas import (
     BenchmarkView,

@@ -16,7 +16,7 @@ from app.present.formatting import entity_label
 from app.queries.benchmark_page import all_results, vocabulary
 from app.queries.catalogue import list_sources
 from app.queries.entries import vocabulary_choices
-from app.queries.matrix import matrix_base, system_name_map
+from app.queries.matrix_data import matrix_base, system_name_map
 from app.queries.revisions import revision_facets
 
 Vocabularies = dict[str, list[str]]

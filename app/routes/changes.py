@@ -14,7 +14,7 @@ from app.present.atom import MEDIA_TYPE, TAG, FeedLinks, change_feed, feed_title
 from app.present.change_words import describe
 from app.queries.catalogue import change_names, last_loaded
 from app.queries.import_groups import ImportChange
-from app.queries.matrix import system_name_map
+from app.queries.matrix_data import system_name_map
 from app.queries.readings import read_change_entries
 from app.queries.revisions import field_changes, import_files
 from app.queries.vocabularies import change_options

@@ -15,7 +15,7 @@ from app.queries.benchmarks import latest_versions
 from app.queries.catalogue import change_names, list_sources
 from app.queries.coverage import database_coverage
 from app.queries.import_groups import ImportChange, collapse_imports, split_imports
-from app.queries.matrix import system_name_map
+from app.queries.matrix_data import system_name_map
 from app.queries.revisions import field_changes, revision_page
 from app.queries.sweeps import team_sweeps
 from app.queries.systems import (

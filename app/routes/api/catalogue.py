@@ -28,7 +28,8 @@ from app.queries.compare import Comparison, build_comparison
 from app.queries.decide import recommendation
 from app.queries.entries import EntryPage, vocabulary_entries
 from app.queries.features import FeaturePage, capability_names, feature_page
-from app.queries.matrix import MatrixResult, build_matrix, system_name_map
+from app.queries.matrix import MatrixResult, build_matrix
+from app.queries.matrix_data import system_name_map
 from app.queries.readings import read_benchmarks, read_matrix, system_names, with_slugs
 from app.queries.sweep_models import SweepPage
 from app.queries.sweeps import shows_sweeps, team_sweeps
