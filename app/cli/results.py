@@ -178,11 +178,12 @@ def export_llmd_report(
     one report with --run), for llm-d-benchmark and Prism."""
     import json
 
-    from app.queries.imports import llmd_reports
+    from app.present.llmd_report import llmd_reports
+    from app.queries.imports import saved_runs
 
     with database(Settings()) as engine, Session(engine) as session:
         try:
-            reports = llmd_reports(session, import_id, run)
+            reports = llmd_reports(saved_runs(session, import_id, run))
         except LookupError as exc:
             refuse(str(exc), "Nothing was written.")
     text = json.dumps(reports[0] if run is not None else reports, indent=2) + "\n"
