@@ -9,7 +9,7 @@ from sqlalchemy import Engine
 from sqlmodel import Session, col, select
 
 from app.models import BenchmarkResult, Claim, Hardware, LanguageModel, Source, System, SystemFact
-from app.params.views import BenchmarkParams
+from app.params.benchmarks import BenchmarkParams
 from app.queries.benchmark_page import ResultIndex, all_results, build_benchmark_page
 from app.queries.systems import get_system
 

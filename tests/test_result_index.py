@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
-from app.params.views import BENCHMARK_FILTERS, BenchmarkParams
+from app.params.benchmarks import BENCHMARK_FILTERS, BenchmarkParams
 from app.queries.benchmark_page import ResultIndex, all_results, filter_value
 from app.schemas import BenchmarkView
 

@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from app.present.formatting import number
+from app.text import number
 from app.writes.team import TeamError
 
 Model = TypeVar("Model", bound=BaseModel)

@@ -24,7 +24,7 @@ from app.forms import team as forms
 from app.forms.team import ClaimForm, ResultForm
 from app.queries.common import capabilities_in_order
 from app.queries.entries import vocabulary_choices
-from app.queries.matrix import system_name_map
+from app.queries.matrix_data import system_name_map
 from app.queries.systems import list_systems
 from app.queries.team import editable_results, metric_choices, team_claims
 from app.schemas import SystemDetail

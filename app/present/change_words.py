@@ -7,12 +7,12 @@ become a javascript: or off-site link.
 """
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, urlencode
 
-from app.present.formatting import entity_label
-from app.schemas import RevisionView
+from app.schemas import Names, RevisionView
+from app.text import entity_label
 
 VERBS = {"create": "Added", "update": "Changed", "delete": "Removed", "withdraw": "Withdrew"}
 PAGES = {  # entity -> the path its page lives under
@@ -22,15 +22,6 @@ PAGES = {  # entity -> the path its page lives under
     "model": "/models/",
     "workload": "/workloads/",
 }
-
-
-@dataclass(frozen=True)
-class Names:
-    """Display names by slug, for systems, capabilities and sources (short names)."""
-
-    systems: Mapping[str, str] = field(default_factory=dict)
-    capabilities: Mapping[str, str] = field(default_factory=dict)
-    sources: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -100,7 +100,7 @@ def count_coverage(
 @per_version(max_entries=1)
 def database_coverage(session: Session) -> Coverage:
     """Coverage of the published and team data the session sees (the matrix's cells)."""
-    from app.queries.matrix import matrix_base
+    from app.queries.matrix_data import matrix_base
 
     base = matrix_base(session)
     kinds = {

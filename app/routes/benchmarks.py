@@ -13,18 +13,19 @@ from app.data_version.memo import PerDatabase, VersionedCache
 from app.data_version.version import data_version
 from app.db import SessionDep
 from app.forms.editing import benchmarks_editing
-from app.params.readings import read_benchmarks
-from app.params.views import RESULTS_PAGE_SIZE, BenchmarkParams, SweepParams
+from app.params.benchmarks import RESULTS_PAGE_SIZE, BenchmarkParams, SweepParams
+from app.present.context_charts import context_chart, describe_ratio, throughput_vs_ttft
 from app.present.exports import benchmarks_csv
+from app.present.sweep_drawing import sweep_drawings
 from app.queries.benchmark_page import (
     BenchmarkPage,
     page_view,
     result_index,
     unmeasured_systems,
 )
-from app.queries.contexts import context_chart, describe_ratio
 from app.queries.import_groups import split_imports
-from app.queries.sweeps import shows_sweeps, sweep_drawings, team_sweeps
+from app.queries.readings import read_benchmarks
+from app.queries.sweeps import shows_sweeps, team_sweeps
 from app.web.render import render, serve, templates, tidy_redirect
 
 router = APIRouter(include_in_schema=False)
@@ -77,8 +78,9 @@ def _benchmarks_page(request: Request, session: Session) -> Response:
     view = page_view(page, params, index, RESULTS_PAGE_SIZE, listed)
     context = {
         # rows, paging, page_queries, options, facets, placement, charted, not_charted,
-        # scatters, editorial
+        # editorial
         **vars(view),
+        "scatters": throughput_vs_ttft(page.contexts, view.charted),
         "import_groups": import_groups,
         "unmeasured": unmeasured_systems(session, params.system, index.results),
         "params": params,

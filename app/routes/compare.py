@@ -7,13 +7,13 @@ from fastapi.responses import RedirectResponse, Response
 from sqlmodel import Session
 
 from app.db import SessionDep
-from app.params.readings import TOO_FEW, read_compare
-from app.params.views import BenchmarkParams
+from app.params.benchmarks import BenchmarkParams
+from app.present.context_charts import context_chart, describe_ratio
+from app.present.sweep_drawing import sweep_drawings
 from app.queries.benchmark_page import MAX_CHARTS, context_query
 from app.queries.compare import Comparison, build_comparison, clear_pick, suggestions
-from app.queries.contexts import context_chart, describe_ratio
 from app.queries.decide import rules_favouring
-from app.queries.sweeps import sweep_drawings
+from app.queries.readings import TOO_FEW, read_compare
 from app.queries.systems import list_systems
 from app.web.render import render, serve, tidy_redirect
 

@@ -7,7 +7,8 @@ from sqlmodel import Session
 
 from app.db import SessionDep
 from app.decision.questions import QUESTIONS, QUESTIONS_BY_ID, Question
-from app.params.views import DecideParams, FlowParams, read_query
+from app.params.decide import DecideParams, FlowParams
+from app.params.reader import read_query
 from app.queries.common import source_refs
 from app.queries.decide import explain_why_not, recommendation
 from app.queries.vocabularies import system_vocabularies

@@ -9,7 +9,7 @@ from sqlmodel import Session
 
 from app.db import SessionDep
 from app.forms.editing import is_editor
-from app.params.views import QueryModel, read_query
+from app.params.reader import QueryModel, read_query
 from app.queries.entries import vocabulary_entries
 from app.queries.finder import ENTRY_PATHS, feature_index, search
 from app.web.render import render, serve, tidy_redirect

@@ -10,7 +10,7 @@ from sqlmodel import Session, select
 from app.db import SessionDep
 from app.forms.editing import is_editor
 from app.models import BenchmarkResult
-from app.params.views import QueryModel, read_query
+from app.params.reader import QueryModel, read_query
 from app.queries.items import claim_detail, claim_miss, claim_path, figure_detail
 from app.web.errors import NotFoundError
 from app.web.render import render, serve, tidy_redirect

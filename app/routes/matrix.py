@@ -7,12 +7,14 @@ from sqlmodel import Session
 
 from app.db import SessionDep
 from app.forms.editing import cell_editing, is_editor
-from app.params.readings import read_matrix
-from app.params.views import MatrixParams, ParamProblem, QueryModel, read_query
+from app.params.matrix import MatrixParams
+from app.params.reader import ParamProblem, QueryModel, read_query
 from app.present.exports import matrix_csv
 from app.queries.features import capability_names, feature_page
-from app.queries.matrix import build_matrix, matrix_base
+from app.queries.matrix import build_matrix
+from app.queries.matrix_data import matrix_base
 from app.queries.matrix_page import CellView, columns, find_cell, matrix_page_view, named_cell
+from app.queries.readings import read_matrix
 from app.web.errors import NotFoundError
 from app.web.render import is_htmx, render, serve, tidy_redirect
 

@@ -8,13 +8,14 @@ from sqlmodel import Session
 
 from app.db import SessionDep
 from app.forms.editing import system_editing
-from app.params.views import QueryModel, SweepParams, read_query
+from app.params.benchmarks import SweepParams
+from app.params.reader import QueryModel, read_query
 from app.present.change_words import describe
 from app.queries.benchmarks import latest_versions
 from app.queries.catalogue import change_names, list_sources
 from app.queries.coverage import database_coverage
 from app.queries.import_groups import ImportChange, collapse_imports, split_imports
-from app.queries.matrix import system_name_map
+from app.queries.matrix_data import system_name_map
 from app.queries.revisions import field_changes, revision_page
 from app.queries.sweeps import team_sweeps
 from app.queries.systems import (

@@ -16,10 +16,10 @@ from app.forms import team as forms
 from app.forms.base import sentences, version_of
 from app.forms.editing import back_to, form_page, posted, redirect_with_flash, system_named
 from app.forms.team import ClaimForm
-from app.present.formatting import level_label
 from app.queries.common import capabilities_in_order
-from app.queries.matrix import cell_claims
+from app.queries.matrix_data import cell_claims
 from app.queries.team import team_claims
+from app.text import level_label
 from app.web.errors import NotFoundError
 from app.web.render import serve
 from app.writes import team as service

@@ -22,7 +22,7 @@ from app.forms.editing import (
 from app.forms.saved_rows import TeamRows
 from app.forms.team import ResultForm
 from app.queries.entries import vocabulary_choices, vocabulary_names
-from app.queries.matrix import system_name_map
+from app.queries.matrix_data import system_name_map
 from app.queries.team import metric_choices
 from app.web.render import serve
 from app.writes import team as service

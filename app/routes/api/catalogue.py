@@ -16,29 +16,23 @@ from sqlmodel import Session
 
 from app.db import SessionDep
 from app.decision.engine import Recommendation
-from app.params.readings import read_benchmarks, read_matrix, system_names, with_slugs
-from app.params.views import (
-    AnswerParams,
-    BenchmarkApiParams,
-    CompareApiParams,
-    DecideParams,
-    ListParams,
-    MatrixApiParams,
-    ParamError,
-    ParamProblem,
-    QueryModel,
-    SweepParams,
-    compare_problems,
-    read_query,
-)
+from app.params.benchmarks import BenchmarkApiParams, SweepParams
+from app.params.compare import CompareApiParams, compare_problems
+from app.params.decide import AnswerParams, DecideParams
+from app.params.lists import ListParams
+from app.params.matrix import MatrixApiParams
+from app.params.reader import ParamError, ParamProblem, QueryModel, read_query
 from app.queries.benchmark_page import BenchmarkPage
 from app.queries.catalogue import list_capabilities, list_sources
 from app.queries.compare import Comparison, build_comparison
 from app.queries.decide import recommendation
 from app.queries.entries import EntryPage, vocabulary_entries
 from app.queries.features import FeaturePage, capability_names, feature_page
-from app.queries.matrix import MatrixResult, build_matrix, system_name_map
-from app.queries.sweeps import SweepPage, shows_sweeps, team_sweeps
+from app.queries.matrix import MatrixResult, build_matrix
+from app.queries.matrix_data import system_name_map
+from app.queries.readings import read_benchmarks, read_matrix, system_names, with_slugs
+from app.queries.sweep_models import SweepPage
+from app.queries.sweeps import shows_sweeps, team_sweeps
 from app.queries.systems import get_system, list_systems, system_slugs
 from app.queries.vocabularies import benchmark_vocabularies, system_vocabularies
 from app.routes.entries import PATHS, find_entry

@@ -1,5 +1,5 @@
 """/api/v1/changes: the history of changes, a page at a time (the page and the Atom feed
-are app/routes/changes.py; both read the query with app/params/readings.py)."""
+are app/routes/changes.py; both read the query with app/queries/readings.py)."""
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
@@ -7,8 +7,9 @@ from pydantic import BaseModel, Field
 from sqlmodel import Session
 
 from app.db import SessionDep
-from app.params.readings import read_changes
-from app.params.views import ChangesParams, ParamError
+from app.params.changes import ChangesParams
+from app.params.reader import ParamError
+from app.queries.readings import read_changes
 from app.schemas import RevisionView
 from app.web.openapi import query_parameters
 from app.web.render import serve

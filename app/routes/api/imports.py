@@ -219,10 +219,11 @@ def get_llmd_report(import_id: str, session: SessionDep, run: int | None = None)
     """A saved import (a team sweep) as llm-d Benchmark Reports v0.2: a JSON list, one report
     per run in file order, or the one report of `run` (its 0-based place in the file). Any
     reader may fetch it, as the team's sweeps and results are shown to every reader."""
-    from app.queries.imports import llmd_reports
+    from app.present.llmd_report import llmd_reports
+    from app.queries.imports import saved_runs
 
     try:
-        reports = llmd_reports(session, import_id, run)
+        reports = llmd_reports(saved_runs(session, import_id, run))
     except LookupError as exc:
         return JSONResponse({"detail": str(exc)}, status_code=404)
     return JSONResponse(reports[0] if run is not None else reports)
@@ -231,10 +232,11 @@ def get_llmd_report(import_id: str, session: SessionDep, run: int | None = None)
 @router.get("/benchmarks/{result_id}/llmd-report", responses=IMPORT_ERRORS)
 def get_result_llmd_report(result_id: str, session: SessionDep) -> Response:
     """The llm-d Benchmark Report v0.2 of the run an imported team result came from."""
-    from app.queries.imports import result_llmd_report
+    from app.present.llmd_report import llmd_reports
+    from app.queries.imports import result_run
 
     try:
-        return JSONResponse(result_llmd_report(session, result_id))
+        return JSONResponse(llmd_reports([result_run(session, result_id)])[0])
     except LookupError as exc:
         return JSONResponse({"detail": str(exc)}, status_code=404)
 

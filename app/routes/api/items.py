@@ -10,7 +10,7 @@ from fastapi.responses import JSONResponse, Response
 from sqlmodel import Session
 
 from app.db import SessionDep
-from app.params.views import QueryModel, read_query
+from app.params.reader import QueryModel, read_query
 from app.queries.items import ClaimDetail, FigureDetail, claim_detail, figure_detail
 from app.routes.api.catalogue import Ignoring
 from app.routes.items import claim_or_404, figure_or_404

@@ -17,7 +17,8 @@ from sqlmodel import Session
 
 from app.accounts.web import EditorUser
 from app.db import SessionDep
-from app.params.views import NotesParams, ParamError, read_query
+from app.params.lists import NotesParams
+from app.params.reader import ParamError, read_query
 from app.queries.notes import ItemError, find_item, list_notes, note_item
 from app.queries.vocabularies import note_vocabularies
 from app.routes.api.catalogue import Ignoring

@@ -16,7 +16,7 @@ from sqlmodel import Session
 
 from app.accounts.web import EditorUser
 from app.db import SessionDep
-from app.params.views import ParamProblem
+from app.params.reader import ParamProblem
 from app.web.errors import RefusedError, problem_details
 from app.writes import team as service
 from app.writes.documents import ResultChanges

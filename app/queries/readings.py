@@ -1,5 +1,9 @@
 """A view's query string, read against the data's own values: the step a page and its JSON
-twin share, so both check the same parameters and get the same read model."""
+twin share, so both check the same parameters and get the same read model.
+
+It lives on the read side, not in params/: it asks the database for the allowed values and
+builds the page's read model, so params/ (the query models) stays pure and the dependency
+runs one way, queries -> params."""
 
 import datetime as dt
 from typing import TypeVar
@@ -9,17 +13,10 @@ from starlette.datastructures import QueryParams
 
 from app.data_version.version import per_version
 from app.models import System
-from app.params.views import (
-    BENCHMARK_FILTERS,
-    BenchmarkParams,
-    ChangesParams,
-    CompareParams,
-    ParamProblem,
-    QueryModel,
-    Reading,
-    compare_problems,
-    read_query,
-)
+from app.params.benchmarks import BENCHMARK_FILTERS, BenchmarkParams
+from app.params.changes import ChangesParams
+from app.params.compare import CompareParams, compare_problems
+from app.params.reader import ParamProblem, QueryModel, Reading, read_query
 from app.queries.benchmark_page import (
     NO_RESULTS,
     BenchmarkPage,
