@@ -7,8 +7,7 @@ from sqlmodel import Session
 
 from app.params.views import CompareParams, SweepParams
 from app.present.service_level import Level
-from app.queries.benchmark_page import all_results
-from app.queries.benchmarks import latest_versions
+from app.queries.benchmarks import all_results, latest_versions
 from app.queries.common import compared_units
 from app.queries.contexts import Context, group_contexts
 from app.queries.sweeps import SweepPage, team_sweeps

@@ -13,7 +13,8 @@ from app.data_version.version import data_version
 from app.models import Metric, System
 from app.params.views import need_vocabulary
 from app.present.formatting import entity_label
-from app.queries.benchmark_page import all_results, vocabulary
+from app.queries.benchmark_page import vocabulary
+from app.queries.benchmarks import all_results
 from app.queries.catalogue import list_sources
 from app.queries.entries import vocabulary_choices
 from app.queries.matrix import matrix_base, system_name_map

@@ -10,7 +10,6 @@ from urllib.parse import urlencode
 
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
-from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
@@ -123,7 +122,7 @@ async def login(request: Request, session: SessionDep) -> Response:
     return response
 
 
-def _end(session: Session, token: str) -> None:
+def _end(session: SessionDep, token: str) -> None:
     with write_transaction(session):
         end_session(session, token)
 
@@ -186,7 +185,7 @@ async def change_password(request: Request, session: SessionDep, who: SignedInUs
 
 
 async def change_password_for(
-    request: Request, session: Session, who: SignedIn, fields: dict[str, str], repeat: str | None
+    request: Request, session: SessionDep, who: SignedIn, fields: dict[str, str], repeat: str | None
 ) -> PasswordChange:
     """The page's and the API's change of the caller's own password (app/accounts/users.py)."""
     return await run_in_threadpool(

@@ -11,7 +11,6 @@ from urllib.parse import urlencode
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 
 from app.accounts.models import Role
@@ -47,7 +46,7 @@ DONE = {
 
 def _page(
     request: Request,
-    session: Session,
+    session: SessionDep,
     *,
     form: dict[str, str] | None = None,
     problems: dict[str, str] | None = None,
@@ -81,7 +80,7 @@ async def users_page(request: Request, session: SessionDep, admin: AdminUser) ->
     return await run_in_threadpool(_page, request, session)
 
 
-def _add(request: Request, session: Session, form: dict[str, str]) -> Response:
+def _add(request: Request, session: SessionDep, form: dict[str, str]) -> Response:
     try:
         with write_transaction(session):
             lock_writes(session)  # the name is checked and taken in one step (PostgreSQL too)
@@ -111,7 +110,7 @@ async def add(request: Request, session: SessionDep, admin: AdminUser) -> Respon
 
 
 def _change(
-    request: Request, session: Session, name: str, action: str, change: Callable[[], object]
+    request: Request, session: SessionDep, name: str, action: str, change: Callable[[], object]
 ) -> Response:
     try:
         with write_transaction(session):

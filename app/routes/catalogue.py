@@ -9,7 +9,6 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
-from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 
 from app.accounts.users import SignedIn
@@ -38,7 +37,7 @@ from app.writes.transaction import write_transaction
 router = APIRouter(include_in_schema=False)
 
 
-def _page(request: Request, session: Session, form: EntryForm, status: int) -> Response:
+def _page(request: Request, session: SessionDep, form: EntryForm, status: int) -> Response:
     context = {"form": form, "heading": form.heading, "active": "benchmarks"}
     fragments = {form.target: "catalogue_form"}
     return form_page(request, session, "pages/catalogue_new.html", context, status, fragments)
@@ -63,7 +62,7 @@ async def add_entry(kind: str, request: Request, session: SessionDep, who: Edito
 
 
 def _add(
-    request: Request, session: Session, who: SignedIn, kind: str, values: dict[str, str]
+    request: Request, session: SessionDep, who: SignedIn, kind: str, values: dict[str, str]
 ) -> Response:
     form = EntryForm(kind, values)
     try:
@@ -89,7 +88,7 @@ def _add(
 # The team's entries: list, edit, delete or withdraw ------------------------------------------
 
 
-def _saved(session: Session, kind: str, slug: str) -> dict[str, Any]:
+def _saved(session: SessionDep, kind: str, slug: str) -> dict[str, Any]:
     """The entry as the API shows it, with its version (UnknownItemError / TeamError)."""
     if kind == "system":
         return entries.team_system(session, slug)
@@ -105,7 +104,7 @@ def _edit_form(kind: str, doc: dict[str, Any]) -> EntryForm:
 
 @router.get("/catalogue")
 async def team_entries(request: Request, session: SessionDep, who: EditorUser) -> Response:
-    def build(s: Session) -> Response:
+    def build(s: SessionDep) -> Response:
         context = {"catalogue": team_catalogue(s), "active": "benchmarks"}
         return form_page(request, s, "pages/catalogue.html", context, 200, {})
 
@@ -118,7 +117,7 @@ async def edit_entry(
 ) -> Response:
     _kind(kind)
 
-    def build(s: Session) -> Response:
+    def build(s: SessionDep) -> Response:
         try:
             doc = _saved(s, kind, slug)
         except (service.UnknownItemError, service.TeamError) as exc:
@@ -143,7 +142,7 @@ def _reason(exc: Exception) -> str:
 
 
 def _save(
-    request: Request, session: Session, who: SignedIn, kind: str, slug: str,
+    request: Request, session: SessionDep, who: SignedIn, kind: str, slug: str,
     values: dict[str, str],
 ) -> Response:  # fmt: skip
     try:
@@ -180,7 +179,7 @@ def _sentence(text: str) -> str:
 
 
 def _confirm(
-    request: Request, session: Session, kind: str, doc: dict[str, Any], status: int,
+    request: Request, session: SessionDep, kind: str, doc: dict[str, Any], status: int,
     problem: str | None = None,
 ) -> Response:  # fmt: skip
     context = {
@@ -197,7 +196,7 @@ async def ask_delete(
 ) -> Response:
     _kind(kind)
 
-    def build(s: Session) -> Response:
+    def build(s: SessionDep) -> Response:
         try:
             doc = _saved(s, kind, slug)
         except (service.UnknownItemError, service.TeamError) as exc:
@@ -219,7 +218,7 @@ async def delete_entry(
 
 
 def _delete(
-    request: Request, session: Session, who: SignedIn, kind: str, slug: str,
+    request: Request, session: SessionDep, who: SignedIn, kind: str, slug: str,
     values: dict[str, str],
 ) -> Response:  # fmt: skip
     try:
@@ -252,7 +251,7 @@ async def withdraw_entry(
 
 
 def _withdraw(
-    request: Request, session: Session, who: SignedIn, kind: str, slug: str,
+    request: Request, session: SessionDep, who: SignedIn, kind: str, slug: str,
     values: dict[str, str],
 ) -> Response:  # fmt: skip
     withdrawn = values.get("withdrawn") != "no"

@@ -6,7 +6,6 @@ from functools import partial
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
-from sqlmodel import Session
 
 from app.db import SessionDep
 from app.params.readings import read_change_entries
@@ -33,11 +32,13 @@ def _filters(params: ChangesParams) -> str:
     return params.query_string(before=None, limit=CHANGES_PAGE_SIZE)
 
 
-def _import_files(session: Session, entries: list[RevisionView | ImportChange]) -> dict[str, str]:
+def _import_files(
+    session: SessionDep, entries: list[RevisionView | ImportChange]
+) -> dict[str, str]:
     return import_files(session, [e.source for e in entries if isinstance(e, ImportChange)])
 
 
-def _changes_page(request: Request, session: Session) -> Response:
+def _changes_page(request: Request, session: SessionDep) -> Response:
     reading, entries, older = read_change_entries(session, request.query_params)
     files = _import_files(session, entries)
     params, problems = reading.params, reading.problems
@@ -71,7 +72,7 @@ def _changes_page(request: Request, session: Session) -> Response:
                   status_code=422 if problems else 200)  # fmt: skip
 
 
-def _system_name(session: Session, slug: str) -> str:
+def _system_name(session: SessionDep, slug: str) -> str:
     return system_name_map(session).get(slug, slug)
 
 
@@ -80,7 +81,7 @@ async def changes_page(request: Request, session: SessionDep) -> Response:
     return await serve(request, session, lambda s: _changes_page(request, s))
 
 
-def _changes_feed(request: Request, session: Session) -> Response:
+def _changes_feed(request: Request, session: SessionDep) -> Response:
     reading, entries, before = read_change_entries(session, request.query_params)
     if reading.problems:
         text = "\n".join(p.message for p in reading.problems[:10]) + "\n"

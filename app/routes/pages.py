@@ -4,7 +4,6 @@ from collections.abc import Callable
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
-from sqlmodel import Session
 
 from app.db import SessionDep
 from app.forms.editing import system_editing
@@ -46,14 +45,14 @@ def _ignored(request: Request) -> list[str]:
 
 
 def _parameterless(
-    request: Request, session: Session, build: Callable[[list[str]], Response]
+    request: Request, session: SessionDep, build: Callable[[list[str]], Response]
 ) -> Response:
     """A page without parameters: tracking ones redirect away, unknown ones are noted."""
     ignored = _ignored(request)
     return tidy_redirect(request, request.url.path, ignored) or build(ignored)
 
 
-def _overview(request: Request, session: Session, ignored: list[str]) -> Response:
+def _overview(request: Request, session: SessionDep, ignored: list[str]) -> Response:
     context = {
         "systems": list_systems(session),
         "kinds": SYSTEM_KIND_HEADINGS,
@@ -76,7 +75,7 @@ HISTORY_READ = 500
 """Changes read to fill them: an import's figures count as one."""
 
 
-def _system_page(request: Request, session: Session, slug: str, ignored: list[str]) -> Response:
+def _system_page(request: Request, session: SessionDep, slug: str, ignored: list[str]) -> Response:
     detail = get_system(session, slug)
     if detail is None:
         raise NotFoundError("system", slug, system_slugs(session), system_name_map(session))
@@ -122,7 +121,7 @@ async def system_page(slug: str, request: Request, session: SessionDep) -> Respo
     )
 
 
-def _sources_page(request: Request, session: Session, ignored: list[str]) -> Response:
+def _sources_page(request: Request, session: SessionDep, ignored: list[str]) -> Response:
     context = {
         "sources": list_sources(session),
         "coverage": database_coverage(session),

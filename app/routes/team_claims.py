@@ -6,7 +6,6 @@ from urllib.parse import quote
 
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
-from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 
 from app.accounts.users import SignedIn
@@ -31,7 +30,7 @@ CLAIM_POST = ("level", "note", "version", "next")
 
 
 def _system_and_capability(
-    session: Session, slug: str, capability: str
+    session: SessionDep, slug: str, capability: str
 ) -> tuple[tuple[str, str], Any]:
     system = system_named(session, slug)
     caps = {cap.slug: cap for cap, _ in capabilities_in_order(session)}
@@ -41,7 +40,7 @@ def _system_and_capability(
     return system, caps[capability]
 
 
-def _claim_page(request: Request, session: Session, form: ClaimForm, status: int) -> Response:
+def _claim_page(request: Request, session: SessionDep, form: ClaimForm, status: int) -> Response:
     _, capability = _system_and_capability(session, form.system, form.capability)
     context = {
         "form": form,
@@ -66,7 +65,7 @@ async def pick_claim(slug: str, who: EditorUser, capability: str = "") -> Respon
 async def claim_page(
     slug: str, capability: str, request: Request, session: SessionDep, who: EditorUser
 ) -> Response:
-    def build(s: Session) -> Response:
+    def build(s: SessionDep) -> Response:
         system, cap = _system_and_capability(s, slug, capability)
         current = team_claims(s, slug).get(capability)
         back = f"/systems/{slug}#cap-{capability}"
@@ -86,7 +85,7 @@ async def set_claim(
 
 def _set_claim(
     request: Request,
-    session: Session,
+    session: SessionDep,
     who: SignedIn,
     slug: str,
     capability: str,
@@ -133,7 +132,7 @@ async def remove_claim(
 
 def _remove_claim(
     request: Request,
-    session: Session,
+    session: SessionDep,
     who: SignedIn,
     slug: str,
     capability: str,

@@ -58,7 +58,7 @@ from app.models import (
 from app.seeding.docs import Doc, published_docs
 from app.seeding.entries import VOCABULARY_FILES
 from app.seeding.errors import SeedError, SeedProblem
-from app.seeding.load import SeedData
+from app.seeding.reader import SeedData
 from app.vocabulary.names import alias_key
 from app.writes import revisions
 from app.writes.references import chunks, referenced_ids

@@ -11,7 +11,8 @@ from app.migrations import migrate
 from app.migrations.migrate import SchemaError
 from app.models import System
 from app.seeding.apply import SeedReport, apply_seed
-from app.seeding.load import SeedData, load_seed
+from app.seeding.load import load_seed
+from app.seeding.reader import SeedData
 
 __all__ = ["Preparation", "SchemaError", "migrate_and_seed", "prepare_database", "seed"]
 

@@ -41,6 +41,7 @@ from app.queries.entries import vocabulary_names
 from app.seeding.schema import OptionalText, Slug, Strict
 from app.vocabulary.names import Names, api_listing, canonical_precision
 from app.writes.documents import ImportDoc, PreviewDoc, RunPreview, RunSetup
+from app.writes.entries import add_entry
 from app.writes.inputs import Concurrency, TeamResultIn
 from app.writes.team import TEAM_KIND, TeamError, add_results, result_problems
 
@@ -290,6 +291,17 @@ def update_context(session: Session, who: SignedIn, key: str, context: ImportCon
     session.flush()
     owner = session.get(UserAccount, batch.user_id)
     return Preview(_describe(batch, owner.name if owner else "?"))
+
+
+def add_import_entry(
+    session: Session, who: SignedIn, key: str, kind: str, fields: dict[str, Any], aliases: list[str]
+) -> dict[str, Any]:
+    """Add the entry a pending import's file names (the uploader's or an admin's import only),
+    then preview the import again so its runs resolve to it."""
+    batch = _batch(session, who, key)
+    doc = add_entry(session, who, kind, fields, aliases)
+    update_context(session, who, key, ImportContext.model_validate(batch.context))
+    return doc
 
 
 def run_record(run: ParsedRun) -> dict[str, Any]:

@@ -15,7 +15,6 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import ValidationError
-from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
 
@@ -146,7 +145,7 @@ async def read_upload(request: Request) -> Upload | UploadRefused:
 
 
 def _preview(
-    session: Session,
+    session: SessionDep,
     who: SignedIn,
     files: list[tuple[str, bytes]],
     context: imports.ImportContext,

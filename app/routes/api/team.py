@@ -12,7 +12,6 @@ from typing import Annotated, Any, TypeVar, cast
 from fastapi import APIRouter, Body, Header, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import ValidationError
-from sqlmodel import Session
 
 from app.accounts.web import EditorUser
 from app.db import SessionDep
@@ -199,7 +198,7 @@ def put_price(slug: str, who: EditorUser, session: SessionDep, price: PriceIn) -
 T = TypeVar("T")
 
 
-def write_or_refuse(session: Session, change: Callable[[], T]) -> T:
+def write_or_refuse(session: SessionDep, change: Callable[[], T]) -> T:
     """Run `change` in one write transaction; a refusal rolls it back and is raised as the
     reply (RefusedError, which app/web/errors.py sends)."""
     try:
