@@ -29,8 +29,7 @@ from app.forms.entries import (
 from app.queries.team_catalogue import entry_uses, team_catalogue
 from app.web.errors import NotFoundError
 from app.web.render import serve
-from app.writes import entries
-from app.writes import team as service
+from app.writes import common, entries
 from app.writes.entry_inputs import SystemIn, entry_aliases, entry_fields
 from app.writes.transaction import write_transaction
 
@@ -75,7 +74,7 @@ def _add(
                 doc = entries.add_entry(
                     session, who, kind, entry_fields(given), entry_aliases(given), given.slug
                 )
-    except service.TeamError as exc:
+    except common.TeamError as exc:
         form.problems = sentences(exc.problems)
         return _page(request, session, form, 422)
     except entries.NameTakenError as exc:
@@ -120,7 +119,7 @@ async def edit_entry(
     def build(s: SessionDep) -> Response:
         try:
             doc = _saved(s, kind, slug)
-        except (service.UnknownItemError, service.TeamError) as exc:
+        except (common.UnknownItemError, common.TeamError) as exc:
             return not_found(request, s, _reason(exc))
         return _page(request, s, _edit_form(kind, doc), 200)
 
@@ -136,7 +135,7 @@ async def save_entry(
 
 
 def _reason(exc: Exception) -> str:
-    if isinstance(exc, service.TeamError):
+    if isinstance(exc, common.TeamError):
         return " ".join(exc.problems.values())
     return str(exc)
 
@@ -147,7 +146,7 @@ def _save(
 ) -> Response:  # fmt: skip
     try:
         doc = _saved(session, kind, slug)
-    except (service.UnknownItemError, service.TeamError) as exc:
+    except (common.UnknownItemError, common.TeamError) as exc:
         return not_found(request, session, _reason(exc))
     form = _edit_form(kind, doc)
     form.values = {k: v for k, v in values.items() if k in form.fields}
@@ -158,13 +157,13 @@ def _save(
                 saved = entries.update_system(session, who, slug, changes, version_of(values))
             else:
                 saved = entries.update_entry(session, who, kind, slug, changes, version_of(values))
-    except (service.StaleVersionError, service.VersionRequiredError) as exc:
+    except (common.StaleVersionError, common.VersionRequiredError) as exc:
         # Someone saved it since this form was drawn: nothing is overwritten; the form now
         # holds the entry as saved, to make the change again on top of it.
         current = _edit_form(kind, _saved(session, kind, slug))
         current.problems = {GENERAL: f"{_sentence(str(exc))} The form now shows it as saved."}
         return _page(request, session, current, 409)
-    except service.TeamError as exc:
+    except common.TeamError as exc:
         form.problems = sentences(exc.problems)
         return _page(request, session, form, 422)
     except entries.NameTakenError as exc:
@@ -199,7 +198,7 @@ async def ask_delete(
     def build(s: SessionDep) -> Response:
         try:
             doc = _saved(s, kind, slug)
-        except (service.UnknownItemError, service.TeamError) as exc:
+        except (common.UnknownItemError, common.TeamError) as exc:
             return not_found(request, s, _reason(exc))
         if not doc.get("team"):
             return not_found(request, s, f"{slug!r} is published data and stays")
@@ -223,7 +222,7 @@ def _delete(
 ) -> Response:  # fmt: skip
     try:
         doc = _saved(session, kind, slug)
-    except (service.UnknownItemError, service.TeamError) as exc:
+    except (common.UnknownItemError, common.TeamError) as exc:
         return not_found(request, session, _reason(exc))
     try:
         with write_transaction(session):
@@ -233,10 +232,10 @@ def _delete(
                 entries.delete_entry(session, who, kind, slug, version_of(values))
     except entries.InUseError as exc:
         return _confirm(request, session, kind, doc, 409, _sentence(str(exc)))
-    except (service.StaleVersionError, service.VersionRequiredError) as exc:
+    except (common.StaleVersionError, common.VersionRequiredError) as exc:
         text = f"{_sentence(str(exc))} Nothing was deleted; look at it as it is now."
         return _confirm(request, session, kind, _saved(session, kind, slug), 409, text)
-    except service.TeamError as exc:
+    except common.TeamError as exc:
         return _confirm(request, session, kind, doc, 422, _reason(exc))
     return redirect_with_flash(request, "/catalogue", f"Deleted {doc.get('name', slug)}.")
 
@@ -257,7 +256,7 @@ def _withdraw(
     withdrawn = values.get("withdrawn") != "no"
     try:
         doc = _saved(session, kind, slug)
-    except (service.UnknownItemError, service.TeamError) as exc:
+    except (common.UnknownItemError, common.TeamError) as exc:
         return not_found(request, session, _reason(exc))
     try:
         with write_transaction(session):
@@ -266,10 +265,10 @@ def _withdraw(
                 entries.update_system(session, who, slug, change, version_of(values))
             else:
                 entries.update_entry(session, who, kind, slug, change, version_of(values))
-    except (service.StaleVersionError, service.VersionRequiredError) as exc:
+    except (common.StaleVersionError, common.VersionRequiredError) as exc:
         text = f"{_sentence(str(exc))} Nothing was changed; look at it as it is now."
         return _confirm(request, session, kind, _saved(session, kind, slug), 409, text)
-    except service.TeamError as exc:
+    except common.TeamError as exc:
         return _confirm(request, session, kind, doc, 422, _reason(exc))
     verb = "Withdrew" if withdrawn else "Brought back"
     return redirect_with_flash(request, "/catalogue", f"{verb} {doc.get('name', slug)}.")

@@ -15,7 +15,7 @@ from app.accounts.web import EditorUser
 from app.db import SessionDep
 from app.forms.editing import not_found, posted, redirect_with_flash
 from app.writes import entries, imports
-from app.writes.team import TeamError
+from app.writes.common import TeamError
 from app.writes.transaction import write_transaction
 
 router = APIRouter(include_in_schema=False)

@@ -24,7 +24,7 @@ from app.queries.imports import recent_imports
 from app.routes.api.imports import MAX_UPLOAD_BYTES, Upload, UploadRefused, read_upload
 from app.routes.import_entries import offers
 from app.writes import imports
-from app.writes.team import TeamError
+from app.writes.common import TeamError
 from app.writes.transaction import write_transaction
 
 router = APIRouter(include_in_schema=False)

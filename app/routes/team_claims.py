@@ -21,7 +21,7 @@ from app.queries.matrix import cell_claims
 from app.queries.team import team_claims
 from app.web.errors import NotFoundError
 from app.web.render import serve
-from app.writes import team as service
+from app.writes import claims, common
 from app.writes.transaction import write_transaction
 
 router = APIRouter(include_in_schema=False)
@@ -98,13 +98,13 @@ def _set_claim(
         version = version_of(values)
         claim = forms.claim_in(values)
         with write_transaction(session):
-            saved = service.put_claim(session, who, slug, capability, claim, version, team)
-    except (service.StaleVersionError, service.VersionRequiredError) as exc:
+            saved = claims.put_claim(session, who, slug, capability, claim, version, team)
+    except (common.StaleVersionError, common.VersionRequiredError) as exc:
         form.current, form.version = forms.claim_view(exc.row), exc.current
-        created = isinstance(exc, service.VersionRequiredError)
+        created = isinstance(exc, common.VersionRequiredError)
         form.clash = forms.claim_clash(values, exc.row, created=created)
         return _claim_page(request, session, form, 409)
-    except service.TeamError as exc:
+    except common.TeamError as exc:
         form.current = team_claims(session, slug).get(capability)
         form.version = version_of(values)
         form.problems = sentences(exc.problems)
@@ -144,8 +144,8 @@ def _remove_claim(
     try:
         version = version_of(values)
         with write_transaction(session):
-            service.delete_claim(session, who, slug, capability, version)
-    except (service.StaleVersionError, service.VersionRequiredError) as exc:
+            claims.delete_claim(session, who, slug, capability, version)
+    except (common.StaleVersionError, common.VersionRequiredError) as exc:
         form = ClaimForm(
             *system,
             cap.slug,
@@ -158,9 +158,9 @@ def _remove_claim(
             clash=forms.claim_clash({}, exc.row, created=False),
         )
         return _claim_page(request, session, form, 409)
-    except service.UnknownItemError:
+    except common.UnknownItemError:
         return redirect_with_flash(request, back, f"The team had no claim on {where} to remove.")
-    except service.TeamError as exc:
+    except common.TeamError as exc:
         saved = team_claims(session, slug).get(capability)
         form = forms.claim_form(system, (cap.slug, cap.name), saved, values["next"])
         form.problems = sentences(exc.problems)

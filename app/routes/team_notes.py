@@ -23,8 +23,7 @@ from app.forms.notes import ITEM_FIELDS, NoteForm
 from app.forms.saved_rows import TeamRows
 from app.queries.notes import ItemError, ItemRef, find_item
 from app.web.render import serve
-from app.writes import notes
-from app.writes import team as service
+from app.writes import common, notes
 from app.writes.documents import NoteReply
 from app.writes.transaction import write_transaction
 
@@ -93,7 +92,7 @@ def _add(request: Request, session: SessionDep, who: SignedIn, values: dict[str,
         note = note_forms.note_in(values)
         with write_transaction(session):
             saved = notes.add_note(session, who, note)
-    except service.TeamError as exc:
+    except common.TeamError as exc:
         form = _new_form(session, values, values["next"])
         form.problems = sentences(exc.problems)
         return _note_page(request, session, form, 422)

@@ -24,6 +24,7 @@ from app.queries.entries import vocabulary_choices, vocabulary_names
 from app.queries.matrix import system_name_map
 from app.queries.team import metric_choices
 from app.web.render import serve
+from app.writes import common
 from app.writes import team as service
 from app.writes.documents import ResultDoc
 from app.writes.transaction import write_transaction
@@ -78,7 +79,7 @@ def _add(
         result = forms.result_in(fixed or values["system"], values)
         with write_transaction(session):
             saved = service.add_results(session, who, [result], team)
-    except service.TeamError as exc:
+    except common.TeamError as exc:
         form = new_result_form(session, request.url.path, values["next"], system)
         form.values, form.problems = values, sentences(exc.problems)
         form.cancel = values["next"] or "/"  # drops what was typed, back where it started

@@ -23,8 +23,8 @@ from app.data_version.version import bump_data_version
 from app.db import lock_writes
 from app.models import VOCABULARY_TABLES, BenchmarkResult, Claim, System, TeamNote
 from app.vocabulary.names import alias_key
+from app.writes.common import TeamError, UnknownItemError, author, check_version, now
 from app.writes.revisions import record
-from app.writes.team import TeamError, UnknownItemError, author, check_version, now
 
 FIELDS: dict[str, tuple[str, ...]] = {
     "hardware": ("name", "vendor", "memory_gb", "form_factor", "note"),

@@ -40,10 +40,11 @@ from app.models import ImportBatch, ImportRun, Source
 from app.queries.entries import vocabulary_names
 from app.seeding.schema import OptionalText, Slug, Strict
 from app.vocabulary.names import Names, api_listing, canonical_precision
+from app.writes.common import TeamError
 from app.writes.documents import ImportDoc, PreviewDoc, RunPreview, RunSetup
 from app.writes.entries import add_entry
 from app.writes.inputs import Concurrency, TeamResultIn
-from app.writes.team import TEAM_KIND, TeamError, add_results, result_problems
+from app.writes.team import TEAM_KIND, add_results, result_problems
 
 MAX_IMPORT_RUNS = 1000
 """Runs saved by one import (each gives up to about fifteen results, each with a revision)."""

@@ -19,7 +19,7 @@ from app.db import make_engine
 from app.models import Source, System, SystemNote
 from app.queries.benchmarks import benchmark_views
 from app.seeding.errors import SeedError
-from app.writes import team
+from app.writes import claims
 from app.writes.inputs import TeamClaimIn
 from app.writes.transaction import write_transaction
 from tests.accounts.conftest import add_users
@@ -195,7 +195,7 @@ def other_instance(database_url: str, tmp_path: Path) -> str:
     engine = make_engine(url)
     body = TeamClaimIn(level="yes")
     as_user(
-        engine, "zed", lambda s, who: team.put_claim(s, who, "tgi", "amd-rocm", body, None, "Zed")
+        engine, "zed", lambda s, who: claims.put_claim(s, who, "tgi", "amd-rocm", body, None, "Zed")
     )
     engine.dispose()
     return url

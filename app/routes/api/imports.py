@@ -24,7 +24,7 @@ from app.db import SessionDep
 from app.importers import DEFAULT_MAX_BYTES, MAX_SET_FILES, ResultFileError
 from app.routes.api.team import WRITE_ERRORS, problems_reply, validation_problems
 from app.writes import imports
-from app.writes.team import TeamError, UnknownItemError
+from app.writes.common import TeamError, UnknownItemError
 from app.writes.transaction import write_transaction
 
 router = APIRouter(prefix="/api/v1", tags=["team writes"])
