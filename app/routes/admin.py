@@ -10,24 +10,21 @@ from urllib.parse import urlencode
 
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
-from sqlalchemy.exc import IntegrityError
 from starlette.concurrency import run_in_threadpool
 
 from app.accounts.models import Role
 from app.accounts.users import (
-    NAME_TAKEN,
     AccountError,
-    add_user,
+    add_user_from_form,
     disable_user,
     enable_user,
     list_users,
     name_taken,
-    new_user_problems,
     normalise_name,
     set_role,
 )
 from app.accounts.web import AdminUser
-from app.db import SessionDep, lock_writes
+from app.db import SessionDep
 from app.routes.accounts import read_form
 from app.web.render import render
 from app.writes.transaction import end_read, write_transaction
@@ -83,22 +80,13 @@ async def users_page(request: Request, session: SessionDep, admin: AdminUser) ->
 def _add(request: Request, session: SessionDep, form: dict[str, str]) -> Response:
     try:
         with write_transaction(session):
-            lock_writes(session)  # the name is checked and taken in one step (PostgreSQL too)
-            problems = new_user_problems(session, form["name"], form["role"], form["password"])
-            if form["password"] != form["repeat"]:
-                problems["repeat"] = "The two passwords differ."
-            if problems:
-                raise AccountError(problems)
-            user = add_user(session, form["name"], form["role"], form["password"])
+            user = add_user_from_form(
+                session, form["name"], form["role"], form["password"], form["repeat"]
+            )
     except AccountError as exc:
         kept = {"name": form["name"], "role": form["role"]}
         status = 409 if name_taken(exc.problems) else 422
         return _page(request, session, form=kept, problems=exc.problems, status_code=status)
-    except IntegrityError:
-        # Another process added the name between our check and our insert (the unique index).
-        kept = {"name": form["name"], "role": form["role"]}
-        taken = {"name": NAME_TAKEN.format(name=normalise_name(form["name"]))}
-        return _page(request, session, form=kept, problems=taken, status_code=409)
     return RedirectResponse(f"{USERS}?{urlencode({'done': 'added', 'user': user.name})}", 303)
 
 

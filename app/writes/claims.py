@@ -8,7 +8,7 @@ first, records a revision and gives the data a new version, all in the caller's 
 
 from sqlmodel import Session, select
 
-from app.accounts.users import SignedIn
+from app.accounts.identity import SignedIn
 from app.data_version.version import bump_data_version
 from app.db import lock_writes
 from app.models import Capability, Claim, Source, System

@@ -12,8 +12,8 @@ from typing import Any, Generic, Literal, TypeVar, cast
 from sqlalchemy import func
 from sqlmodel import Session, select
 
+from app.accounts.identity import SignedIn
 from app.accounts.models import UserAccount
-from app.accounts.users import SignedIn
 from app.data_version.version import bump_data_version
 from app.models import BenchmarkResult, Claim, TeamNote
 from app.writes.documents import Versioned

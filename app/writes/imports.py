@@ -22,8 +22,8 @@ from pydantic import Field, ValidationError
 from sqlalchemy import delete, insert
 from sqlmodel import Session, col, select
 
+from app.accounts.identity import SignedIn
 from app.accounts.models import Role, UserAccount
-from app.accounts.users import SignedIn
 from app.db import lock_writes
 from app.importers import (
     AtlasFigure,

@@ -14,7 +14,7 @@ from typing import cast
 
 from sqlmodel import Session, select
 
-from app.accounts.users import SignedIn
+from app.accounts.identity import SignedIn
 from app.data_version.version import bump_data_version
 from app.db import lock_writes
 from app.models import TeamNote

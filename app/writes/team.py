@@ -21,7 +21,7 @@ from typing import Any, cast
 from sqlalchemy import insert
 from sqlmodel import Session, col, select
 
-from app.accounts.users import SignedIn
+from app.accounts.identity import SignedIn
 from app.data_version.version import bump_data_version
 from app.db import lock_writes
 from app.models import (
