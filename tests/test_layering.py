@@ -2,7 +2,9 @@
 rest): no two of app's modules import each other, even through others, and only writes/
 (and the migrations) change data."""
 
+import ast
 import functools
+from pathlib import Path
 
 import grimp
 import pytest
@@ -97,3 +99,86 @@ def synthetic(*imports: tuple[str, str]) -> grimp.ImportGraph:
 )
 def test_import_cycles_finds_every_circle_and_names_its_modules(imports, expected):
     assert import_cycles(synthetic(*imports)) == expected
+
+
+APP = Path(__file__).resolve().parent.parent / "app"
+# Packages whose job is to change data: every change goes through writes/ (revision, data
+# version, the write transaction); the migrations change the schema and the rows with it.
+WRITERS = ("writes", "migrations")
+SESSION_CHANGES = {"add", "add_all", "merge", "delete", "commit"}
+STATEMENTS = {"insert", "update", "delete"}
+# Changes made outside writes/ on purpose, each with its reason.
+ALLOWED = {
+    # bump_data_version writes the data version's own row; every write in writes/ calls it,
+    # and data_version/ is its one home (docs/architecture.md).
+    ("data_version/version.py", "session.merge"),
+}
+
+
+def data_changes(tree: ast.AST) -> list[tuple[int, str]]:
+    """(line, what) for each change of data in a module: a session's add/add_all/merge/
+    delete/commit, and SQLAlchemy's insert()/update()/delete() statements (however imported:
+    `from sqlalchemy import delete as d` too, or `sqlalchemy.delete`)."""
+    statements = {
+        alias.asname or alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom)
+        and (node.module or "").split(".")[0] in ("sqlalchemy", "sqlmodel")
+        for alias in node.names
+        if alias.name in STATEMENTS
+    }
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        if isinstance(func, ast.Name) and func.id in statements:
+            found.append((node.lineno, f"{func.id}("))
+        elif isinstance(func, ast.Attribute):
+            owner = ast.unparse(func.value)
+            if func.attr in SESSION_CHANGES and owner.split(".")[-1].endswith("session"):
+                found.append((node.lineno, f"session.{func.attr}"))
+            elif func.attr in STATEMENTS and owner in ("sqlalchemy", "sa", "sqlmodel"):
+                found.append((node.lineno, f"{owner}.{func.attr}("))
+    return sorted(found)
+
+
+def test_only_writes_change_data():
+    outside, allowed_seen = [], set()
+    for path in sorted(APP.rglob("*.py")):
+        module = path.relative_to(APP).as_posix()
+        if module.split("/")[0] in WRITERS:
+            continue
+        for line, what in data_changes(ast.parse(path.read_text(), str(path))):
+            if (module, what) in ALLOWED:
+                allowed_seen.add((module, what))
+            else:
+                outside.append(f"app/{module}:{line}: {what}")
+    assert not outside, "data changed outside app/writes/:\n" + "\n".join(outside)
+    # An exception nothing needs any more would let the next one in unseen.
+    assert allowed_seen == ALLOWED, f"no longer needed: {ALLOWED - allowed_seen}"
+
+
+def test_data_changes_sees_each_way_of_changing_data():
+    source = """
+from sqlalchemy import delete as remove, insert
+import sqlalchemy
+
+def change(session, self, rows):
+    session.add(rows[0])
+    self.session.merge(rows[1])
+    session.exec(remove(rows))
+    session.execute(insert(rows), [])
+    sqlalchemy.update(rows)
+    session.commit()
+    rows.add(1)  # a set, not a session
+    {}.update(a=1)  # a dict
+"""
+    assert data_changes(ast.parse(source)) == [
+        (6, "session.add"),
+        (7, "session.merge"),
+        (8, "remove("),
+        (9, "insert("),
+        (10, "sqlalchemy.update("),
+        (11, "session.commit"),
+    ]
