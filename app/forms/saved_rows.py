@@ -16,7 +16,7 @@ from fastapi.responses import Response
 from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 
-from app.accounts.users import SignedIn
+from app.accounts.identity import SignedIn
 from app.accounts.web import safe_next
 from app.forms import base
 from app.forms.base import Clash, EditorForm

@@ -13,13 +13,7 @@ from fastapi.responses import RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
-from app.accounts.users import (
-    PasswordChange,
-    SignedIn,
-    change_own_password,
-    end_session,
-    sign_in,
-)
+from app.accounts.identity import SignedIn
 from app.accounts.web import (
     CurrentUser,
     SignedInUser,
@@ -31,6 +25,8 @@ from app.accounts.web import (
 )
 from app.db import SessionDep
 from app.web.render import flash, render
+from app.writes.accounts import PasswordChange, change_own_password
+from app.writes.sessions import end_session, sign_in
 from app.writes.transaction import write_transaction
 
 ROLE_WORDS = {

@@ -12,21 +12,14 @@ from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
+from app.accounts.identity import AccountError, name_taken, normalise_name
 from app.accounts.models import Role
-from app.accounts.users import (
-    AccountError,
-    add_user_from_form,
-    disable_user,
-    enable_user,
-    list_users,
-    name_taken,
-    normalise_name,
-    set_role,
-)
+from app.accounts.users import list_users
 from app.accounts.web import AdminUser
 from app.db import SessionDep
 from app.routes.accounts import read_form
 from app.web.render import render
+from app.writes.accounts import add_user_from_form, disable_user, enable_user, set_role
 from app.writes.transaction import end_read, write_transaction
 
 router = APIRouter(prefix="/admin", include_in_schema=False)

@@ -6,7 +6,7 @@ from fastapi.responses import Response
 from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 
-from app.accounts.users import SignedIn
+from app.accounts.identity import SignedIn
 from app.accounts.web import CurrentUser, EditorUser
 from app.db import SessionDep
 from app.forms.editing import form_page, not_found, posted, redirect_with_flash

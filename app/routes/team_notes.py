@@ -13,7 +13,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
-from app.accounts.users import SignedIn
+from app.accounts.identity import SignedIn
 from app.accounts.web import EditorUser, safe_next
 from app.db import SessionDep
 from app.forms import notes as note_forms

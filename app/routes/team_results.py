@@ -5,7 +5,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
-from app.accounts.users import SignedIn
+from app.accounts.identity import SignedIn
 from app.accounts.web import EditorUser
 from app.db import SessionDep
 from app.forms import team as forms

@@ -13,20 +13,14 @@ from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
+from app.accounts.identity import AccountError, SignedIn, normalise_name
 from app.accounts.models import ApiToken, Role, utcnow
-from app.accounts.users import (
-    AccountError,
-    SignedIn,
-    add_token,
-    list_tokens,
-    list_users,
-    normalise_name,
-    revoke_token,
-)
+from app.accounts.users import list_tokens, list_users
 from app.accounts.web import SignedInUser
 from app.db import SessionDep
 from app.routes.accounts import read_form
 from app.web.render import render
+from app.writes.accounts import add_token, revoke_token
 from app.writes.transaction import end_read, write_transaction
 
 router = APIRouter(prefix="/account", include_in_schema=False)

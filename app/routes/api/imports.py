@@ -18,7 +18,7 @@ from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
 
-from app.accounts.users import SignedIn
+from app.accounts.identity import SignedIn
 from app.accounts.web import CurrentUser, EditorUser
 from app.db import SessionDep
 from app.importers import DEFAULT_MAX_BYTES, MAX_SET_FILES, ResultFileError
