@@ -11,11 +11,11 @@ from app.db import SessionDep
 from app.params.readings import read_change_entries
 from app.params.views import CHANGES_PAGE_SIZE, ChangesParams
 from app.present.atom import MEDIA_TYPE, TAG, FeedLinks, change_feed, feed_title, with_base
-from app.present.change_words import describe
+from app.present.change_words import describe, field_changes
 from app.queries.catalogue import change_names, last_loaded
 from app.queries.import_groups import ImportChange
 from app.queries.matrix import system_name_map
-from app.queries.revisions import field_changes, import_files
+from app.queries.revisions import import_files
 from app.queries.vocabularies import change_options
 from app.schemas import RevisionView
 from app.web.render import render, serve, tidy_redirect

@@ -8,13 +8,13 @@ from fastapi.responses import Response
 from app.db import SessionDep
 from app.forms.editing import system_editing
 from app.params.views import QueryModel, SweepParams, read_query
-from app.present.change_words import describe
+from app.present.change_words import describe, field_changes
 from app.queries.benchmarks import latest_versions
 from app.queries.catalogue import change_names, list_sources
 from app.queries.coverage import database_coverage
 from app.queries.import_groups import ImportChange, collapse_imports, split_imports
 from app.queries.matrix import system_name_map
-from app.queries.revisions import field_changes, revision_page
+from app.queries.revisions import revision_page
 from app.queries.sweeps import team_sweeps
 from app.queries.systems import (
     compare_candidates,
