@@ -6,7 +6,8 @@ from sqlalchemy import Engine
 from sqlmodel import Session
 
 from app.params.benchmarks import BenchmarkParams
-from app.queries.benchmark_page import ResultIndex, all_results, build_benchmark_page
+from app.queries.benchmark_page import ResultIndex, build_benchmark_page
+from app.queries.benchmarks import all_results
 from app.queries.contexts import group_contexts
 from app.schemas import BenchmarkView, SourceRef
 

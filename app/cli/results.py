@@ -58,7 +58,7 @@ def import_results(
     none. Shows what each file holds first; asks only for context no file gives."""
     from app.importers import ParsedFile, ResultFileError
     from app.writes import imports
-    from app.writes.team import TeamError
+    from app.writes.common import TeamError
 
     context = imports.ImportContext.model_validate(
         {"system": system, "hardware": hardware, "gpus": gpus, "precision": precision,

@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from app.text import number
-from app.writes.team import TeamError
+from app.writes.common import TeamError
 
 Model = TypeVar("Model", bound=BaseModel)
 

@@ -110,6 +110,16 @@ def is_untidy(query: str, canonical: str) -> bool:
     return parse_qsl(query, keep_blank_values=True) != parse_qsl(canonical, keep_blank_values=True)
 
 
+# The query string as read (repeated keys kept, in order). Named here so that queries/,
+# which must not know HTTP, read it through the params layer.
+Query = QueryParams
+
+
+def query_from(pairs: list[tuple[str, str]]) -> Query:
+    """A query string made of `pairs`, as if it had been sent."""
+    return QueryParams(pairs)
+
+
 def read_query(
     model: type[P], query: QueryParams, vocabularies: Mapping[str, Sequence[str]] | None = None
 ) -> Reading[P]:

@@ -12,7 +12,7 @@ from sqlmodel import Session
 
 from app.data_version.version import per_version
 from app.params.benchmarks import BENCHMARK_FILTERS, BenchmarkParams
-from app.queries.benchmarks import all_benchmark_views, latest_versions, with_freshness
+from app.queries.benchmarks import all_results
 from app.queries.common import compared_units, system_names
 from app.queries.contexts import Context, group_contexts
 from app.queries.paging import Paging, paginate
@@ -35,11 +35,6 @@ class BenchmarkPage(BaseModel):
     @property
     def unranked(self) -> list[Context]:
         return [c for c in self.contexts if not c.ranked]
-
-
-@per_version()
-def all_results(session: Session, today: dt.date) -> list[BenchmarkView]:
-    return with_freshness(all_benchmark_views(session), latest_versions(session), today)
 
 
 class ResultIndex:

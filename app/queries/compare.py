@@ -8,8 +8,7 @@ from sqlmodel import Session
 from app.measures.service_level import Level
 from app.params.benchmarks import SweepParams
 from app.params.compare import CompareParams
-from app.queries.benchmark_page import all_results
-from app.queries.benchmarks import latest_versions
+from app.queries.benchmarks import all_results, latest_versions
 from app.queries.common import compared_units
 from app.queries.contexts import Context, group_contexts
 from app.queries.sweep_models import SweepPage

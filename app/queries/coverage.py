@@ -16,7 +16,7 @@ from app.data_version.version import per_version
 from app.queries.cells import NO_CLAIM
 
 if TYPE_CHECKING:
-    from app.seeding.load import SeedData
+    from app.seeding.reader import SeedData
 
 # The share of a view's cells the Atlas aims to answer: for the systems most readers compare,
 # and for every system overall (issue 21, "Coverage").

@@ -103,6 +103,11 @@ def figure_detail(session: Session, figure_id: str, today: dt.date) -> FigureDet
     )
 
 
+def figure_ids(session: Session) -> list[str]:
+    """Every figure's id: what an unknown id's 404 suggests from."""
+    return list(session.exec(select(BenchmarkResult.slug)))
+
+
 def context_label(view: BenchmarkView) -> str:
     """The figure's setting in words; what the source leaves out is said to be unstated."""
     hardware = view.hardware_name or view.hardware_text or "hardware not stated"

@@ -13,7 +13,8 @@ from app.data_version.memo import PerDatabase, VersionedCache
 from app.data_version.version import data_version
 from app.models import Metric, System
 from app.params.matrix import need_vocabulary
-from app.queries.benchmark_page import all_results, vocabulary
+from app.queries.benchmark_page import vocabulary
+from app.queries.benchmarks import all_results
 from app.queries.catalogue import list_sources
 from app.queries.entries import vocabulary_choices
 from app.queries.matrix_data import matrix_base, system_name_map

@@ -7,7 +7,6 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from markupsafe import Markup
-from sqlmodel import Session
 
 from app.data_version.memo import PerDatabase, VersionedCache
 from app.data_version.version import data_version
@@ -36,7 +35,7 @@ CARDS: PerDatabase[Markup] = PerDatabase(
 )
 
 
-def _cards(session: Session, page: BenchmarkPage, charted: set[str]) -> list[Markup]:
+def _cards(session: SessionDep, page: BenchmarkPage, charted: set[str]) -> list[Markup]:
     """The chart card of each ranked context in `charted`, numbered as on every page (the rows
     link to them by number), rendered once per data version, day and set of figures.
 
@@ -63,7 +62,7 @@ def _cards(session: Session, page: BenchmarkPage, charted: set[str]) -> list[Mar
 CARD_ID = f"card{secrets.token_hex(8)}"
 
 
-def _benchmarks_page(request: Request, session: Session) -> Response:
+def _benchmarks_page(request: Request, session: SessionDep) -> Response:
     index = result_index(session, dt.date.today())
     reading, page = read_benchmarks(session, request.query_params, index)
     params, problems = reading.params, reading.problems
@@ -101,7 +100,7 @@ def _benchmarks_page(request: Request, session: Session) -> Response:
                   status_code=422 if problems else 200)  # fmt: skip
 
 
-def _sweeps(session: Session, params: BenchmarkParams) -> dict[str, object]:
+def _sweeps(session: SessionDep, params: BenchmarkParams) -> dict[str, object]:
     """The team's sweeps within the page's filters (none when the filters leave no room)."""
     if not shows_sweeps(params):
         return {"sweeps": None}
@@ -124,7 +123,7 @@ FILTER_GROUPS = (
 """The filter lists as the page shows them: (parameter, heading, open when none is ticked)."""
 
 
-def _benchmarks_csv(request: Request, session: Session) -> Response:
+def _benchmarks_csv(request: Request, session: SessionDep) -> Response:
     reading, page = read_benchmarks(session, request.query_params)
     if reading.problems:
         text = "\n".join(p.message for p in reading.problems[:10]) + "\n"

@@ -5,17 +5,16 @@ from functools import partial
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
-from sqlmodel import Session
 
 from app.db import SessionDep
 from app.params.changes import CHANGES_PAGE_SIZE, ChangesParams
 from app.present.atom import MEDIA_TYPE, TAG, FeedLinks, change_feed, feed_title, with_base
-from app.present.change_words import describe
+from app.present.change_words import describe, field_changes
 from app.queries.catalogue import change_names, last_loaded
 from app.queries.import_groups import ImportChange
 from app.queries.matrix_data import system_name_map
 from app.queries.readings import read_change_entries
-from app.queries.revisions import field_changes, import_files
+from app.queries.revisions import import_files
 from app.queries.vocabularies import change_options
 from app.schemas import RevisionView
 from app.web.render import render, serve, tidy_redirect
@@ -32,11 +31,13 @@ def _filters(params: ChangesParams) -> str:
     return params.query_string(before=None, limit=CHANGES_PAGE_SIZE)
 
 
-def _import_files(session: Session, entries: list[RevisionView | ImportChange]) -> dict[str, str]:
+def _import_files(
+    session: SessionDep, entries: list[RevisionView | ImportChange]
+) -> dict[str, str]:
     return import_files(session, [e.source for e in entries if isinstance(e, ImportChange)])
 
 
-def _changes_page(request: Request, session: Session) -> Response:
+def _changes_page(request: Request, session: SessionDep) -> Response:
     reading, entries, older = read_change_entries(session, request.query_params)
     files = _import_files(session, entries)
     params, problems = reading.params, reading.problems
@@ -70,7 +71,7 @@ def _changes_page(request: Request, session: Session) -> Response:
                   status_code=422 if problems else 200)  # fmt: skip
 
 
-def _system_name(session: Session, slug: str) -> str:
+def _system_name(session: SessionDep, slug: str) -> str:
     return system_name_map(session).get(slug, slug)
 
 
@@ -79,7 +80,7 @@ async def changes_page(request: Request, session: SessionDep) -> Response:
     return await serve(request, session, lambda s: _changes_page(request, s))
 
 
-def _changes_feed(request: Request, session: Session) -> Response:
+def _changes_feed(request: Request, session: SessionDep) -> Response:
     reading, entries, before = read_change_entries(session, request.query_params)
     if reading.problems:
         text = "\n".join(p.message for p in reading.problems[:10]) + "\n"

@@ -4,7 +4,6 @@ from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
-from sqlmodel import Session
 
 from app.db import SessionDep
 from app.params.benchmarks import BenchmarkParams
@@ -21,7 +20,7 @@ router = APIRouter(include_in_schema=False)
 FRAGMENTS = ("suggestions",)
 
 
-def _compare_page(request: Request, session: Session) -> Response:
+def _compare_page(request: Request, session: SessionDep) -> Response:
     reading = read_compare(session, request.query_params)
     params, problems = reading.params, reading.problems
     canonical = f"/compare?{params.query_string()}"
@@ -84,7 +83,7 @@ async def compare_page(request: Request, session: SessionDep) -> Response:
     return await serve(request, session, lambda s: _compare_page(request, s))
 
 
-def _preview(request: Request, session: Session) -> Response:
+def _preview(request: Request, session: SessionDep) -> Response:
     reading = read_compare(session, request.query_params)
     if reading.problems:
         # Only link unfurlers ask for this; they need a status, not a page.

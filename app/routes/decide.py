@@ -3,7 +3,6 @@ routes/api/catalogue.py."""
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
-from sqlmodel import Session
 
 from app.db import SessionDep
 from app.decision.questions import QUESTIONS, QUESTIONS_BY_ID, Question
@@ -25,7 +24,7 @@ def current_question(params: DecideParams) -> Question | None:
     return next((q for q in QUESTIONS if q.id not in done), None)
 
 
-def _decide_page(request: Request, session: Session) -> Response:
+def _decide_page(request: Request, session: SessionDep) -> Response:
     reading = read_query(FlowParams, request.query_params, system_vocabularies(session))
     params, problems = DecideParams.of(reading.params), reading.problems
     why = getattr(reading.params, "why", None)  # "why not X?": page state, not an answer

@@ -7,7 +7,6 @@ from fastapi import APIRouter, Request
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel
-from sqlmodel import Session
 
 from app.db import SessionDep
 from app.queries.vocabularies import (
@@ -44,7 +43,7 @@ def _base_schema(request: Request) -> dict[str, Any]:
     return copy.deepcopy(app.openapi_schema)
 
 
-def _openapi(request: Request, session: Session) -> Response:
+def _openapi(request: Request, session: SessionDep) -> Response:
     schema = _base_schema(request)
     fill_vocabularies(
         schema,

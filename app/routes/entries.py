@@ -5,12 +5,12 @@ import datetime as dt
 
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
-from sqlmodel import Session
 
 from app.db import SessionDep
 from app.forms.editing import is_editor
 from app.params.reader import QueryModel, read_query
-from app.queries.entries import EntryPage, entry_names, entry_page, vocabulary_names
+from app.queries.entries import entry_names, vocabulary_names
+from app.queries.entry_page import EntryPage, entry_page
 from app.web.errors import NotFoundError
 from app.web.render import render, serve, tidy_redirect
 
@@ -20,7 +20,7 @@ PATHS = {"hardware": "hardware", "model": "models", "workload": "workloads"}
 """kind -> the path its pages (and API lists) live under."""
 
 
-def find_entry(session: Session, kind: str, slug: str) -> EntryPage | str:
+def find_entry(session: SessionDep, kind: str, slug: str) -> EntryPage | str:
     """The entry's page data, or the canonical slug when `slug` is one of its other names.
 
     Raises NotFoundError (404 with the closest slugs) when it names nothing."""
@@ -34,7 +34,7 @@ def find_entry(session: Session, kind: str, slug: str) -> EntryPage | str:
     raise NotFoundError(kind, slug, list(names), names)
 
 
-def _entry_page(request: Request, session: Session, kind: str, slug: str) -> Response:
+def _entry_page(request: Request, session: SessionDep, kind: str, slug: str) -> Response:
     found = find_entry(session, kind, slug)
     path = f"/{PATHS[kind]}"
     if isinstance(found, str):  # an alias: "/hardware/H100 SXM" is the SXM5 entry's page

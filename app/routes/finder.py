@@ -5,7 +5,6 @@ from urllib.parse import urlencode
 
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
-from sqlmodel import Session
 
 from app.db import SessionDep
 from app.forms.editing import is_editor
@@ -27,7 +26,7 @@ def _ignored(request: Request) -> list[str]:
     return read_query(QueryModel, request.query_params).ignored
 
 
-def _features_page(request: Request, session: Session) -> Response:
+def _features_page(request: Request, session: SessionDep) -> Response:
     ignored = _ignored(request)
     if redirect := tidy_redirect(request, "/features", ignored):
         return redirect
@@ -41,7 +40,7 @@ async def features_page(request: Request, session: SessionDep) -> Response:
     return await serve(request, session, lambda s: _features_page(request, s))
 
 
-def _entries_page(request: Request, session: Session, path: str) -> Response:
+def _entries_page(request: Request, session: SessionDep, path: str) -> Response:
     ignored = _ignored(request)
     if redirect := tidy_redirect(request, path, ignored):
         return redirect
@@ -67,7 +66,7 @@ async def accelerators_page(request: Request, session: SessionDep) -> Response:
     return await serve(request, session, lambda s: _entries_page(request, s, "/accelerators"))
 
 
-def _search_page(request: Request, session: Session, q: str) -> Response:
+def _search_page(request: Request, session: SessionDep, q: str) -> Response:
     result = search(session, q[:200])
     if result.go_to:  # one page is named exactly: go there, as a caniuse reader expects
         return RedirectResponse(result.go_to, status_code=303)

@@ -5,26 +5,29 @@ import datetime as dt
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
-from sqlmodel import Session, select
 
 from app.db import SessionDep
 from app.forms.editing import is_editor
-from app.models import BenchmarkResult
 from app.params.reader import QueryModel, read_query
-from app.queries.items import claim_detail, claim_miss, claim_path, figure_detail
+from app.queries.items import (
+    claim_detail,
+    claim_miss,
+    claim_path,
+    figure_detail,
+    figure_ids,
+)
 from app.web.errors import NotFoundError
 from app.web.render import render, serve, tidy_redirect
 
 router = APIRouter(include_in_schema=False)
 
 
-def figure_or_404(session: Session, figure_id: str) -> NotFoundError:
+def figure_or_404(session: SessionDep, figure_id: str) -> NotFoundError:
     """The 404 for an unknown figure id: suggestions from every id, not all listed."""
-    ids = list(session.exec(select(BenchmarkResult.slug)))
-    return NotFoundError("figure", figure_id, ids, listed=False)
+    return NotFoundError("figure", figure_id, figure_ids(session), listed=False)
 
 
-def claim_or_404(session: Session, system: str, capability: str, source: str) -> NotFoundError:
+def claim_or_404(session: SessionDep, system: str, capability: str, source: str) -> NotFoundError:
     """The 404 for a claim that is not there: the slug that names nothing, or the source that
     says nothing on the cell (then the sources that do are suggested, linked to their claims)."""
     field, value, allowed, names = claim_miss(session, system, capability, source)
@@ -37,7 +40,7 @@ def claim_or_404(session: Session, system: str, capability: str, source: str) ->
     return NotFoundError("source", source, allowed, names, detail=detail, link=link)
 
 
-def _figure_page(request: Request, session: Session, figure_id: str) -> Response:
+def _figure_page(request: Request, session: SessionDep, figure_id: str) -> Response:
     detail = figure_detail(session, figure_id, dt.date.today())
     if detail is None:
         raise figure_or_404(session, figure_id)
@@ -55,7 +58,7 @@ async def figure_page(figure_id: str, request: Request, session: SessionDep) -> 
 
 
 def _claim_page(
-    request: Request, session: Session, system: str, capability: str, source: str
+    request: Request, session: SessionDep, system: str, capability: str, source: str
 ) -> Response:
     detail = claim_detail(session, system, capability, source)
     if detail is None:

@@ -3,7 +3,6 @@ app/routes/api/catalogue.py."""
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
-from sqlmodel import Session
 
 from app.db import SessionDep
 from app.forms.editing import cell_editing, is_editor
@@ -29,7 +28,7 @@ def page_url(view: str, query: str) -> str:
 
 
 def _open_cell(
-    request: Request, session: Session, view: str, params: MatrixParams, found: CellView
+    request: Request, session: SessionDep, view: str, params: MatrixParams, found: CellView
 ) -> dict[str, object]:
     """The cell named by `cell=system:capability`, to show beside the matrix."""
     here = page_url(view, params.query_string(with_cell=True))
@@ -42,7 +41,7 @@ def _open_cell(
     }
 
 
-def _matrix_page(request: Request, session: Session, view: str) -> Response:
+def _matrix_page(request: Request, session: SessionDep, view: str) -> Response:
     reading = read_matrix(session, request.query_params, MatrixParams)
     params, problems = reading.params, reading.problems
     found = named_cell(session, params.cell) if params.cell else None
@@ -88,7 +87,7 @@ async def hardware_matrix(request: Request, session: SessionDep) -> Response:
     return await serve(request, session, lambda s: _matrix_page(request, s, "hardware"))
 
 
-def _csv_export(request: Request, session: Session, view: str) -> Response:
+def _csv_export(request: Request, session: SessionDep, view: str) -> Response:
     reading = read_matrix(session, request.query_params, MatrixParams)
     if reading.problems:
         text = "\n".join(p.message for p in reading.problems[:10]) + "\n"
@@ -111,7 +110,7 @@ async def hardware_matrix_csv(request: Request, session: SessionDep) -> Response
     return await serve(request, session, lambda s: _csv_export(request, s, "hardware"))
 
 
-def _cell_page(request: Request, session: Session, system: str, capability: str) -> Response:
+def _cell_page(request: Request, session: SessionDep, system: str, capability: str) -> Response:
     found = find_cell(session, system, capability)
     if found is None:
         raise _no_cell(session, system, capability)
@@ -124,7 +123,7 @@ def _cell_page(request: Request, session: Session, system: str, capability: str)
     return render(request, "pages/cell.html", context, session=session, fragments=("cell_detail",))
 
 
-def _no_cell(session: Session, system: str, capability: str) -> NotFoundError:
+def _no_cell(session: SessionDep, system: str, capability: str) -> NotFoundError:
     """What is unknown: the system if it is, else the capability."""
     base = matrix_base(session)
     names = {s.slug: s.name for s in base.systems}
@@ -134,7 +133,7 @@ def _no_cell(session: Session, system: str, capability: str) -> NotFoundError:
     return NotFoundError("capability", capability, list(names), names)
 
 
-def _feature_page(request: Request, session: Session, slug: str) -> Response:
+def _feature_page(request: Request, session: SessionDep, slug: str) -> Response:
     ignored = read_query(QueryModel, request.query_params).ignored
     if redirect := tidy_redirect(request, request.url.path, ignored):
         return redirect

@@ -4,19 +4,18 @@ from collections.abc import Callable
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
-from sqlmodel import Session
 
 from app.db import SessionDep
 from app.forms.editing import system_editing
 from app.params.benchmarks import SweepParams
 from app.params.reader import QueryModel, read_query
-from app.present.change_words import describe
+from app.present.change_words import describe, field_changes
 from app.queries.benchmarks import latest_versions
 from app.queries.catalogue import change_names, list_sources
 from app.queries.coverage import database_coverage
 from app.queries.import_groups import ImportChange, collapse_imports, split_imports
 from app.queries.matrix_data import system_name_map
-from app.queries.revisions import field_changes, revision_page
+from app.queries.revisions import revision_page
 from app.queries.sweeps import team_sweeps
 from app.queries.systems import (
     compare_candidates,
@@ -47,14 +46,14 @@ def _ignored(request: Request) -> list[str]:
 
 
 def _parameterless(
-    request: Request, session: Session, build: Callable[[list[str]], Response]
+    request: Request, session: SessionDep, build: Callable[[list[str]], Response]
 ) -> Response:
     """A page without parameters: tracking ones redirect away, unknown ones are noted."""
     ignored = _ignored(request)
     return tidy_redirect(request, request.url.path, ignored) or build(ignored)
 
 
-def _overview(request: Request, session: Session, ignored: list[str]) -> Response:
+def _overview(request: Request, session: SessionDep, ignored: list[str]) -> Response:
     context = {
         "systems": list_systems(session),
         "kinds": SYSTEM_KIND_HEADINGS,
@@ -77,7 +76,7 @@ HISTORY_READ = 500
 """Changes read to fill them: an import's figures count as one."""
 
 
-def _system_page(request: Request, session: Session, slug: str, ignored: list[str]) -> Response:
+def _system_page(request: Request, session: SessionDep, slug: str, ignored: list[str]) -> Response:
     detail = get_system(session, slug)
     if detail is None:
         raise NotFoundError("system", slug, system_slugs(session), system_name_map(session))
@@ -123,7 +122,7 @@ async def system_page(slug: str, request: Request, session: SessionDep) -> Respo
     )
 
 
-def _sources_page(request: Request, session: Session, ignored: list[str]) -> Response:
+def _sources_page(request: Request, session: SessionDep, ignored: list[str]) -> Response:
     context = {
         "sources": list_sources(session),
         "coverage": database_coverage(session),

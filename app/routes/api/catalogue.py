@@ -12,7 +12,6 @@ from urllib.parse import quote, urlencode
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel
-from sqlmodel import Session
 
 from app.db import SessionDep
 from app.decision.engine import Recommendation
@@ -26,7 +25,8 @@ from app.queries.benchmark_page import BenchmarkPage
 from app.queries.catalogue import list_capabilities, list_sources
 from app.queries.compare import Comparison, build_comparison
 from app.queries.decide import recommendation
-from app.queries.entries import EntryPage, vocabulary_entries
+from app.queries.entries import vocabulary_entries
+from app.queries.entry_page import EntryPage
 from app.queries.features import FeaturePage, capability_names, feature_page
 from app.queries.matrix import MatrixResult, build_matrix
 from app.queries.matrix_data import system_name_map
@@ -164,11 +164,11 @@ async def workloads(request: Request, session: SessionDep) -> Response:
     return await serve(request, session, lambda s: _entries(request, s, "workload"))
 
 
-def _entries(request: Request, session: Session, kind: str) -> Response:
+def _entries(request: Request, session: SessionDep, kind: str) -> Response:
     return _json_page(request, vocabulary_entries(session)[kind])
 
 
-def _entry(request: Request, session: Session, kind: str, slug: str) -> Response:
+def _entry(request: Request, session: SessionDep, kind: str, slug: str) -> Response:
     found = find_entry(session, kind, slug)
     if isinstance(found, str):  # another name of an entry: answer at its slug
         return RedirectResponse(f"/api/v1/{PATHS[kind]}/{found}", status_code=308)
@@ -212,7 +212,7 @@ async def systems(request: Request, session: SessionDep) -> Response:
     return await serve(request, session, lambda s: _json_page(request, list_systems(s)))
 
 
-def _system(request: Request, session: Session, slug: str) -> Response:
+def _system(request: Request, session: SessionDep, slug: str) -> Response:
     detail = get_system(session, slug)
     if detail is None:
         raise NotFoundError("system", slug, system_slugs(session), system_name_map(session))
@@ -240,7 +240,7 @@ async def capabilities(request: Request, session: SessionDep) -> Response:
     return await serve(request, session, lambda s: _json_page(request, list_capabilities(s)))
 
 
-def _capability(request: Request, session: Session, slug: str) -> Response:
+def _capability(request: Request, session: SessionDep, slug: str) -> Response:
     page = feature_page(session, slug)
     if page is None:
         names = capability_names(session)
@@ -272,7 +272,7 @@ async def sources(request: Request, session: SessionDep) -> Response:
     return await serve(request, session, lambda s: _json_page(request, list_sources(s)))
 
 
-def _matrix(request: Request, session: Session) -> Response:
+def _matrix(request: Request, session: SessionDep) -> Response:
     reading = read_matrix(session, request.query_params, MatrixApiParams)
     _checked(reading.problems)
     return _json(build_matrix(session, reading.params.view, reading.params), reading.ignored)
@@ -289,7 +289,7 @@ async def matrix(request: Request, session: SessionDep) -> Response:
     return await serve(request, session, lambda s: _matrix(request, s))
 
 
-def _benchmarks(request: Request, session: Session) -> Response:
+def _benchmarks(request: Request, session: SessionDep) -> Response:
     # The page and size first, so that only that page's results are grouped and sent.
     paging = read_query(BenchmarkApiParams, request.query_params, {}).params
     size = paging.per_page
@@ -326,7 +326,7 @@ async def benchmarks(request: Request, session: SessionDep) -> Response:
 class SweepsResponse(SweepPage, Ignoring): ...
 
 
-def _sweeps(request: Request, session: Session) -> Response:
+def _sweeps(request: Request, session: SessionDep) -> Response:
     reading = read_query(SweepParams, request.query_params, benchmark_vocabularies(session))
     _checked(reading.problems)
     return _json(team_sweeps(session, reading.params), reading.ignored)
@@ -344,7 +344,7 @@ async def sweeps(request: Request, session: SessionDep) -> Response:
     return await serve(request, session, lambda s: _sweeps(request, s))
 
 
-def _compare(request: Request, session: Session) -> Response:
+def _compare(request: Request, session: SessionDep) -> Response:
     query = with_slugs(request.query_params, {"s": system_names(session)})
     reading = read_query(CompareApiParams, query, system_vocabularies(session))
     _checked(reading.problems + compare_problems(query))
@@ -364,7 +364,7 @@ async def compare(request: Request, session: SessionDep) -> Response:
     return await serve(request, session, lambda s: _compare(request, s))
 
 
-def _recommend(request: Request, session: Session) -> Response:
+def _recommend(request: Request, session: SessionDep) -> Response:
     reading = read_query(AnswerParams, request.query_params)
     _checked(reading.problems)
     params = DecideParams.of(reading.params)

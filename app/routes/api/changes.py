@@ -4,7 +4,6 @@ are app/routes/changes.py; both read the query with app/queries/readings.py)."""
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
-from sqlmodel import Session
 
 from app.db import SessionDep
 from app.params.changes import ChangesParams
@@ -23,7 +22,7 @@ class ChangesResponse(BaseModel):
     ignored_parameters: list[str] = []
 
 
-def _changes(request: Request, session: Session) -> Response:
+def _changes(request: Request, session: SessionDep) -> Response:
     reading, page = read_changes(session, request.query_params)
     if reading.problems:
         raise ParamError(reading.problems)

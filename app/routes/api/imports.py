@@ -15,17 +15,16 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import ValidationError
-from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
 
-from app.accounts.users import SignedIn
+from app.accounts.identity import SignedIn
 from app.accounts.web import CurrentUser, EditorUser
 from app.db import SessionDep
 from app.importers import DEFAULT_MAX_BYTES, MAX_SET_FILES, ResultFileError
 from app.routes.api.team import WRITE_ERRORS, problems_reply, validation_problems
 from app.writes import imports
-from app.writes.team import TeamError, UnknownItemError
+from app.writes.common import TeamError, UnknownItemError
 from app.writes.transaction import write_transaction
 
 router = APIRouter(prefix="/api/v1", tags=["team writes"])
@@ -146,7 +145,7 @@ async def read_upload(request: Request) -> Upload | UploadRefused:
 
 
 def _preview(
-    session: Session,
+    session: SessionDep,
     who: SignedIn,
     files: list[tuple[str, bytes]],
     context: imports.ImportContext,

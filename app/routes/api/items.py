@@ -7,7 +7,6 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
-from sqlmodel import Session
 
 from app.db import SessionDep
 from app.params.reader import QueryModel, read_query
@@ -31,7 +30,7 @@ def _reply(request: Request, detail: FigureDetail | ClaimDetail) -> Response:
     return JSONResponse({**body, "ignored_parameters": ignored})
 
 
-def _figure(request: Request, session: Session, figure_id: str) -> Response:
+def _figure(request: Request, session: SessionDep, figure_id: str) -> Response:
     detail = figure_detail(session, figure_id, dt.date.today())
     if detail is None:
         raise figure_or_404(session, figure_id)
@@ -52,7 +51,7 @@ async def figure(result_id: str, request: Request, session: SessionDep) -> Respo
 
 
 def _claim(
-    request: Request, session: Session, system: str, capability: str, source: str
+    request: Request, session: SessionDep, system: str, capability: str, source: str
 ) -> Response:
     detail = claim_detail(session, system, capability, source)
     if detail is None:

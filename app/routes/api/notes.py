@@ -13,7 +13,6 @@ from urllib.parse import urlencode
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import ValidationError
-from sqlmodel import Session
 
 from app.accounts.web import EditorUser
 from app.db import SessionDep
@@ -60,7 +59,7 @@ class NotesResponse(TeamNoteList, Ignoring):
     next: str | None = None  # the next page's URL (`offset` moved on); null on the last page
 
 
-def _listing(request: Request, session: Session) -> Response:
+def _listing(request: Request, session: SessionDep) -> Response:
     reading = read_query(NotesParams, request.query_params, note_vocabularies(session))
     if reading.problems:
         raise ParamError(reading.problems)
@@ -99,7 +98,7 @@ async def list_team_notes(request: Request, session: SessionDep) -> Response:
     return await serve(request, session, lambda s: _listing(request, s))
 
 
-def _one(session: Session, note_id: str) -> Response:
+def _one(session: SessionDep, note_id: str) -> Response:
     found = note_item(session, note_id)
     if found is None:
         return JSONResponse({"detail": f"no team note has the id {note_id!r}"}, status_code=404)
