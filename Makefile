@@ -38,9 +38,11 @@ check: setup
 browser-deps:
 	bash scripts/system-deps.sh
 
+# lint-imports: the layer rules of docs/architecture.md ([tool.importlinter] in pyproject.toml).
 lint: setup typecheck
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 
 typecheck: setup
 	$(BIN)/mypy

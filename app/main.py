@@ -5,8 +5,6 @@ from contextlib import asynccontextmanager
 
 from anyio import to_thread
 from fastapi import Depends, FastAPI
-from sqlalchemy import Engine
-from sqlmodel import Session
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
@@ -14,9 +12,8 @@ from app.accounts.csrf import CrossOriginGuard
 from app.accounts.passwords import warm_up
 from app.accounts.responses import install_account_handlers
 from app.accounts.web import COOKIE, SECURE_COOKIE, cookie_signer, identify
-from app.data_version.fresh import FreshVersion
-from app.data_version.version import data_version
-from app.db import make_engine, reader
+from app.data_version.fresh import FreshVersion, VersionReader
+from app.db import make_engine
 from app.ops.metrics import Metrics
 from app.ops.observe import NoteRoute
 from app.routes import (
@@ -74,11 +71,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await to_thread.run_sync(prepare_database, engine, settings.seed_dir)
         await to_thread.run_sync(warm_up)
         app.state.engine = engine
-        app.state.fresh_version = FreshVersion(lambda: _read_version(engine))
+        version_reader = VersionReader(engine)
+        app.state.fresh_version = FreshVersion(version_reader)
         await app.state.fresh_version.current()
         app.state.render_cache = RenderCache(max_bytes=settings.render_cache_mb * 1024 * 1024)
         app.state.build_slots = build_slots(settings.threads, settings.builds)
         yield
+        await to_thread.run_sync(app.state.fresh_version.close)
+        await to_thread.run_sync(version_reader.close)
         engine.dispose()
 
     app = FastAPI(
@@ -168,8 +168,3 @@ def _version_now(app: FastAPI) -> Awaitable[str] | None:
 def _started(app: FastAPI) -> object | None:
     """The app's state once the lifespan has made the caches, for the metrics scrape."""
     return app.state if hasattr(app.state, "render_cache") else None
-
-
-def _read_version(engine: Engine) -> str:
-    with Session(reader(engine)) as session:
-        return data_version(session)

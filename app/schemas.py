@@ -1,5 +1,7 @@
 """Read models returned by the query layer: plain data for templates and the JSON API alike."""
 
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, Self
 
@@ -86,7 +88,7 @@ class SourcedText(View):
 
 
 class SummaryLine(SourcedText):
-    """A best-for or weakness line as pages show it (app/present/summary.py): near-duplicates
+    """A best-for or weakness line as pages show it (app/queries/summary.py): near-duplicates
     from other sources folded in, and a caution where it should not be read flat."""
 
     similar: list[SourcedText] = []  # lines saying much the same, each with its own source
@@ -384,3 +386,13 @@ class WorkloadEntryView(VocabularyEntry):
     input_tokens: int | None
     output_tokens: int | None
     shape: str | None = None  # chat, rag, agentic, batch (team entries)
+
+
+@dataclass(frozen=True)
+class Names:
+    """Display names by slug, for systems, capabilities and sources (short names): what a change
+    in the history is described with (app/present/change_words.py)."""
+
+    systems: Mapping[str, str] = field(default_factory=dict)
+    capabilities: Mapping[str, str] = field(default_factory=dict)
+    sources: Mapping[str, str] = field(default_factory=dict)

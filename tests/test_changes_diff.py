@@ -3,7 +3,7 @@
 import datetime as dt
 from typing import Any
 
-from app.queries.revisions import MAX_VALUE_CHARS, field_changes
+from app.present.change_words import MAX_VALUE_CHARS, field_changes
 from app.schemas import RevisionView
 
 

@@ -13,11 +13,11 @@ from sqlmodel import Session, select
 from app.db import make_engine
 from app.main import create_app
 from app.models import Revision
-from app.seeding import apply
 from app.seeding.prepare import seed
 from app.seeding.yamlio import dump_yaml, read_yaml
 from app.settings import Settings
 from app.writes import revisions
+from app.writes import seed as seed_writes
 from tests.conftest import SEED_DIR
 from tests.databases import copy_of
 from tests.history import HOSTILE_KEY, HOSTILE_MESSAGE, HOSTILE_URL, team_history, users, write
@@ -278,7 +278,7 @@ def test_revisions_commit_or_roll_back_with_the_version_bump(
         def fail(session: Session, *, seeded: bool = False) -> str:
             raise RuntimeError("the version could not be written")
 
-        monkeypatch.setattr(apply, "bump_data_version", fail)
+        monkeypatch.setattr(seed_writes, "bump_data_version", fail)
         with pytest.raises(RuntimeError):
             seed(engine, seed_copy)
         with Session(engine) as session:

@@ -4,6 +4,7 @@ import itertools
 
 import pytest
 
+from app.measures.units import convert, convertible
 from app.present.charts import (
     CHAR_WIDTH,
     PALETTE,
@@ -17,7 +18,6 @@ from app.present.charts import (
     point_label_box,
     scatter,
 )
-from app.present.units import convert, convertible
 
 
 def test_time_and_memory_units_convert() -> None:

@@ -5,8 +5,9 @@ import datetime as dt
 from sqlalchemy import Engine
 from sqlmodel import Session
 
-from app.params.views import BenchmarkParams
-from app.queries.benchmark_page import ResultIndex, all_results, build_benchmark_page
+from app.params.benchmarks import BenchmarkParams
+from app.queries.benchmark_page import ResultIndex, build_benchmark_page
+from app.queries.benchmarks import all_results
 from app.queries.contexts import group_contexts
 from app.schemas import BenchmarkView, SourceRef
 
@@ -107,7 +108,7 @@ UNITS = {"throughput": "tok/s", "ttft": "ms", "gpu-utilisation": "%"}
 
 
 def test_a_scatter_point_pairs_figures_of_one_run_only() -> None:
-    from app.queries.contexts import throughput_vs_ttft
+    from app.present.context_charts import throughput_vs_ttft
 
     results = [
         # vLLM: the team's 0.19 throughput and an article's 0.18 TTFT: nobody measured that pair.
@@ -124,7 +125,7 @@ def test_a_scatter_point_pairs_figures_of_one_run_only() -> None:
 
 
 def test_utilisation_is_never_ranked_as_speed() -> None:
-    from app.queries.contexts import describe_ratio
+    from app.present.context_charts import describe_ratio
 
     busy = [figure("u1", "a", "gpu-utilisation", 90, "%", better="higher"),
             figure("u2", "b", "gpu-utilisation", 80, "%", better="higher")]  # fmt: skip

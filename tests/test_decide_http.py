@@ -236,7 +236,7 @@ def test_without_team_sweeps_the_ranking_is_exactly_the_engines(
     engine: Engine, answers: dict[str, tuple[str, ...]]
 ) -> None:
     from app.decision.engine import recommend
-    from app.present.service_level import Level
+    from app.measures.service_level import Level
     from app.queries.decide import candidates, recommendation, rules
 
     with Session(engine) as session:

@@ -92,3 +92,29 @@ def test_a_caller_that_gives_up_does_not_cancel_the_read_of_the_others() -> None
         return await patient
 
     assert asyncio.run(scenario()) == "1.a"
+
+
+@pytest.mark.database
+def test_the_reader_sees_every_commit_made_elsewhere(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    # One connection kept between reads must not keep a snapshot (PostgreSQL) either.
+    from sqlmodel import Session
+
+    from app.data_version.fresh import VersionReader
+    from app.data_version.version import bump_data_version
+    from app.migrations import migrate
+    from tests.databases import new_engine
+
+    engine = new_engine(tmp_path, "reader")
+    migrate.upgrade(engine)
+    reader = VersionReader(engine)
+    try:
+        seen = [reader()]
+        for _ in range(3):
+            with Session(engine) as session, session.begin():
+                made = bump_data_version(session)
+            seen.append(reader())
+            assert seen[-1] == made
+        assert len(set(seen)) == 4
+    finally:
+        reader.close()
+        engine.dispose()

@@ -17,7 +17,8 @@ from jinja2 import Template
 
 from app.present import marks
 from app.queries.compare import CompareRow
-from app.queries.matrix import MatrixCell, MatrixColumn, MatrixGroup
+from app.queries.matrix import MatrixCell
+from app.queries.matrix_data import MatrixColumn, MatrixGroup
 from app.schemas import BenchmarkView, Caveat, Cell, ClaimView, SourcedText, SourceRef, SummaryLine
 from app.web.render import templates
 

@@ -13,8 +13,9 @@ import pytest
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
-from app.params.views import BENCHMARK_FILTERS, BenchmarkParams
-from app.queries.benchmark_page import ResultIndex, all_results, filter_value
+from app.params.benchmarks import BENCHMARK_FILTERS, BenchmarkParams
+from app.queries.benchmark_page import ResultIndex, filter_value
+from app.queries.benchmarks import all_results
 from app.schemas import BenchmarkView
 
 

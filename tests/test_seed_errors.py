@@ -159,7 +159,7 @@ def test_a_failure_inside_the_write_rolls_back(seed_copy: Path, empty_engine: En
     data.claims["olla-servers-compared"]["vllm"]["no-such-capability"] = next(
         iter(data.claims["olla-servers-compared"]["vllm"].values())
     )
-    from app.seeding.apply import apply_seed
+    from app.writes.seed import apply_seed
 
     with pytest.raises(KeyError):
         apply_seed(empty_engine, data)

@@ -24,13 +24,14 @@ from app.models import (
     SystemNote,
 )
 from app.queries.revisions import list_revisions
-from app.seeding.apply import apply_seed, pair_up
 from app.seeding.errors import SeedError
 from app.seeding.export import export_seed
 from app.seeding.load import load_seed
 from app.seeding.prepare import seed, seed_with_report
 from app.seeding.yamlio import dump_yaml, read_yaml
 from app.writes import revisions
+from app.writes.seed import apply_seed
+from app.writes.seed_rows import pair_up
 from tests.test_seed_roundtrip import data_files
 
 # Whole databases built, migrated and reseeded per test: the slow tier (and PostgreSQL too).

@@ -5,7 +5,8 @@ import csv
 
 import pytest
 
-from app.seeding.load import SeedData, load_seed
+from app.seeding.load import load_seed
+from app.seeding.reader import SeedData
 from app.vocabulary.names import Names, alias_key, canonical_precision
 from tests.conftest import REAL_SEED_DIR
 

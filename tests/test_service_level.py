@@ -1,8 +1,8 @@
-"""Throughput per GPU at a service level (app/present/service_level.py), checked by hand."""
+"""Throughput per GPU at a service level (app/measures/service_level.py), checked by hand."""
 
 import pytest
 
-from app.present.service_level import (
+from app.measures.service_level import (
     NO_FIGURES,
     NOT_MEASURED_TO,
     NOT_REACHED,
@@ -89,7 +89,7 @@ def test_cost_per_million_tokens() -> None:
 
 
 def test_repeats_min_max_then_iqr() -> None:
-    from app.present.repeats import spread, within_noise
+    from app.measures.repeats import spread, within_noise
 
     three = spread([1000, 940, 1030])
     assert (three.median, three.low, three.high, three.n, three.kind) == (
@@ -107,7 +107,7 @@ def test_repeats_min_max_then_iqr() -> None:
 
 
 def test_version_steps_flag_changes_larger_than_the_spread() -> None:
-    from app.present.versions import TOO_FEW, VersionFigure, steps
+    from app.measures.versions import TOO_FEW, VersionFigure, steps
 
     # No repeats: 10%. 1000 -> 1080 (+8%) is within it; 1080 -> 900 (-16.7%) is a regression.
     found, note = steps([VersionFigure("0.9", 1000), VersionFigure("0.10", 1080),

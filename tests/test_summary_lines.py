@@ -1,4 +1,4 @@
-"""Best-for and weakness lines as pages show them (app/present/summary.py): near-duplicates
+"""Best-for and weakness lines as pages show them (app/queries/summary.py): near-duplicates
 folded with every source kept, a line resting on an outvoted claim marked disputed, a line
 only weak sources give marked weak; and "When to choose which" worded as sentences
 (app/decision/wording.py)."""
@@ -7,7 +7,7 @@ from bs4 import BeautifulSoup
 from fastapi.testclient import TestClient
 
 from app.decision.wording import when_clause
-from app.present.summary import fold, summarise, topics
+from app.queries.summary import fold, summarise, topics
 from app.schemas import CategoryCells, Caveat, Cell, ClaimView, SourcedText, SourceRef
 
 

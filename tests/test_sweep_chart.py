@@ -9,8 +9,10 @@ from dataclasses import replace
 
 import pytest
 
+from app.measures.frontier import dominates, pareto_frontier
+from app.measures.service_level import Level
 from app.present.charts import colour_for
-from app.present.service_level import Level, chart_caption, point_label
+from app.present.service_level import chart_caption, point_label
 from app.present.sweep_charts import (
     CAPTION_LINE,
     DASHES,
@@ -19,11 +21,9 @@ from app.present.sweep_charts import (
     MARKER_SIZE,
     MARKERS,
     SeriesInput,
-    dominates,
     gap,
     label_box,
     marker_path,
-    pareto_frontier,
     sweep_chart,
 )
 

@@ -11,8 +11,8 @@ from fastapi.responses import PlainTextResponse, Response
 from sqlmodel import Session
 
 from app.db import SessionDep
-from app.params.deps import Deferred, reading
 from app.web import pages
+from app.web.deps import Deferred, reading
 from app.web.pages import endpoint_of, page
 
 Shout = Annotated[str, reading(lambda session, query: f"{query.get('word', '')}!")]

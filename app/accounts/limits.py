@@ -9,7 +9,7 @@ import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import delete, func
+from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 from app.accounts.models import SignInFailure
@@ -59,14 +59,3 @@ def blocked(session: Session, name: str, address: str, now: datetime) -> Blocked
         retry = (lifts_with + WINDOW - now).total_seconds()
         return Blocked(scope, max(1, math.ceil(retry)))
     return None
-
-
-def record_failure(session: Session, name: str, address: str, now: datetime) -> None:
-    session.exec(delete(SignInFailure).where(col(SignInFailure.at) <= now - WINDOW))
-    session.add(SignInFailure(name=name[:100], address=address[:64], at=now))
-
-
-def forget_account(session: Session, name: str) -> None:
-    """After a successful sign-in the account's earlier typos stop counting against it
-    (the address's failures still do)."""
-    session.exec(delete(SignInFailure).where(col(SignInFailure.name) == name))

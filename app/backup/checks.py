@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from app.backup.document import BackupProblem, TeamData, where
-from app.seeding.load import SeedData
+from app.seeding.reader import SeedData
 from app.vocabulary.names import Names, canonical_precision
 from app.writes.inputs import check_value_or_range
 

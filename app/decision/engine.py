@@ -12,6 +12,7 @@ from app.decision.explain import (
     what_would_change,
 )
 from app.decision.matching import Match
+from app.decision.memo import Memo
 from app.decision.model import (
     Answers,
     Candidate,
@@ -24,7 +25,7 @@ from app.decision.model import (
     Recommendation,
     RuleSpec,
 )
-from app.decision.scoring import Memo, Tally, order_key, rule_match, score
+from app.decision.scoring import Tally, order_key, rule_match, score
 from app.decision.whatif import WhatIfs
 
 __all__ = ["Answers", "Candidate", "ClaimRef", "Recommendation", "RuleSpec", "rank", "recommend"]

@@ -9,27 +9,20 @@ The scheme (docs/decision.md works an example through it):
 - a source's default ("production: start with vLLM") gives way to a recommendation for
   another system that uses a question the default ignores;
 - half-known rules are guesses about open questions: only a system's best one counts.
+
+This module runs the two phases (rule-outs, then advice) and decides which defaults give way;
+weighing.py weighs the advice that applies to one system, memo.py keeps what what-ifs share.
 """
 
 from collections import defaultdict
 from dataclasses import dataclass, field
-from functools import cached_property
-from typing import Any
 
-from app.decision.evidence import link
-from app.decision.hardware import Fit, hardware_fit, reason
+from app.decision.hardware import Fit
 from app.decision.matching import Match, expand, match
+from app.decision.memo import Memo
 from app.decision.model import Answers, Candidate, Reason, RuleSpec
 from app.decision.questions import QUESTIONS_BY_ID
-from app.decision.rules import Target, target
-from app.schemas import SourceRef
-
-CORROBORATION_STEP = 0.25
-CORROBORATION_CAP = 0.5
-EXCLUSION_AS_PENALTY = 3.0  # a disputed 'no' that most of the weight contradicts
-OVERRIDING_STRENGTH = 2  # a passing mention never overrides other advice
-GUESS_CAP = 1.0  # what a half-known rule can add at most: a mention's worth
-SET_ASIDE_SHARE = 0.25  # what a default keeps once more specific advice applies
+from app.decision.weighing import OVERRIDING_STRENGTH, Item
 
 
 @dataclass
@@ -43,20 +36,6 @@ class Tally:
     unknowns: list[Reason] = field(default_factory=list)
     exclusions: list[Reason] = field(default_factory=list)
     order: list[Reason] = field(default_factory=list)  # default-order entries that apply
-
-
-@dataclass(frozen=True)
-class Item:
-    """One rule applied to one system."""
-
-    rule: RuleSpec
-    match: Match
-    target: Target
-
-    @cached_property
-    def weight(self) -> float:  # read thousands of times per recommendation
-        sign = -1 if self.rule.effect == "penalty" else 1
-        return sign * self.rule.weight * self.match.factor * self.target.share
 
 
 def must_have_only(rule: RuleSpec) -> bool:
@@ -76,143 +55,6 @@ def rule_match(rule: RuleSpec, answers: Answers) -> Match | None:
     if answers.get(MAIN_CRITERIA) and must_have_only(rule):
         return None
     return match(rule.when, answers)
-
-
-class Memo:
-    """What depends only on the candidates, the rules and a few answers, worked out once:
-    which systems each rule speaks about, hardware fits, default orders and each system's
-    weighing of the advice that applies to it. A recommendation's what-ifs re-rank dozens of
-    times, and different answers share most of this, so one memo can serve every
-    recommendation over the same data. Entries are read-only once stored; `limit` bounds the
-    weighings kept (the biggest part)."""
-
-    def __init__(self, limit: int = 5_000) -> None:
-        self.limit = limit
-        self.spoken: dict[str, list[tuple[str, Target]]] = {}
-        self.fits: dict[tuple[tuple[str, ...], str], Fit] = {}
-        self.priors: dict[tuple[str, ...], tuple[float, list[Reason]]] = {}
-        self.weighed: dict[tuple[object, ...], tuple[float, list[Reason]]] = {}
-        self.weighed_scores: dict[tuple[object, ...], float] = {}
-        self.refits: dict[tuple[tuple[str, ...], tuple[str, ...]], frozenset[str]] = {}
-        self.unfits: dict[tuple[str, ...], tuple[frozenset[str], float]] = {}
-        self.names: dict[tuple[str, Match], frozenset[str]] = {}
-        self.rulings: dict[tuple[str, str, int], tuple[bool, float, Reason]] = {}
-        self.applications: dict[
-            tuple[str, Match], tuple[list[tuple[str, Item]], list[tuple[str, Reason]]]
-        ] = {}
-
-    def about(self, rule: RuleSpec, candidates: list[Candidate]) -> list[tuple[str, Target]]:
-        """The systems `rule` selects (or would, but their data is silent), with the evidence."""
-        found = self.spoken.get(rule.slug)
-        if found is None:
-            pairs = ((c.slug, target(rule, c)) for c in candidates)
-            found = self.spoken[rule.slug] = [(slug, t) for slug, t in pairs if t.status != "miss"]
-        return found
-
-    def prior(self, defaults: list["Item"], c: Candidate) -> tuple[float, list[Reason]]:
-        """The default order rarely depends on the answers: worked out once per set."""
-        key = (c.slug, *(i.rule.slug for i in defaults))
-        found = self.priors.get(key)
-        if found is None:
-            found = self.priors[key] = _prior(defaults, c)
-        return found[0], list(found[1])
-
-    def prior_score(self, defaults: list["Item"], c: Candidate) -> float:
-        key = (c.slug, *(i.rule.slug for i in defaults))
-        found = self.priors.get(key)
-        return found[0] if found is not None else self.prior(defaults, c)[0]
-
-    def weigh(
-        self, c: Candidate, items: list["Item"], set_aside: frozenset[str]
-    ) -> tuple[float, list[Reason]]:
-        """A what-if changes one answer, which leaves most systems' applying advice as it was:
-        their weighing is looked up instead of redone."""
-        key = (c.slug, set_aside,
-               *((i.rule.slug, i.match, id(i.target)) for i in items))  # fmt: skip
-        found = self.weighed.get(key)
-        if found is None:
-            if len(self.weighed) >= self.limit:
-                self.weighed.clear()  # cheaper than LRU bookkeeping on every lookup
-            found = self.weighed[key] = _weigh(items, set_aside, c)
-        return found
-
-    def weigh_score(self, c: Candidate, items: list["Item"], set_aside: frozenset[str]) -> float:
-        """What `weigh` adds, for what-ifs, which read scores alone: no reason is built."""
-        key = (c.slug, set_aside,
-               *((i.rule.slug, i.match, id(i.target)) for i in items))  # fmt: skip
-        weighed = self.weighed.get(key)
-        if weighed is not None:
-            return weighed[0]
-        found = self.weighed_scores.get(key)
-        if found is None:
-            if len(self.weighed_scores) >= self.limit:
-                self.weighed_scores.clear()
-            found = self.weighed_scores[key] = _weigh_score(items, set_aside)
-        return found
-
-    def applied(
-        self, rule: RuleSpec, m: Match, candidates: list[Candidate]
-    ) -> tuple[list[tuple[str, "Item"]], list[tuple[str, Reason]]]:
-        """The rule applied to each system it speaks about, and the 'no source says' lines for
-        the systems whose data is silent on it (only once its conditions are all answered)."""
-        key = (rule.slug, m)
-        found = self.applications.get(key)
-        if found is None:
-            names = {c.slug: c.name for c in candidates}
-            hits: list[tuple[str, Item]] = []
-            unknowns: list[tuple[str, Reason]] = []
-            for slug, spoken in self.about(rule, candidates):
-                if spoken.status == "hit":
-                    hits.append((slug, Item(rule, m, spoken)))
-                elif m.known == 1:
-                    text = _unknown(rule, names[slug])
-                    unknowns.append((slug, reason(text, spoken.source, rule=rule.slug,
-                                                  kind="unknown")))  # fmt: skip
-            found = self.applications[key] = (hits, unknowns)
-        return found
-
-    def ruling(self, item: "Item", c: Candidate) -> tuple[bool, float, Reason]:
-        key = (item.rule.slug, c.slug, id(item.target))
-        found = self.rulings.get(key)
-        if found is None:
-            found = self.rulings[key] = _ruling(item, c)
-        return found
-
-    def named(self, rule: RuleSpec, m: Match, candidates: list[Candidate]) -> frozenset[str]:
-        """The systems `rule` applies to under `m`."""
-        key = (rule.slug, m)
-        found = self.names.get(key)
-        if found is None:
-            hits = self.applied(rule, m, candidates)[0]
-            found = self.names[key] = frozenset(slug for slug, _ in hits)
-        return found
-
-    def unfit(self, hardware: tuple[str, ...], candidates: list[Candidate]) -> frozenset[str]:
-        """The systems the hardware fit rules out on `hardware`."""
-        return self._fits(hardware, candidates)[0]
-
-    def best_fit(self, hardware: tuple[str, ...], candidates: list[Candidate]) -> float:
-        """The most any system's hardware fit scores on `hardware`."""
-        return self._fits(hardware, candidates)[1]
-
-    def _fits(
-        self, hardware: tuple[str, ...], candidates: list[Candidate]
-    ) -> tuple[frozenset[str], float]:
-        found = self.unfits.get(hardware)
-        if found is None:
-            fits = [(c.slug, self.fit({"hardware": hardware}, c)) for c in candidates]
-            found = self.unfits[hardware] = (
-                frozenset(slug for slug, f in fits if f.exclusions),
-                max((f.score for _, f in fits), default=0.0),
-            )
-        return found
-
-    def fit(self, answers: Answers, c: Candidate) -> Fit:
-        key = (answers.get("hardware", ()), c.slug)
-        found = self.fits.get(key)
-        if found is None:
-            found = self.fits[key] = hardware_fit(answers, c)
-        return found
 
 
 def score(
@@ -338,17 +180,6 @@ def _items(
     return out
 
 
-def _unknown(rule: RuleSpec, name: str) -> str:
-    """The 'no source says' line for a rule that selects systems by their data."""
-    requires = rule.requires or {}
-    if "licence" in requires:
-        return f"No source gives {name}'s licence."
-    test = requires.get("having") or requires.get("lacking") or {}
-    capability = str(test.get("capability", "")) if isinstance(test, dict) else ""
-    subject = rule.subject or capability.replace("-", " ")
-    return f"No source says whether {name} has this: {subject}."
-
-
 def _hardware(fit: Fit, tally: Tally) -> None:
     tally.score += fit.score
     tally.reasons += fit.reasons  # shared with other tallies: read-only from here on
@@ -367,19 +198,6 @@ def _exclusions(tally: Tally, items: list[Item], memo: "Memo") -> None:
         else:
             tally.score += weight
             tally.reasons.append(because)
-
-
-def _ruling(item: Item, c: Candidate) -> tuple[bool, float, Reason]:
-    """(ruled out?, the penalty instead, the reason) for one exclude rule and one system."""
-    text = _text(item.rule, c)
-    sides = item.target.sides
-    if sides is None or sides.share >= 0.5:
-        extra: dict[str, Any] = {"disputed": sides.text()} if sides else {}
-        return True, 0.0, reason(text, item.target.source, rule=item.rule.slug, kind="excluded",
-                                 **extra)  # fmt: skip
-    weight = -round(EXCLUSION_AS_PENALTY * sides.share, 2)
-    return False, weight, reason(text, item.target.source, weight, item.rule.slug,
-                                 kind="against", disputed=sides.text())  # fmt: skip
 
 
 SetAside = dict[str, frozenset[str]]
@@ -434,114 +252,3 @@ def aside_for(set_aside: SetAside, slug: str) -> frozenset[str]:
 
 def _firm_warning_rule(rule: RuleSpec, m: Match) -> bool:
     return rule.effect == "penalty" and m.known == 1 and rule.weight >= OVERRIDING_STRENGTH
-
-
-def _weigh(
-    items: list[Item], set_aside: frozenset[str], c: Candidate
-) -> tuple[float, list[Reason]]:
-    """The score the advice adds to one system, and its reasons."""
-    reasons = [_reason(g, c) for g in _weighing(items, set_aside)]
-    return sum(r.weight for r in reasons), reasons
-
-
-def _weigh_score(items: list[Item], set_aside: frozenset[str]) -> float:
-    """What `_weigh` adds, the same floats summed in the same order, with no reason built."""
-    return sum(g.weight for g in _weighing(items, set_aside))
-
-
-@dataclass(slots=True)
-class _Group:
-    """One advice from one or more sources, as numbers: a reason is built from it only when
-    shown (what-ifs read the score alone)."""
-
-    lead: Item
-    items: list[Item]  # the group and the shelved advice that corroborates it
-    others: dict[str, SourceRef]  # the further sources, each counted once
-    raw: float  # the lead's weight and the corroboration bonus, unrounded
-    weight: float  # what the reason shows and the score adds
-    lead_weight: float
-    known: float
-    aside: bool = False  # a default that more specific advice overrides
-
-
-def _weighing(items: list[Item], set_aside: frozenset[str]) -> list[_Group]:
-    """Each advice that applies to one system with the weight it counts, in reason order."""
-    groups: dict[tuple[str, int], list[Item]] = defaultdict(list)
-    aside: dict[tuple[str, int], list[Item]] = defaultdict(list)
-    for item in items:
-        key = (item.rule.advice_key, 1 if item.weight >= 0 else -1)
-        (aside if item.rule.slug in set_aside else groups)[key].append(item)
-    full: list[_Group] = []
-    partial: list[_Group] = []  # guesses (half-known) and overridden defaults
-    for key, shelved in aside.items():
-        if key not in groups:  # the advice itself gives way; otherwise it still corroborates
-            partial.append(_set_aside(shelved))
-    for key, group in groups.items():
-        grouped = _group(group, aside.get(key, []))
-        (full if grouped.known >= 1 else partial).append(grouped)
-    # Half-known rules are guesses about the open questions, and an overridden default is no
-    # longer decisive: only the best boost and the worst penalty among them count, each worth
-    # at most a mention (a guessed mention nothing), so they order the first answers and the
-    # runners-up without outweighing advice that fits the answers.
-    best = max((g for g in partial if g.weight > 0), key=lambda g: g.weight, default=None)
-    worst = min((g for g in partial if g.weight < 0), key=lambda g: g.weight, default=None)
-    for extra in partial:
-        keep = extra is best or extra is worst
-        strong = extra.lead_weight >= OVERRIDING_STRENGTH * extra.known
-        sign = 1 if extra.weight > 0 else -1
-        extra.weight = sign * min(abs(extra.weight), GUESS_CAP) if keep and strong else 0.0
-    return full + partial
-
-
-def _group(group: list[Item], shelved: list[Item] | None = None) -> _Group:
-    """One advice from one or more sources: the strongest counts, each further source adds a bit."""
-    lead = max(group, key=lambda i: abs(i.weight))
-    group = group + (shelved or [])
-    others = {i.rule.source.slug: i.rule.source for i in group}
-    others.pop(lead.rule.source.slug, None)
-    bonus = min(CORROBORATION_STEP * len(others), CORROBORATION_CAP) * lead.match.known
-    weight = lead.weight + (bonus if lead.weight > 0 else -bonus)
-    return _Group(lead, group, others, weight, round(weight, 2), round(abs(lead.weight), 2),
-                  round(lead.match.known, 2))  # fmt: skip
-
-
-def _set_aside(shelved: list[Item]) -> _Group:
-    """A default that more specific advice overrides: still true, so it keeps a quarter."""
-    grouped = _group(shelved)
-    grouped.weight = round(grouped.weight * SET_ASIDE_SHARE, 2)
-    grouped.aside = True
-    return grouped
-
-
-def _reason(g: _Group, c: Candidate) -> Reason:
-    lead = g.lead
-    own = {i.rule.source.slug: abs(i.weight) for i in sorted(g.items, key=lambda i: abs(i.weight))}
-    text = _text(lead.rule, c)
-    return reason(
-        text + " (a default; more specific advice applies here)" if g.aside else text,
-        lead.target.source,
-        g.weight,
-        lead.rule.slug,
-        kind="set-aside" if g.aside else "for" if g.raw >= 0 else "against",
-        also=[link(s, own[slug]) for slug, s in g.others.items()],
-        lead_weight=g.lead_weight,
-        known=g.known,
-        disputed=lead.target.sides.text() if lead.target.sides else None,
-    )
-
-
-def _group_reason(group: list[Item], c: Candidate) -> Reason:
-    return _reason(_group(group), c)
-
-
-def _prior(items: list[Item], c: Candidate) -> tuple[float, list[Reason]]:
-    """The sourced default order: grouped like advice, used only to order equal scores."""
-    groups: dict[str, list[Item]] = defaultdict(list)
-    for item in items:
-        groups[item.rule.advice_key].append(item)
-    reasons = [_group_reason(g, c) for g in groups.values()]
-    return sum(r.weight for r in reasons), reasons
-
-
-def _text(rule: RuleSpec, c: Candidate) -> str:
-    return rule.reason.replace("{name}", c.name)

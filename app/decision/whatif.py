@@ -14,10 +14,9 @@ from dataclasses import dataclass
 
 from app.decision.explain import Standing
 from app.decision.matching import Match
+from app.decision.memo import Memo
 from app.decision.model import Answers, Candidate, RuleSpec
 from app.decision.scoring import (
-    Item,
-    Memo,
     OrderKey,
     SetAside,
     Tally,
@@ -29,6 +28,7 @@ from app.decision.scoring import (
     score,
     set_aside_defaults,
 )
+from app.decision.weighing import Item
 
 Placed = tuple[OrderKey, Standing] | None  # None: ruled out
 

@@ -12,8 +12,8 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from app.present.formatting import number
-from app.writes.team import TeamError
+from app.text import number
+from app.writes.common import TeamError
 
 Model = TypeVar("Model", bound=BaseModel)
 

@@ -2,13 +2,13 @@
 
 The routes themselves are in team_results.py, team_claims.py and team_notes.py; the edit and
 delete flows of results and notes are in saved_rows.py. Every change goes through the write
-API's own service functions (app/writes/team.py, notes.py), in one write transaction on the
-request's session. Success answers 303 (for HTMX, HX-Redirect) to the page the form came
-from, which shows a one-time confirmation; a problem re-shows the form with each field's
-message and what was typed (422); a change based on a version that someone has replaced
-since re-shows it with both versions side by side, ready to be saved on top of the current
-one (409). With HTMX only the form is swapped; without, the form comes back on a page of its
-own. Anonymous people are sent to sign in, viewers get 403 (EditorUser).
+API's own service functions (app/writes/team.py, claims.py, notes.py), in one write
+transaction on the request's session. Success answers 303 (for HTMX, HX-Redirect) to the
+page the form came from, which shows a one-time confirmation; a problem re-shows the form
+with each field's message and what was typed (422); a change based on a version that
+someone has replaced since re-shows it with both versions side by side, ready to be saved
+on top of the current one (409). With HTMX only the form is swapped; without, the form comes
+back on a page of its own. Anonymous people are sent to sign in, viewers get 403 (EditorUser).
 """
 
 from typing import Any, TypedDict
@@ -24,7 +24,7 @@ from app.forms import team as forms
 from app.forms.team import ClaimForm, ResultForm
 from app.queries.common import capabilities_in_order
 from app.queries.entries import vocabulary_choices
-from app.queries.matrix import system_name_map
+from app.queries.matrix_data import system_name_map
 from app.queries.systems import list_systems
 from app.queries.team import editable_results, metric_choices, team_claims
 from app.schemas import SystemDetail

@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.forms.base import validated
+from app.writes.common import TeamError
 from app.writes.entry_inputs import INPUTS, EntryIn, SystemIn, SystemPatch, patch_model
-from app.writes.team import TeamError
 
 KINDS = ("hardware", "model", "workload", "system")
 HEADINGS = {"hardware": "Add hardware", "model": "Add a model", "workload": "Add a workload",

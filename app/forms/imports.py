@@ -10,7 +10,7 @@ from pydantic import ValidationError
 from sqlmodel import Session
 
 from app.queries.entries import vocabulary_choices
-from app.queries.matrix import system_name_map
+from app.queries.matrix_data import system_name_map
 from app.writes.documents import ImportDoc
 from app.writes.imports import CONTEXT_FIELDS
 

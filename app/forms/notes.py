@@ -11,9 +11,9 @@ from typing import Any, cast
 from urllib.parse import urlencode
 
 from app.forms.base import Clash, EditorForm, as_text, side_by_side, validated
+from app.writes.common import TeamError
 from app.writes.documents import NoteChanges, NoteReply
 from app.writes.inputs import TeamNoteIn, TeamNotePatch
-from app.writes.team import TeamError
 
 ITEM_FIELDS = ("system", "capability", "source", "reading", "result")
 NOTE_FIELDS = ("text", "link")

@@ -16,17 +16,12 @@ from fastapi.responses import Response
 from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 
-from app.accounts.users import SignedIn
+from app.accounts.identity import SignedIn
 from app.accounts.web import safe_next
 from app.forms import base
 from app.forms.base import Clash, EditorForm
 from app.forms.editing import not_found, posted, redirect_with_flash
-from app.writes.team import (
-    StaleVersionError,
-    TeamError,
-    UnknownItemError,
-    VersionRequiredError,
-)
+from app.writes.common import StaleVersionError, TeamError, UnknownItemError, VersionRequiredError
 from app.writes.transaction import write_transaction
 
 Doc = TypeVar("Doc", bound=Mapping[str, Any])
@@ -35,7 +30,7 @@ Form = TypeVar("Form", bound=EditorForm)
 
 
 class SavedRows(Protocol[Doc_co]):
-    """What a write returns (app.writes.team.Saved): the rows' documents."""
+    """What a write returns (app.writes.common.Saved): the rows' documents."""
 
     @property
     def items(self) -> Sequence[Doc_co]: ...

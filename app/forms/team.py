@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from app.forms.base import Clash, EditorForm, as_text, side_by_side, validated
-from app.present.formatting import level_label, number
 from app.schemas import MetricChoice, TeamClaimView
+from app.text import level_label, number
 from app.vocabulary.fixed import LEVELS
 from app.vocabulary.names import Names
 from app.writes.documents import ClaimDoc, ResultChanges, ResultDoc

@@ -1,8 +1,8 @@
 """Every request once: its id and its log line, and the matched route's template.
 
-`app.web.front.Front`, the outermost layer, calls these for every request, so it sees the
-final status of everything, including the 400 of an untrusted Host, a 414 and the 500 of an
-unhandled error. Nothing here reads or buffers a body.
+`app.web.edge.observe.Observe`, near the outside of the edge, calls these for every request,
+so it sees the final status of everything, including the 400 of an untrusted Host, a 414 and
+the 500 of an unhandled error. Nothing here reads or buffers a body.
 
 The route template is known only once the router has matched, deep inside; `NoteRoute`
 (the innermost middleware) copies it to the front through an object both can reach,

@@ -15,11 +15,10 @@ from dataclasses import dataclass
 from urllib.parse import quote, urlencode
 from xml.sax.saxutils import quoteattr
 
-from app.present.change_words import ChangeWords
-from app.present.formatting import entity_label
+from app.present.change_words import ChangeWords, field_changes
 from app.queries.import_groups import ImportChange
-from app.queries.revisions import field_changes
 from app.schemas import RevisionView
+from app.text import entity_label
 
 ATOM = "http://www.w3.org/2005/Atom"
 MEDIA_TYPE = "application/atom+xml"

@@ -1,4 +1,5 @@
-"""A change in the history said in words, with a link to what it changed. Pure.
+"""A change in the history said in words, with a link to what it changed, and what changed
+field by field as short plain text (`field_changes`). Pure.
 
 "Changed Server overview's claim on vLLM · Prefix caching" reads better than the key
 "vllm/prefix-caching/overview-early-2026"; the key stays on the page for those who need it.
@@ -7,12 +8,12 @@ become a javascript: or off-site link.
 """
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, urlencode
 
-from app.present.formatting import entity_label
-from app.schemas import RevisionView
+from app.schemas import FieldChange, Names, RevisionView
+from app.text import entity_label
 
 VERBS = {"create": "Added", "update": "Changed", "delete": "Removed", "withdraw": "Withdrew"}
 PAGES = {  # entity -> the path its page lives under
@@ -22,15 +23,6 @@ PAGES = {  # entity -> the path its page lives under
     "model": "/models/",
     "workload": "/workloads/",
 }
-
-
-@dataclass(frozen=True)
-class Names:
-    """Display names by slug, for systems, capabilities and sources (short names)."""
-
-    systems: Mapping[str, str] = field(default_factory=dict)
-    capabilities: Mapping[str, str] = field(default_factory=dict)
-    sources: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -91,3 +83,53 @@ def _note(verb: str, doc: Mapping[str, Any], names: Names) -> ChangeWords:
         return ChangeWords(text, result_link(system, str(doc["result"])))
     link = PAGES["system"] + quote(system) if system else None
     return ChangeWords(f"{verb} a team note on {system_name or 'an item'}", link)
+
+
+# --- what changed, field by field --------------------------------------------------------
+
+MAX_VALUE_CHARS = 160
+
+
+def field_changes(revision: RevisionView) -> list[FieldChange]:
+    """The fields whose values differ between `before` and `after`, as short plain text.
+
+    A created item shows every field it has, a deleted one every field it had. A list that
+    changed shows only the entries removed (before) and added (after); values longer than
+    `MAX_VALUE_CHARS` are cut short (the JSON has them whole).
+    """
+    before, after = revision.before or {}, revision.after or {}
+    out = []
+    for name in dict.fromkeys([*before, *after]):
+        old, new = before.get(name), after.get(name)
+        if old == new:
+            continue
+        if isinstance(old, list) and isinstance(new, list):
+            old, new = _list_difference(old, new)
+        out.append(FieldChange(field=name, before=_text(old), after=_text(new)))
+    return out
+
+
+def _list_difference(old: list[Any], new: list[Any]) -> tuple[Any, Any]:
+    removed = [item for item in old if item not in new]
+    added = [item for item in new if item not in old]
+    if not removed and not added:
+        return "(the same entries in another order)", "(reordered)"
+    return removed or None, added or None
+
+
+def _text(value: Any) -> str | None:
+    """A value as one short line of plain text (escaping is the template's job)."""
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        text = "yes" if value else "no"
+    elif isinstance(value, dict):
+        text = ", ".join(f"{k}: {_text(v)}" for k, v in value.items())
+    elif isinstance(value, float) and value.is_integer():
+        text = str(int(value))  # JSON gives no int/float distinction worth showing: 2300.0 -> 2300
+    elif isinstance(value, list):
+        text = "; ".join(_text(v) or "—" for v in value)
+    else:
+        text = str(value)
+    text = " ".join(text.split())
+    return text if len(text) <= MAX_VALUE_CHARS else text[: MAX_VALUE_CHARS - 1].rstrip() + "…"

@@ -14,8 +14,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from app.queries.imports import SavedRun
 
 VERSION = "0.2"
 _LATENCIES = {  # our latency name -> the report's
@@ -31,6 +34,17 @@ _RATES = {  # our key -> (the report's, its units)
     "request_throughput": ("request_rate", "queries/s"),
 }
 _STATS = {"mean": "mean", "median": "p50", "p90": "p90", "p95": "p95", "p99": "p99"}
+
+
+def llmd_reports(runs: Sequence[SavedRun]) -> list[dict[str, Any]]:
+    """A saved import's runs (app/queries/imports.py saved_runs) as reports, in order."""
+    # A saved import keeps each run's setup, normalised metrics and the file's own numbers;
+    # request counts are not among them, so the reports leave `requests` out.
+    return [
+        llmd_report(r.setup, r.metrics, uid=r.uid, eid=r.eid, description=r.description,
+                    load_tool=r.load_tool)
+        for r in runs
+    ]  # fmt: skip
 
 
 def llmd_report(

@@ -16,8 +16,9 @@ from typing import Protocol
 
 from markupsafe import Markup, escape
 
-from app.present.formatting import caveat_label, level_icon, level_label, level_short, source_date
+from app.present.formatting import level_icon, level_short
 from app.schemas import BenchmarkView, Cell, ClaimView, SourceRef, SummaryLine
+from app.text import caveat_label, level_label, source_date
 
 TEAM_KIND = "team-measurement"
 

@@ -1,8 +1,8 @@
 """Sweep charts: throughput per GPU against per-user throughput, one curve per setup.
 
-Pure numbers, like app/present/charts.py: the Pareto frontier of a curve and the drawing's geometry
-(positions, marker outlines, the frontier's polyline), so tests can check both without a
-template. The template (templates/macros/sweeps.html) only copies these numbers out.
+Pure numbers, like app/present/charts.py: the drawing's geometry (positions, marker outlines,
+the frontier's polyline; the frontier itself is app/measures/frontier.py), so tests can check
+it without a template. The template (templates/macros/sweeps.html) only copies these numbers out.
 """
 
 import itertools
@@ -10,9 +10,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from app.measures.frontier import Pair
 from app.present.charts import Axes, Tick, colour_for, nice_ticks, tick_label
-
-Pair = tuple[float, float]
 
 # Curves of one system share its colour (the same on every page); the setups of one system
 # in a chart are told apart by the marker's shape and the line's dash, so nothing rests on
@@ -26,20 +25,6 @@ LABEL_ASCENT, LABEL_DESCENT = 12.0, 3.5  # px above and below a label's baseline
 LEVEL_RING = 7.0  # px: the radius of the ring round an interpolated point
 LEVEL_BESIDE = LEVEL_RING + 6  # px from its centre: a level label this near needs no leader
 CAPTION_LINE = 17  # px between the caption's lines above the plot
-
-
-def dominates(a: Pair, b: Pair) -> bool:
-    """Whether `a` is at least as good as `b` on both axes and better on one (higher is better)."""
-    return a[0] >= b[0] and a[1] >= b[1] and (a[0] > b[0] or a[1] > b[1])
-
-
-def pareto_frontier(points: Sequence[Pair]) -> list[bool]:
-    """For each (x, y): True when no other point dominates it.
-
-    Equal points do not dominate each other, so duplicates are on the frontier together.
-    Quadratic, which is fine for a curve of a few dozen points (app/queries/sweeps.py caps it).
-    """
-    return [not any(dominates(other, point) for other in points) for point in points]
 
 
 @dataclass(frozen=True)

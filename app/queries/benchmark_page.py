@@ -11,11 +11,10 @@ from pydantic import BaseModel
 from sqlmodel import Session
 
 from app.data_version.version import per_version
-from app.params.views import BENCHMARK_FILTERS, BenchmarkParams
-from app.present.charts import Scatter
-from app.queries.benchmarks import all_benchmark_views, latest_versions, with_freshness
+from app.params.benchmarks import BENCHMARK_FILTERS, BenchmarkParams
+from app.queries.benchmarks import all_results
 from app.queries.common import compared_units, system_names
-from app.queries.contexts import Context, group_contexts, throughput_vs_ttft
+from app.queries.contexts import Context, group_contexts
 from app.queries.paging import Paging, paginate
 from app.schemas import BenchmarkView
 
@@ -36,11 +35,6 @@ class BenchmarkPage(BaseModel):
     @property
     def unranked(self) -> list[Context]:
         return [c for c in self.contexts if not c.ranked]
-
-
-@per_version()
-def all_results(session: Session, today: dt.date) -> list[BenchmarkView]:
-    return with_freshness(all_benchmark_views(session), latest_versions(session), today)
 
 
 class ResultIndex:
@@ -163,8 +157,9 @@ def build_benchmark_page(
 class BenchmarkPageView:
     """What /benchmarks draws around the BenchmarkPage its JSON twin returns (kept apart, so
     the API's fields stay as they are): one page of rows, each filter's labelled choices and
-    counts, where each result is ranked, the ranked contexts it charts (`charted`, see
-    charted_contexts) and the throughput-vs-TTFT scatters of their settings."""
+    counts, where each result is ranked and the ranked contexts it charts (`charted`, see
+    charted_contexts; the route draws them and the throughput-vs-TTFT scatters of their
+    settings with app/present/context_charts.py)."""
 
     rows: list[BenchmarkView]
     paging: Paging
@@ -174,7 +169,6 @@ class BenchmarkPageView:
     placement: dict[str, dict[str, object]]
     charted: set[str]
     not_charted: int  # contexts of this page's rows past MAX_CHARTS: their rows link away
-    scatters: list[tuple[Context, Context, Scatter]]
     # Editorial scores (metrics of kind "rating", such as an article's ease-of-use position):
     # no measurement, so the metric filter offers them only once a URL has ticked one.
     editorial: frozenset[str] = frozenset()
@@ -202,7 +196,6 @@ def page_view(
         placement=placement(page, rows, charted, params),
         charted=charted,
         not_charted=len(touched) - len(charted),
-        scatters=throughput_vs_ttft(page.contexts, charted),
         editorial=index.editorial,
     )
 

@@ -145,3 +145,10 @@ def with_freshness(
             reasons.append(f"{view.system_version} is superseded by {newest}")
         out.append(view.model_copy(update={"age_days": age, "stale": "; ".join(reasons) or None}))
     return out
+
+
+@per_version()
+def all_results(session: Session, today: dt.date) -> list[BenchmarkView]:
+    """Every figure with its freshness marks as of `today`: the list every benchmark page,
+    /compare and each entry's page share."""
+    return with_freshness(all_benchmark_views(session), latest_versions(session), today)

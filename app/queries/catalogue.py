@@ -8,9 +8,8 @@ from sqlmodel import Session, col, select
 
 from app.data_version.version import data_version, per_version
 from app.models import BenchmarkResult, Claim, Meta, Source, System, SystemFact, SystemNote
-from app.present.change_words import Names
 from app.queries.common import capabilities_in_order, source_caveats, source_refs, system_names
-from app.schemas import CapabilityView, Freshness, SourceDetail
+from app.schemas import CapabilityView, Freshness, Names, SourceDetail
 
 
 @per_version()

@@ -15,8 +15,8 @@ reads as one no source speaks to.
 from collections import Counter
 from collections.abc import Hashable, Iterable
 
-from app.present.formatting import caveat_label, source_date
 from app.schemas import LEVEL_GROUP, ClaimView
+from app.text import caveat_label, source_date
 from app.vocabulary.fixed import FIRST_PARTY_KINDS
 
 NO_CLAIM = "no-claim"

@@ -28,7 +28,7 @@ def source_refs(session: Session) -> dict[int, SourceRef]:
     return {
         sid: SourceRef(slug=slug, short=short, title=title, date=date, kind=kind,
                        caveats=caveats.get(sid, []), version=version, commit=commit, read=read)
-        # SQLModel's select() is typed for at most four columns (app/queries/matrix.py).
+        # SQLModel's select() is typed for at most four columns (app/queries/matrix_data.py).
         for sid, slug, short, title, date, kind, version, commit, read
         in session.exec(select(*columns))  # type: ignore[call-overload]
     }  # fmt: skip

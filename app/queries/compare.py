@@ -5,13 +5,14 @@ import datetime as dt
 from pydantic import BaseModel
 from sqlmodel import Session
 
-from app.params.views import CompareParams, SweepParams
-from app.present.service_level import Level
-from app.queries.benchmark_page import all_results
-from app.queries.benchmarks import latest_versions
+from app.measures.service_level import Level
+from app.params.benchmarks import SweepParams
+from app.params.compare import CompareParams
+from app.queries.benchmarks import all_results, latest_versions
 from app.queries.common import compared_units
 from app.queries.contexts import Context, group_contexts
-from app.queries.sweeps import SweepPage, team_sweeps
+from app.queries.sweep_models import SweepPage
+from app.queries.sweeps import team_sweeps
 from app.queries.systems import get_system
 from app.schemas import LEVEL_GROUP, Cell, SourceRef, SystemDetail, SystemSummary
 

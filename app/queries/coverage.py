@@ -16,7 +16,7 @@ from app.data_version.version import per_version
 from app.queries.cells import NO_CLAIM
 
 if TYPE_CHECKING:
-    from app.seeding.load import SeedData
+    from app.seeding.reader import SeedData
 
 # The share of a view's cells the Atlas aims to answer: for the systems most readers compare,
 # and for every system overall (issue 21, "Coverage").
@@ -100,7 +100,7 @@ def count_coverage(
 @per_version(max_entries=1)
 def database_coverage(session: Session) -> Coverage:
     """Coverage of the published and team data the session sees (the matrix's cells)."""
-    from app.queries.matrix import matrix_base
+    from app.queries.matrix_data import matrix_base
 
     base = matrix_base(session)
     kinds = {

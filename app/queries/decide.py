@@ -11,16 +11,17 @@ from app.data_version.version import per_version
 from app.decision.engine import Answers, Candidate, ClaimRef, Recommendation, RuleSpec, recommend
 from app.decision.explain import WhyNot, why_not
 from app.decision.measured import WEIGHT_EXPLAINED, Measured, hardware_answers, measured_reasons
+from app.decision.memo import Memo
 from app.decision.model import MeasuredRow
-from app.decision.scoring import Memo
 from app.decision.wording import when_clause
+from app.measures.service_level import Level
 from app.models import Capability, Hardware, Rule, System, SystemFact
-from app.params.views import SweepParams
-from app.present.service_level import Level
+from app.params.benchmarks import SweepParams
 from app.queries.cells import current
 from app.queries.common import source_refs
-from app.queries.matrix import matrix_base
-from app.queries.sweeps import SweepChart, SweepCurve, team_sweeps
+from app.queries.matrix_data import matrix_base
+from app.queries.sweep_models import SweepChart, SweepCurve
+from app.queries.sweeps import team_sweeps
 from app.schemas import SourceRef, licence_family
 
 

@@ -1,21 +1,16 @@
 """Hardware, models and workloads: the shared vocabulary every benchmark figure refers to."""
 
-import datetime as dt
 from collections import defaultdict
 from typing import Any
 
-from pydantic import BaseModel
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 from app.data_version.version import per_version
 from app.models import VOCABULARY_TABLES, BenchmarkResult
-from app.queries.common import source_refs
 from app.schemas import (
-    BenchmarkView,
     HardwareEntryView,
     ModelEntryView,
-    SourceRef,
     VocabularyEntry,
     WorkloadEntryView,
 )
@@ -84,36 +79,6 @@ def vocabulary_choices(session: Session) -> dict[str, list[tuple[str, str]]]:
         kind: [(e.slug, e.name) for e in entries if not e.withdrawn]
         for kind, entries in vocabulary_entries(session).items()
     }
-
-
-class EntryPage(BaseModel):
-    """One hardware, model or workload entry and every figure that uses it."""
-
-    kind: str
-    entry: HardwareEntryView | ModelEntryView | WorkloadEntryView
-    sources: list[SourceRef]  # the sources that name the entry
-    figures: list[BenchmarkView]
-    systems: int  # how many systems the figures cover
-
-
-def entry_page(session: Session, kind: str, slug: str, today: dt.date) -> EntryPage | None:
-    """The entry named `slug` with its figures (seed order), or None when there is none."""
-    entry = next((e for e in vocabulary_entries(session)[kind] if e.slug == slug), None)
-    if entry is None:
-        return None
-    from app.queries.benchmark_page import all_results
-
-    # The figures come from the per-version list every benchmark page shares: no query of
-    # its own, and the same freshness marks as /benchmarks.
-    figures = [r for r in all_results(session, today) if getattr(r, kind) == slug]
-    refs = {ref.slug: ref for ref in source_refs(session).values()}
-    return EntryPage(
-        kind=kind,
-        entry=entry,  # type: ignore[arg-type]
-        sources=[refs[s] for s in entry.sources if s in refs],
-        figures=figures,
-        systems=len({r.system for r in figures}),
-    )
 
 
 def entry_names(session: Session, kind: str) -> dict[str, str]:

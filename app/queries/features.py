@@ -3,7 +3,7 @@
 from pydantic import BaseModel
 from sqlmodel import Session
 
-from app.queries.matrix import MatrixBase, MatrixColumn, matrix_base
+from app.queries.matrix_data import MatrixBase, MatrixColumn, matrix_base
 from app.schemas import LEVEL_RANK, CapabilityView, ClaimView
 
 

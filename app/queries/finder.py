@@ -7,7 +7,8 @@ from sqlmodel import Session
 
 from app.queries.common import source_refs
 from app.queries.entries import vocabulary_entries
-from app.queries.matrix import ACCEPTED_LEVELS, MatrixBase, matrix_base
+from app.queries.matrix import ACCEPTED_LEVELS
+from app.queries.matrix_data import MatrixBase, matrix_base
 
 ENTRY_PATHS = {"hardware": "/hardware", "model": "/models", "workload": "/workloads"}
 

@@ -7,8 +7,8 @@ the results already say which file they came from; nothing here reads the databa
 
 from dataclasses import dataclass
 
-from app.present.formatting import number
 from app.schemas import BenchmarkView, RevisionView
+from app.text import number
 
 IMPORT_PREFIX = "import-"
 # The figure a group's one line gives, first found first: what a reader of a sweep looks for.

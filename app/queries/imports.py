@@ -50,9 +50,22 @@ def recent_imports(session: Session, limit: int = RECENT) -> list[RecentImport]:
     ]
 
 
-def result_llmd_report(session: Session, slug: str) -> dict[str, Any]:
-    """The llm-d report of the run a team result was imported from. Raises LookupError for no
-    such result, or one typed in rather than imported (it has no run to describe)."""
+@dataclass(frozen=True)
+class SavedRun:
+    """One run of a saved import as an llm-d report describes it (app/present/llmd_report.py):
+    its setup and normalised metrics, and the ids and words the report carries."""
+
+    setup: dict[str, Any]
+    metrics: dict[str, Any]
+    uid: str
+    eid: str
+    description: str
+    load_tool: str
+
+
+def result_run(session: Session, slug: str) -> SavedRun:
+    """The run a team result was imported from. Raises LookupError for no such result, or one
+    typed in rather than imported (it has no run to describe)."""
     from app.models import BenchmarkResult, ImportRun
 
     found = session.exec(
@@ -66,15 +79,13 @@ def result_llmd_report(session: Session, slug: str) -> dict[str, Any]:
             f"no team result {slug!r} was imported from a result file; only imported results "
             "have a run to write as a report"
         )
-    return llmd_reports(session, found[0], found[1])[0]
+    return saved_runs(session, found[0], found[1])[0]
 
 
-def llmd_reports(session: Session, key: str, position: int | None = None) -> list[dict[str, Any]]:
-    """A saved import's runs as llm-d Benchmark Reports v0.2 (app/present/llmd_report.py),
-    in file order; one run when `position` is given. Raises LookupError for no such saved
-    import or run."""
+def saved_runs(session: Session, key: str, position: int | None = None) -> list[SavedRun]:
+    """A saved import's runs in file order; one run when `position` is given. Raises
+    LookupError for no such saved import or run."""
     from app.models import ImportRun
-    from app.present.llmd_report import llmd_report
 
     batch = session.exec(
         select(ImportBatch).where(col(ImportBatch.key) == key, col(ImportBatch.state) == "saved")
@@ -87,10 +98,8 @@ def llmd_reports(session: Session, key: str, position: int | None = None) -> lis
     rows = session.exec(query.order_by(col(ImportRun.position))).all()
     if not rows:
         raise LookupError(f"the import {key} has no run {position}")
-    # A saved import keeps each run's setup, normalised metrics and the file's own numbers;
-    # request counts are not among them, so the reports leave `requests` out.
     return [
-        llmd_report(
+        SavedRun(
             row.setup,
             row.metrics,
             uid=f"atlas-{key}-{row.position}",

@@ -9,12 +9,12 @@ from pydantic import BaseModel
 from sqlmodel import Session, col, select
 
 from app.models import BenchmarkResult
-from app.params.views import BenchmarkParams
+from app.params.benchmarks import BenchmarkParams
 from app.queries.benchmark_page import context_query
 from app.queries.benchmarks import benchmark_views, latest_versions, with_freshness
 from app.queries.catalogue import list_capabilities, list_sources
 from app.queries.contexts import context_key
-from app.queries.matrix import system_name_map
+from app.queries.matrix_data import system_name_map
 from app.queries.matrix_page import find_cell
 from app.schemas import BenchmarkView, CapabilityView, ClaimView, SourceDetail, SystemSummary
 from app.vocabulary.fixed import FIRST_PARTY_KINDS
@@ -101,6 +101,11 @@ def figure_detail(session: Session, figure_id: str, today: dt.date) -> FigureDet
             context=context_url(view),
         ),
     )
+
+
+def figure_ids(session: Session) -> list[str]:
+    """Every figure's id: what an unknown id's 404 suggests from."""
+    return list(session.exec(select(BenchmarkResult.slug)))
 
 
 def context_label(view: BenchmarkView) -> str:

@@ -6,16 +6,9 @@ from dataclasses import dataclass
 
 from sqlmodel import Session
 
-from app.params.views import MatrixParams
-from app.queries.matrix import (
-    CellClaims,
-    MatrixBase,
-    MatrixColumn,
-    MatrixGroup,
-    MatrixResult,
-    build_matrix,
-    matrix_base,
-)
+from app.params.matrix import MatrixParams
+from app.queries.matrix import MatrixResult, build_matrix
+from app.queries.matrix_data import CellClaims, MatrixBase, MatrixColumn, MatrixGroup, matrix_base
 from app.schemas import SystemSummary
 
 

@@ -14,10 +14,10 @@ from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 from app.models import BenchmarkResult, Capability, Claim, Source, System, TeamNote
-from app.present.formatting import figure
 from app.queries.benchmarks import benchmark_views
 from app.queries.note_index import note_view, with_authors
 from app.schemas import TeamNoteItem, TeamNoteList
+from app.text import figure
 
 MAX_NOTES_PER_ITEM = 20
 """A note is a remark, not a thread: an item holding this many takes no more, which also

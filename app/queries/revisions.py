@@ -7,7 +7,7 @@ from sqlmodel.sql.expression import SelectOfScalar
 
 from app.models import Revision, Source
 from app.queries.import_groups import ImportChange, collapse_page
-from app.schemas import FieldChange, RevisionPage, RevisionView
+from app.schemas import RevisionPage, RevisionView
 from app.writes.revisions import ENTITIES, SEED_ACTOR, TEAM_ENTITIES
 
 MAX_LIMIT = 500
@@ -146,53 +146,3 @@ def revision_facets(session: Session) -> dict[str, list[str]]:
         "system": sorted(s for s in systems if s is not None),
         "kind": sorted({*ENTITIES, *TEAM_ENTITIES, *entities}),
     }
-
-
-# --- what changed, field by field --------------------------------------------------------
-
-MAX_VALUE_CHARS = 160
-
-
-def field_changes(revision: RevisionView) -> list[FieldChange]:
-    """The fields whose values differ between `before` and `after`, as short plain text.
-
-    A created item shows every field it has, a deleted one every field it had. A list that
-    changed shows only the entries removed (before) and added (after); values longer than
-    `MAX_VALUE_CHARS` are cut short (the JSON has them whole).
-    """
-    before, after = revision.before or {}, revision.after or {}
-    out = []
-    for field in dict.fromkeys([*before, *after]):
-        old, new = before.get(field), after.get(field)
-        if old == new:
-            continue
-        if isinstance(old, list) and isinstance(new, list):
-            old, new = _list_difference(old, new)
-        out.append(FieldChange(field=field, before=_text(old), after=_text(new)))
-    return out
-
-
-def _list_difference(old: list[Any], new: list[Any]) -> tuple[Any, Any]:
-    removed = [item for item in old if item not in new]
-    added = [item for item in new if item not in old]
-    if not removed and not added:
-        return "(the same entries in another order)", "(reordered)"
-    return removed or None, added or None
-
-
-def _text(value: Any) -> str | None:
-    """A value as one short line of plain text (escaping is the template's job)."""
-    if value is None:
-        return None
-    if isinstance(value, bool):
-        text = "yes" if value else "no"
-    elif isinstance(value, dict):
-        text = ", ".join(f"{k}: {_text(v)}" for k, v in value.items())
-    elif isinstance(value, float) and value.is_integer():
-        text = str(int(value))  # JSON gives no int/float distinction worth showing: 2300.0 -> 2300
-    elif isinstance(value, list):
-        text = "; ".join(_text(v) or "—" for v in value)
-    else:
-        text = str(value)
-    text = " ".join(text.split())
-    return text if len(text) <= MAX_VALUE_CHARS else text[: MAX_VALUE_CHARS - 1].rstrip() + "…"

@@ -8,12 +8,12 @@ from sqlmodel import Session, col, select
 
 from app.data_version.version import per_version
 from app.models import System, SystemFact, SystemNote
-from app.present.summary import summarise
 from app.queries.benchmarks import all_benchmark_views, benchmark_views_by_system
 from app.queries.common import capabilities_in_order, source_refs
 from app.queries.contexts import context_key
-from app.queries.matrix import matrix_base
+from app.queries.matrix_data import matrix_base
 from app.queries.note_index import note_index
+from app.queries.summary import summarise
 from app.schemas import (
     BenchmarkView,
     CategoryCells,

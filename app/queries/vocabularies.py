@@ -12,13 +12,14 @@ from sqlmodel import Session, col, select
 from app.data_version.memo import PerDatabase, VersionedCache
 from app.data_version.version import data_version
 from app.models import Metric, System
-from app.params.views import need_vocabulary
-from app.present.formatting import entity_label
-from app.queries.benchmark_page import all_results, vocabulary
+from app.params.matrix import need_vocabulary
+from app.queries.benchmark_page import vocabulary
+from app.queries.benchmarks import all_results
 from app.queries.catalogue import list_sources
 from app.queries.entries import vocabulary_choices
-from app.queries.matrix import matrix_base, system_name_map
+from app.queries.matrix_data import matrix_base, system_name_map
 from app.queries.revisions import revision_facets
+from app.text import entity_label
 
 Vocabularies = dict[str, list[str]]
 _VOCABULARIES: PerDatabase[Vocabularies] = PerDatabase(lambda: VersionedCache(max_size=16))

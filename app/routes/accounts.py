@@ -10,17 +10,10 @@ from urllib.parse import urlencode
 
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
-from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 
-from app.accounts.users import (
-    PasswordChange,
-    SignedIn,
-    change_own_password,
-    end_session,
-    sign_in,
-)
+from app.accounts.identity import SignedIn
 from app.accounts.web import (
     CurrentUser,
     SignedInUser,
@@ -32,6 +25,8 @@ from app.accounts.web import (
 )
 from app.db import SessionDep
 from app.web.render import flash, render
+from app.writes.accounts import PasswordChange, change_own_password
+from app.writes.sessions import end_session, sign_in
 from app.writes.transaction import write_transaction
 
 ROLE_WORDS = {
@@ -123,7 +118,7 @@ async def login(request: Request, session: SessionDep) -> Response:
     return response
 
 
-def _end(session: Session, token: str) -> None:
+def _end(session: SessionDep, token: str) -> None:
     with write_transaction(session):
         end_session(session, token)
 
@@ -186,7 +181,7 @@ async def change_password(request: Request, session: SessionDep, who: SignedInUs
 
 
 async def change_password_for(
-    request: Request, session: Session, who: SignedIn, fields: dict[str, str], repeat: str | None
+    request: Request, session: SessionDep, who: SignedIn, fields: dict[str, str], repeat: str | None
 ) -> PasswordChange:
     """The page's and the API's change of the caller's own password (app/accounts/users.py)."""
     return await run_in_threadpool(

@@ -10,27 +10,16 @@ from urllib.parse import urlencode
 
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
-from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 
+from app.accounts.identity import AccountError, name_taken, normalise_name
 from app.accounts.models import Role
-from app.accounts.users import (
-    NAME_TAKEN,
-    AccountError,
-    add_user,
-    disable_user,
-    enable_user,
-    list_users,
-    name_taken,
-    new_user_problems,
-    normalise_name,
-    set_role,
-)
+from app.accounts.users import list_users
 from app.accounts.web import AdminUser
-from app.db import SessionDep, lock_writes
+from app.db import SessionDep
 from app.routes.accounts import read_form
 from app.web.render import render
+from app.writes.accounts import add_user_from_form, disable_user, enable_user, set_role
 from app.writes.transaction import end_read, write_transaction
 
 router = APIRouter(prefix="/admin", include_in_schema=False)
@@ -47,7 +36,7 @@ DONE = {
 
 def _page(
     request: Request,
-    session: Session,
+    session: SessionDep,
     *,
     form: dict[str, str] | None = None,
     problems: dict[str, str] | None = None,
@@ -81,25 +70,16 @@ async def users_page(request: Request, session: SessionDep, admin: AdminUser) ->
     return await run_in_threadpool(_page, request, session)
 
 
-def _add(request: Request, session: Session, form: dict[str, str]) -> Response:
+def _add(request: Request, session: SessionDep, form: dict[str, str]) -> Response:
     try:
         with write_transaction(session):
-            lock_writes(session)  # the name is checked and taken in one step (PostgreSQL too)
-            problems = new_user_problems(session, form["name"], form["role"], form["password"])
-            if form["password"] != form["repeat"]:
-                problems["repeat"] = "The two passwords differ."
-            if problems:
-                raise AccountError(problems)
-            user = add_user(session, form["name"], form["role"], form["password"])
+            user = add_user_from_form(
+                session, form["name"], form["role"], form["password"], form["repeat"]
+            )
     except AccountError as exc:
         kept = {"name": form["name"], "role": form["role"]}
         status = 409 if name_taken(exc.problems) else 422
         return _page(request, session, form=kept, problems=exc.problems, status_code=status)
-    except IntegrityError:
-        # Another process added the name between our check and our insert (the unique index).
-        kept = {"name": form["name"], "role": form["role"]}
-        taken = {"name": NAME_TAKEN.format(name=normalise_name(form["name"]))}
-        return _page(request, session, form=kept, problems=taken, status_code=409)
     return RedirectResponse(f"{USERS}?{urlencode({'done': 'added', 'user': user.name})}", 303)
 
 
@@ -111,7 +91,7 @@ async def add(request: Request, session: SessionDep, admin: AdminUser) -> Respon
 
 
 def _change(
-    request: Request, session: Session, name: str, action: str, change: Callable[[], object]
+    request: Request, session: SessionDep, name: str, action: str, change: Callable[[], object]
 ) -> Response:
     try:
         with write_transaction(session):

@@ -7,23 +7,24 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from markupsafe import Markup
-from sqlmodel import Session
 
 from app.data_version.memo import PerDatabase, VersionedCache
 from app.data_version.version import data_version
+from app.db import SessionDep
 from app.forms.editing import benchmarks_editing
-from app.params.readings import read_benchmarks
-from app.params.views import RESULTS_PAGE_SIZE, BenchmarkParams, SweepParams
+from app.params.benchmarks import RESULTS_PAGE_SIZE, BenchmarkParams, SweepParams
+from app.present.context_charts import context_chart, describe_ratio, throughput_vs_ttft
 from app.present.exports import benchmarks_csv
+from app.present.sweep_drawing import sweep_drawings
 from app.queries.benchmark_page import (
     BenchmarkPage,
     page_view,
     result_index,
     unmeasured_systems,
 )
-from app.queries.contexts import context_chart, describe_ratio
 from app.queries.import_groups import split_imports
-from app.queries.sweeps import shows_sweeps, sweep_drawings, team_sweeps
+from app.queries.readings import read_benchmarks
+from app.queries.sweeps import shows_sweeps, team_sweeps
 from app.web.pages import page
 from app.web.render import render, templates, tidy_redirect
 
@@ -35,7 +36,7 @@ CARDS: PerDatabase[Markup] = PerDatabase(
 )
 
 
-def _cards(session: Session, page: BenchmarkPage, charted: set[str]) -> list[Markup]:
+def _cards(session: SessionDep, page: BenchmarkPage, charted: set[str]) -> list[Markup]:
     """The chart card of each ranked context in `charted`, numbered as on every page (the rows
     link to them by number), rendered once per data version, day and set of figures.
 
@@ -63,7 +64,7 @@ CARD_ID = f"card{secrets.token_hex(8)}"
 
 
 @page(router, "/benchmarks")
-def benchmarks_page(request: Request, session: Session) -> Response:
+def benchmarks_page(request: Request, session: SessionDep) -> Response:
     index = result_index(session, dt.date.today())
     reading, found = read_benchmarks(session, request.query_params, index)
     params, problems = reading.params, reading.problems
@@ -78,8 +79,9 @@ def benchmarks_page(request: Request, session: Session) -> Response:
     view = page_view(found, params, index, RESULTS_PAGE_SIZE, listed)
     context = {
         # rows, paging, page_queries, options, facets, placement, charted, not_charted,
-        # scatters, editorial
+        # editorial
         **vars(view),
+        "scatters": throughput_vs_ttft(found.contexts, view.charted),
         "import_groups": import_groups,
         "unmeasured": unmeasured_systems(session, params.system, index.results),
         "params": params,
@@ -100,7 +102,7 @@ def benchmarks_page(request: Request, session: Session) -> Response:
                   status_code=422 if problems else 200)  # fmt: skip
 
 
-def _sweeps(session: Session, params: BenchmarkParams) -> dict[str, object]:
+def _sweeps(session: SessionDep, params: BenchmarkParams) -> dict[str, object]:
     """The team's sweeps within the page's filters (none when the filters leave no room)."""
     if not shows_sweeps(params):
         return {"sweeps": None}
@@ -119,7 +121,7 @@ FILTER_GROUPS = (
 
 
 @page(router, "/benchmarks.csv")
-def benchmarks_csv_export(request: Request, session: Session) -> Response:
+def benchmarks_csv_export(request: Request, session: SessionDep) -> Response:
     reading, found = read_benchmarks(session, request.query_params)
     if reading.problems:
         text = "\n".join(p.message for p in reading.problems[:10]) + "\n"

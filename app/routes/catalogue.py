@@ -9,10 +9,9 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
-from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 
-from app.accounts.users import SignedIn
+from app.accounts.identity import SignedIn
 from app.accounts.web import EditorUser
 from app.db import SessionDep
 from app.forms.base import sentences, version_of
@@ -30,15 +29,14 @@ from app.forms.entries import (
 from app.queries.team_catalogue import entry_uses, team_catalogue
 from app.web.errors import NotFoundError
 from app.web.pages import page
-from app.writes import entries
-from app.writes import team as service
+from app.writes import common, entries
 from app.writes.entry_inputs import SystemIn, entry_aliases, entry_fields
 from app.writes.transaction import write_transaction
 
 router = APIRouter(include_in_schema=False)
 
 
-def _page(request: Request, session: Session, form: EntryForm, status: int) -> Response:
+def _page(request: Request, session: SessionDep, form: EntryForm, status: int) -> Response:
     context = {"form": form, "heading": form.heading, "active": "benchmarks"}
     fragments = {form.target: "catalogue_form"}
     return form_page(request, session, "pages/catalogue_new.html", context, status, fragments)
@@ -51,7 +49,7 @@ def _kind(kind: str) -> str:
 
 
 @page(router, "/catalogue/{kind}")
-def new_entry(kind: str, request: Request, session: Session, who: EditorUser) -> Response:
+def new_entry(kind: str, request: Request, session: SessionDep, who: EditorUser) -> Response:
     return _page(request, session, EntryForm(_kind(kind)), 200)
 
 
@@ -62,7 +60,7 @@ async def add_entry(kind: str, request: Request, session: SessionDep, who: Edito
 
 
 def _add(
-    request: Request, session: Session, who: SignedIn, kind: str, values: dict[str, str]
+    request: Request, session: SessionDep, who: SignedIn, kind: str, values: dict[str, str]
 ) -> Response:
     form = EntryForm(kind, values)
     try:
@@ -75,7 +73,7 @@ def _add(
                 doc = entries.add_entry(
                     session, who, kind, entry_fields(given), entry_aliases(given), given.slug
                 )
-    except service.TeamError as exc:
+    except common.TeamError as exc:
         form.problems = sentences(exc.problems)
         return _page(request, session, form, 422)
     except entries.NameTakenError as exc:
@@ -88,7 +86,7 @@ def _add(
 # The team's entries: list, edit, delete or withdraw ------------------------------------------
 
 
-def _saved(session: Session, kind: str, slug: str) -> dict[str, Any]:
+def _saved(session: SessionDep, kind: str, slug: str) -> dict[str, Any]:
     """The entry as the API shows it, with its version (UnknownItemError / TeamError)."""
     if kind == "system":
         return entries.team_system(session, slug)
@@ -103,18 +101,18 @@ def _edit_form(kind: str, doc: dict[str, Any]) -> EntryForm:
 
 
 @page(router, "/catalogue")
-def team_entries(request: Request, session: Session, who: EditorUser) -> Response:
+def team_entries(request: Request, session: SessionDep, who: EditorUser) -> Response:
     context = {"catalogue": team_catalogue(session), "active": "benchmarks"}
     return form_page(request, session, "pages/catalogue.html", context, 200, {})
 
 
 @page(router, "/catalogue/{kind}/{slug}/edit")
 def edit_entry(
-    kind: str, slug: str, request: Request, session: Session, who: EditorUser
+    kind: str, slug: str, request: Request, session: SessionDep, who: EditorUser
 ) -> Response:
     try:
         doc = _saved(session, _kind(kind), slug)
-    except (service.UnknownItemError, service.TeamError) as exc:
+    except (common.UnknownItemError, common.TeamError) as exc:
         return not_found(request, session, _reason(exc))
     return _page(request, session, _edit_form(kind, doc), 200)
 
@@ -128,18 +126,18 @@ async def save_entry(
 
 
 def _reason(exc: Exception) -> str:
-    if isinstance(exc, service.TeamError):
+    if isinstance(exc, common.TeamError):
         return " ".join(exc.problems.values())
     return str(exc)
 
 
 def _save(
-    request: Request, session: Session, who: SignedIn, kind: str, slug: str,
+    request: Request, session: SessionDep, who: SignedIn, kind: str, slug: str,
     values: dict[str, str],
 ) -> Response:  # fmt: skip
     try:
         doc = _saved(session, kind, slug)
-    except (service.UnknownItemError, service.TeamError) as exc:
+    except (common.UnknownItemError, common.TeamError) as exc:
         return not_found(request, session, _reason(exc))
     form = _edit_form(kind, doc)
     form.values = {k: v for k, v in values.items() if k in form.fields}
@@ -150,13 +148,13 @@ def _save(
                 saved = entries.update_system(session, who, slug, changes, version_of(values))
             else:
                 saved = entries.update_entry(session, who, kind, slug, changes, version_of(values))
-    except (service.StaleVersionError, service.VersionRequiredError) as exc:
+    except (common.StaleVersionError, common.VersionRequiredError) as exc:
         # Someone saved it since this form was drawn: nothing is overwritten; the form now
         # holds the entry as saved, to make the change again on top of it.
         current = _edit_form(kind, _saved(session, kind, slug))
         current.problems = {GENERAL: f"{_sentence(str(exc))} The form now shows it as saved."}
         return _page(request, session, current, 409)
-    except service.TeamError as exc:
+    except common.TeamError as exc:
         form.problems = sentences(exc.problems)
         return _page(request, session, form, 422)
     except entries.NameTakenError as exc:
@@ -171,7 +169,7 @@ def _sentence(text: str) -> str:
 
 
 def _confirm(
-    request: Request, session: Session, kind: str, doc: dict[str, Any], status: int,
+    request: Request, session: SessionDep, kind: str, doc: dict[str, Any], status: int,
     problem: str | None = None,
 ) -> Response:  # fmt: skip
     context = {
@@ -184,11 +182,11 @@ def _confirm(
 
 @page(router, "/catalogue/{kind}/{slug}/delete")
 def ask_delete(
-    kind: str, slug: str, request: Request, session: Session, who: EditorUser
+    kind: str, slug: str, request: Request, session: SessionDep, who: EditorUser
 ) -> Response:
     try:
         doc = _saved(session, _kind(kind), slug)
-    except (service.UnknownItemError, service.TeamError) as exc:
+    except (common.UnknownItemError, common.TeamError) as exc:
         return not_found(request, session, _reason(exc))
     if not doc.get("team"):
         return not_found(request, session, f"{slug!r} is published data and stays")
@@ -205,12 +203,12 @@ async def delete_entry(
 
 
 def _delete(
-    request: Request, session: Session, who: SignedIn, kind: str, slug: str,
+    request: Request, session: SessionDep, who: SignedIn, kind: str, slug: str,
     values: dict[str, str],
 ) -> Response:  # fmt: skip
     try:
         doc = _saved(session, kind, slug)
-    except (service.UnknownItemError, service.TeamError) as exc:
+    except (common.UnknownItemError, common.TeamError) as exc:
         return not_found(request, session, _reason(exc))
     try:
         with write_transaction(session):
@@ -220,10 +218,10 @@ def _delete(
                 entries.delete_entry(session, who, kind, slug, version_of(values))
     except entries.InUseError as exc:
         return _confirm(request, session, kind, doc, 409, _sentence(str(exc)))
-    except (service.StaleVersionError, service.VersionRequiredError) as exc:
+    except (common.StaleVersionError, common.VersionRequiredError) as exc:
         text = f"{_sentence(str(exc))} Nothing was deleted; look at it as it is now."
         return _confirm(request, session, kind, _saved(session, kind, slug), 409, text)
-    except service.TeamError as exc:
+    except common.TeamError as exc:
         return _confirm(request, session, kind, doc, 422, _reason(exc))
     return redirect_with_flash(request, "/catalogue", f"Deleted {doc.get('name', slug)}.")
 
@@ -238,13 +236,13 @@ async def withdraw_entry(
 
 
 def _withdraw(
-    request: Request, session: Session, who: SignedIn, kind: str, slug: str,
+    request: Request, session: SessionDep, who: SignedIn, kind: str, slug: str,
     values: dict[str, str],
 ) -> Response:  # fmt: skip
     withdrawn = values.get("withdrawn") != "no"
     try:
         doc = _saved(session, kind, slug)
-    except (service.UnknownItemError, service.TeamError) as exc:
+    except (common.UnknownItemError, common.TeamError) as exc:
         return not_found(request, session, _reason(exc))
     try:
         with write_transaction(session):
@@ -253,10 +251,10 @@ def _withdraw(
                 entries.update_system(session, who, slug, change, version_of(values))
             else:
                 entries.update_entry(session, who, kind, slug, change, version_of(values))
-    except (service.StaleVersionError, service.VersionRequiredError) as exc:
+    except (common.StaleVersionError, common.VersionRequiredError) as exc:
         text = f"{_sentence(str(exc))} Nothing was changed; look at it as it is now."
         return _confirm(request, session, kind, _saved(session, kind, slug), 409, text)
-    except service.TeamError as exc:
+    except common.TeamError as exc:
         return _confirm(request, session, kind, doc, 422, _reason(exc))
     verb = "Withdrew" if withdrawn else "Brought back"
     return redirect_with_flash(request, "/catalogue", f"{verb} {doc.get('name', slug)}.")

@@ -5,18 +5,18 @@ from functools import partial
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
-from sqlmodel import Session
 
-from app.params.deps import ChangeEntries
-from app.params.views import CHANGES_PAGE_SIZE, ChangesParams
+from app.db import SessionDep
+from app.params.changes import CHANGES_PAGE_SIZE, ChangesParams
 from app.present.atom import MEDIA_TYPE, TAG, FeedLinks, change_feed, feed_title, with_base
-from app.present.change_words import describe
+from app.present.change_words import describe, field_changes
 from app.queries.catalogue import change_names, last_loaded
 from app.queries.import_groups import ImportChange
-from app.queries.matrix import system_name_map
-from app.queries.revisions import field_changes, import_files
+from app.queries.matrix_data import system_name_map
+from app.queries.revisions import import_files
 from app.queries.vocabularies import change_options
 from app.schemas import RevisionView
+from app.web.deps import ChangeEntries
 from app.web.pages import page
 from app.web.render import render, tidy_redirect
 
@@ -32,12 +32,14 @@ def _filters(params: ChangesParams) -> str:
     return params.query_string(before=None, limit=CHANGES_PAGE_SIZE)
 
 
-def _import_files(session: Session, entries: list[RevisionView | ImportChange]) -> dict[str, str]:
+def _import_files(
+    session: SessionDep, entries: list[RevisionView | ImportChange]
+) -> dict[str, str]:
     return import_files(session, [e.source for e in entries if isinstance(e, ImportChange)])
 
 
 @page(router, "/changes")
-def changes_page(request: Request, session: Session, read: ChangeEntries) -> Response:
+def changes_page(request: Request, session: SessionDep, read: ChangeEntries) -> Response:
     reading, entries, older = read
     files = _import_files(session, entries)
     params, problems = reading.params, reading.problems
@@ -71,12 +73,12 @@ def changes_page(request: Request, session: Session, read: ChangeEntries) -> Res
                   status_code=422 if problems else 200)  # fmt: skip
 
 
-def _system_name(session: Session, slug: str) -> str:
+def _system_name(session: SessionDep, slug: str) -> str:
     return system_name_map(session).get(slug, slug)
 
 
 @page(router, "/changes.atom")
-def changes_feed(request: Request, session: Session, read: ChangeEntries) -> Response:
+def changes_feed(request: Request, session: SessionDep, read: ChangeEntries) -> Response:
     reading, entries, before = read
     if reading.problems:
         text = "\n".join(p.message for p in reading.problems[:10]) + "\n"

@@ -4,17 +4,17 @@ from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
-from sqlmodel import Session
 
-from app.params.deps import CompareReading
-from app.params.readings import TOO_FEW
-from app.params.views import BenchmarkParams
+from app.db import SessionDep
+from app.params.benchmarks import BenchmarkParams
+from app.present.context_charts import context_chart, describe_ratio
+from app.present.sweep_drawing import sweep_drawings
 from app.queries.benchmark_page import MAX_CHARTS, context_query
 from app.queries.compare import Comparison, build_comparison, clear_pick, suggestions
-from app.queries.contexts import context_chart, describe_ratio
 from app.queries.decide import rules_favouring
-from app.queries.sweeps import sweep_drawings
+from app.queries.readings import TOO_FEW
 from app.queries.systems import list_systems
+from app.web.deps import CompareReading
 from app.web.pages import page
 from app.web.render import render, tidy_redirect
 
@@ -23,7 +23,7 @@ FRAGMENTS = ("suggestions",)
 
 
 @page(router, "/compare")
-def compare_page(request: Request, session: Session, reading: CompareReading) -> Response:
+def compare_page(request: Request, session: SessionDep, reading: CompareReading) -> Response:
     params, problems = reading.params, reading.problems
     canonical = f"/compare?{params.query_string()}"
     if params.find and all(p.reason in TOO_FEW for p in problems) and len(params.s) < 4:
@@ -81,7 +81,7 @@ def compare_page(request: Request, session: Session, reading: CompareReading) ->
 
 
 @page(router, "/compare/preview.png")
-def compare_preview(request: Request, session: Session, reading: CompareReading) -> Response:
+def compare_preview(request: Request, session: SessionDep, reading: CompareReading) -> Response:
     """The picture a shared comparison link unfurls with, cached like every page."""
     if reading.problems:
         # Only link unfurlers ask for this; they need a status, not a page.

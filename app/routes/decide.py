@@ -3,13 +3,13 @@ routes/api/catalogue.py."""
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
-from sqlmodel import Session
 
+from app.db import SessionDep
 from app.decision.questions import QUESTIONS, QUESTIONS_BY_ID, Question
-from app.params.deps import FlowReading
-from app.params.views import DecideParams
+from app.params.decide import DecideParams
 from app.queries.common import source_refs
 from app.queries.decide import explain_why_not, recommendation
+from app.web.deps import FlowReading
 from app.web.pages import page
 from app.web.render import render, tidy_redirect
 
@@ -25,7 +25,7 @@ def current_question(params: DecideParams) -> Question | None:
 
 
 @page(router, "/decide")
-def decide_page(request: Request, session: Session, reading: FlowReading) -> Response:
+def decide_page(request: Request, session: SessionDep, reading: FlowReading) -> Response:
     params, problems = DecideParams.of(reading.params), reading.problems
     why = getattr(reading.params, "why", None)  # "why not X?": page state, not an answer
     query = "&".join(filter(None, (params.query_string(), f"why={why}" if why else "")))

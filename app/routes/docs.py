@@ -7,8 +7,8 @@ from fastapi import APIRouter, Request
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel
-from sqlmodel import Session
 
+from app.db import SessionDep
 from app.queries.vocabularies import (
     benchmark_vocabularies,
     change_vocabularies,
@@ -44,7 +44,7 @@ def _base_schema(request: Request) -> dict[str, Any]:
 
 
 @page(router, "/openapi.json")
-def openapi(request: Request, session: Session) -> Response:
+def openapi(request: Request, session: SessionDep) -> Response:
     schema = _base_schema(request)
     fill_vocabularies(
         schema,

@@ -5,11 +5,12 @@ import datetime as dt
 
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
-from sqlmodel import Session
 
+from app.db import SessionDep
 from app.forms.editing import is_editor
-from app.params.deps import Ignored
-from app.queries.entries import EntryPage, entry_names, entry_page, vocabulary_names
+from app.queries.entries import entry_names, vocabulary_names
+from app.queries.entry_page import EntryPage, entry_page
+from app.web.deps import Ignored
 from app.web.errors import NotFoundError
 from app.web.pages import page
 from app.web.render import render, tidy_redirect
@@ -20,7 +21,7 @@ PATHS = {"hardware": "hardware", "model": "models", "workload": "workloads"}
 """kind -> the path its pages (and API lists) live under."""
 
 
-def find_entry(session: Session, kind: str, slug: str) -> EntryPage | str:
+def find_entry(session: SessionDep, kind: str, slug: str) -> EntryPage | str:
     """The entry's page data, or the canonical slug when `slug` is one of its other names.
 
     Raises NotFoundError (404 with the closest slugs) when it names nothing."""
@@ -35,7 +36,7 @@ def find_entry(session: Session, kind: str, slug: str) -> EntryPage | str:
 
 
 def _entry_page(
-    request: Request, session: Session, ignored: list[str], kind: str, slug: str
+    request: Request, session: SessionDep, ignored: list[str], kind: str, slug: str
 ) -> Response:
     found = find_entry(session, kind, slug)
     path = f"/{PATHS[kind]}"
@@ -56,15 +57,15 @@ def _entry_page(
 
 
 @page(router, "/hardware/{slug}")
-def hardware_page(slug: str, request: Request, session: Session, ignored: Ignored) -> Response:
+def hardware_page(slug: str, request: Request, session: SessionDep, ignored: Ignored) -> Response:
     return _entry_page(request, session, ignored, "hardware", slug)
 
 
 @page(router, "/models/{slug:path}")  # a Hugging Face id holds a slash
-def model_page(slug: str, request: Request, session: Session, ignored: Ignored) -> Response:
+def model_page(slug: str, request: Request, session: SessionDep, ignored: Ignored) -> Response:
     return _entry_page(request, session, ignored, "model", slug)
 
 
 @page(router, "/workloads/{slug}")
-def workload_page(slug: str, request: Request, session: Session, ignored: Ignored) -> Response:
+def workload_page(slug: str, request: Request, session: SessionDep, ignored: Ignored) -> Response:
     return _entry_page(request, session, ignored, "workload", slug)

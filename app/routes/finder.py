@@ -5,12 +5,12 @@ from urllib.parse import urlencode
 
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
-from sqlmodel import Session
 
+from app.db import SessionDep
 from app.forms.editing import is_editor
-from app.params.deps import Ignored
 from app.queries.entries import vocabulary_entries
 from app.queries.finder import ENTRY_PATHS, feature_index, search
+from app.web.deps import Ignored
 from app.web.pages import page
 from app.web.render import render, tidy_redirect
 
@@ -24,7 +24,7 @@ INDEXES = {  # path -> (vocabulary kind, heading, JSON twin)
 
 
 @page(router, "/features")
-def features_page(request: Request, session: Session, ignored: Ignored) -> Response:
+def features_page(request: Request, session: SessionDep, ignored: Ignored) -> Response:
     if redirect := tidy_redirect(request, "/features", ignored):
         return redirect
     context = {"index": feature_index(session), "json_url": "/api/v1/features",
@@ -32,7 +32,7 @@ def features_page(request: Request, session: Session, ignored: Ignored) -> Respo
     return render(request, "pages/features.html", context, session=session)
 
 
-def _entries_page(request: Request, session: Session, ignored: list[str], path: str) -> Response:
+def _entries_page(request: Request, session: SessionDep, ignored: list[str], path: str) -> Response:
     if redirect := tidy_redirect(request, path, ignored):
         return redirect
     kind, heading, json_url = INDEXES[path]
@@ -43,22 +43,22 @@ def _entries_page(request: Request, session: Session, ignored: list[str], path: 
 
 
 @page(router, "/models")
-def models_page(request: Request, session: Session, ignored: Ignored) -> Response:
+def models_page(request: Request, session: SessionDep, ignored: Ignored) -> Response:
     return _entries_page(request, session, ignored, "/models")
 
 
 @page(router, "/workloads")
-def workloads_page(request: Request, session: Session, ignored: Ignored) -> Response:
+def workloads_page(request: Request, session: SessionDep, ignored: Ignored) -> Response:
     return _entries_page(request, session, ignored, "/workloads")
 
 
 @page(router, "/accelerators")
-def accelerators_page(request: Request, session: Session, ignored: Ignored) -> Response:
+def accelerators_page(request: Request, session: SessionDep, ignored: Ignored) -> Response:
     return _entries_page(request, session, ignored, "/accelerators")
 
 
 @page(router, "/search")
-def search_page(request: Request, session: Session, ignored: Ignored, q: str = "") -> Response:
+def search_page(request: Request, session: SessionDep, ignored: Ignored, q: str = "") -> Response:
     result = search(session, q[:200])
     if result.go_to:  # one page is named exactly: go there, as a caniuse reader expects
         return RedirectResponse(result.go_to, status_code=303)

@@ -8,16 +8,14 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
-from sqlmodel import Session, select
 from starlette.concurrency import run_in_threadpool
 
-from app.accounts.users import SignedIn
+from app.accounts.identity import SignedIn
 from app.accounts.web import EditorUser
 from app.db import SessionDep
 from app.forms.editing import not_found, posted, redirect_with_flash
-from app.models import ImportBatch
 from app.writes import entries, imports
-from app.writes.team import TeamError
+from app.writes.common import TeamError
 from app.writes.transaction import write_transaction
 
 router = APIRouter(include_in_schema=False)
@@ -52,7 +50,7 @@ async def add_entry(key: str, request: Request, session: SessionDep, who: Editor
 
 
 def _add(
-    request: Request, session: Session, who: SignedIn, key: str, values: dict[str, str]
+    request: Request, session: SessionDep, who: SignedIn, key: str, values: dict[str, str]
 ) -> Response:
     kind, text = values["kind"], values["file"]
     name = values["name"] or entry_name(kind, text)
@@ -63,11 +61,7 @@ def _add(
     fields: dict[str, Any] = {"name": name[:200]}
     try:
         with write_transaction(session):
-            imports.pending_import(session, who, key)  # the uploader's (or an admin's) only
-            batch = session.exec(select(ImportBatch).where(ImportBatch.key == key)).one()
-            doc = entries.add_entry(session, who, kind, fields, aliases)
-            context = imports.ImportContext.model_validate(batch.context)
-            imports.update_context(session, who, key, context)
+            doc = imports.add_import_entry(session, who, key, kind, fields, aliases)
     except imports.UnknownImportError as exc:
         return not_found(request, session, str(exc))
     except (entries.NameTakenError, TeamError) as exc:

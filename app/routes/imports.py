@@ -4,10 +4,9 @@ lacks, confirm. The same service as the import API (app/writes/imports.py), in f
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from pydantic import ValidationError
-from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 
-from app.accounts.users import SignedIn
+from app.accounts.identity import SignedIn
 from app.accounts.web import CurrentUser, EditorUser
 from app.db import SessionDep
 from app.forms.editing import form_page, not_found, posted, redirect_with_flash
@@ -25,7 +24,7 @@ from app.queries.imports import recent_imports
 from app.routes.api.imports import MAX_UPLOAD_BYTES, Upload, UploadRefused, read_upload
 from app.routes.import_entries import offers
 from app.writes import imports
-from app.writes.team import TeamError
+from app.writes.common import TeamError
 from app.writes.transaction import write_transaction
 
 router = APIRouter(include_in_schema=False)
@@ -45,7 +44,7 @@ async def upload(request: Request, session: SessionDep, who: EditorUser) -> Resp
 
 
 def _upload(
-    request: Request, session: Session, who: SignedIn, received: Upload | UploadRefused
+    request: Request, session: SessionDep, who: SignedIn, received: Upload | UploadRefused
 ) -> Response:
     form = ContextForm("/imports")
     if isinstance(received, UploadRefused):
@@ -90,7 +89,7 @@ async def change_context(
 
 
 def _change_context(
-    request: Request, session: Session, who: SignedIn, key: str, values: dict[str, str]
+    request: Request, session: SessionDep, who: SignedIn, key: str, values: dict[str, str]
 ) -> Response:
     fields = {k: v or None for k, v in values.items() if k in imports.CONTEXT_FIELDS}
     form = ContextForm(f"/imports/{key}/context", values={k: v for k, v in values.items() if v})
@@ -115,7 +114,7 @@ async def confirm(key: str, request: Request, session: SessionDep, who: EditorUs
     return await run_in_threadpool(_confirm, request, session, who, key)
 
 
-def _confirm(request: Request, session: Session, who: SignedIn, key: str) -> Response:
+def _confirm(request: Request, session: SessionDep, who: SignedIn, key: str) -> Response:
     team = request.app.state.settings.atlas_team_name
     try:
         with write_transaction(session):
@@ -133,7 +132,9 @@ def _confirm(request: Request, session: Session, who: SignedIn, key: str) -> Res
 # Pages ---------------------------------------------------------------------------------------
 
 
-def _imports_page(request: Request, session: Session, form: ContextForm, status: int) -> Response:
+def _imports_page(
+    request: Request, session: SessionDep, form: ContextForm, status: int
+) -> Response:
     context = {
         "form": form.with_choices(session),
         "recent": recent_imports(session),
@@ -146,7 +147,7 @@ def _imports_page(request: Request, session: Session, form: ContextForm, status:
 
 def _preview_page(
     request: Request,
-    session: Session,
+    session: SessionDep,
     who: SignedIn | None,
     key: str,
     form: ContextForm | None,

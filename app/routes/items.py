@@ -5,12 +5,17 @@ import datetime as dt
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
-from sqlmodel import Session, select
 
+from app.db import SessionDep
 from app.forms.editing import is_editor
-from app.models import BenchmarkResult
-from app.params.deps import Ignored
-from app.queries.items import claim_detail, claim_miss, claim_path, figure_detail
+from app.queries.items import (
+    claim_detail,
+    claim_miss,
+    claim_path,
+    figure_detail,
+    figure_ids,
+)
+from app.web.deps import Ignored
 from app.web.errors import NotFoundError
 from app.web.pages import page
 from app.web.render import render, tidy_redirect
@@ -18,13 +23,12 @@ from app.web.render import render, tidy_redirect
 router = APIRouter(include_in_schema=False)
 
 
-def figure_or_404(session: Session, figure_id: str) -> NotFoundError:
+def figure_or_404(session: SessionDep, figure_id: str) -> NotFoundError:
     """The 404 for an unknown figure id: suggestions from every id, not all listed."""
-    ids = list(session.exec(select(BenchmarkResult.slug)))
-    return NotFoundError("figure", figure_id, ids, listed=False)
+    return NotFoundError("figure", figure_id, figure_ids(session), listed=False)
 
 
-def claim_or_404(session: Session, system: str, capability: str, source: str) -> NotFoundError:
+def claim_or_404(session: SessionDep, system: str, capability: str, source: str) -> NotFoundError:
     """The 404 for a claim that is not there: the slug that names nothing, or the source that
     says nothing on the cell (then the sources that do are suggested, linked to their claims)."""
     field, value, allowed, names = claim_miss(session, system, capability, source)
@@ -38,7 +42,9 @@ def claim_or_404(session: Session, system: str, capability: str, source: str) ->
 
 
 @page(router, "/benchmarks/{figure_id}")
-def figure_page(figure_id: str, request: Request, session: Session, ignored: Ignored) -> Response:
+def figure_page(
+    figure_id: str, request: Request, session: SessionDep, ignored: Ignored
+) -> Response:
     detail = figure_detail(session, figure_id, dt.date.today())
     if detail is None:
         raise figure_or_404(session, figure_id)
@@ -51,7 +57,7 @@ def figure_page(figure_id: str, request: Request, session: Session, ignored: Ign
 
 @page(router, "/systems/{slug}/claims/{capability}/{source}")
 def claim_page(
-    slug: str, capability: str, source: str, request: Request, session: Session, ignored: Ignored
+    slug: str, capability: str, source: str, request: Request, session: SessionDep, ignored: Ignored
 ) -> Response:
     detail = claim_detail(session, slug, capability, source)
     if detail is None:

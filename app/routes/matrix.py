@@ -3,15 +3,17 @@ app/routes/api/catalogue.py."""
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
-from sqlmodel import Session
 
+from app.db import SessionDep
 from app.forms.editing import cell_editing, is_editor
-from app.params.deps import Ignored, MatrixReading
-from app.params.views import MatrixParams, ParamProblem, Reading
+from app.params.matrix import MatrixParams
+from app.params.reader import ParamProblem, Reading
 from app.present.exports import matrix_csv
 from app.queries.features import capability_names, feature_page
-from app.queries.matrix import build_matrix, matrix_base
+from app.queries.matrix import build_matrix
+from app.queries.matrix_data import matrix_base
 from app.queries.matrix_page import CellView, columns, find_cell, matrix_page_view, named_cell
+from app.web.deps import Ignored, MatrixReading
 from app.web.errors import NotFoundError
 from app.web.pages import page
 from app.web.render import is_htmx, render, tidy_redirect
@@ -27,7 +29,7 @@ def page_url(view: str, query: str) -> str:
 
 
 def _open_cell(
-    request: Request, session: Session, view: str, params: MatrixParams, found: CellView
+    request: Request, session: SessionDep, view: str, params: MatrixParams, found: CellView
 ) -> dict[str, object]:
     """The cell named by `cell=system:capability`, to show beside the matrix."""
     here = page_url(view, params.query_string(with_cell=True))
@@ -41,7 +43,7 @@ def _open_cell(
 
 
 def _matrix_page(
-    request: Request, session: Session, reading: Reading[MatrixParams], view: str
+    request: Request, session: SessionDep, reading: Reading[MatrixParams], view: str
 ) -> Response:
     params, problems = reading.params, reading.problems
     found = named_cell(session, params.cell) if params.cell else None
@@ -78,16 +80,16 @@ def _matrix_page(
 
 
 @page(router, "/matrix")
-def feature_matrix(request: Request, session: Session, reading: MatrixReading) -> Response:
+def feature_matrix(request: Request, session: SessionDep, reading: MatrixReading) -> Response:
     return _matrix_page(request, session, reading, "features")
 
 
 @page(router, "/hardware")
-def hardware_matrix(request: Request, session: Session, reading: MatrixReading) -> Response:
+def hardware_matrix(request: Request, session: SessionDep, reading: MatrixReading) -> Response:
     return _matrix_page(request, session, reading, "hardware")
 
 
-def _csv_export(session: Session, reading: Reading[MatrixParams], view: str) -> Response:
+def _csv_export(session: SessionDep, reading: Reading[MatrixParams], view: str) -> Response:
     if reading.problems:
         text = "\n".join(p.message for p in reading.problems[:10]) + "\n"
         return Response(text, 422, media_type="text/plain")
@@ -100,18 +102,18 @@ def _csv_export(session: Session, reading: Reading[MatrixParams], view: str) -> 
 
 
 @page(router, "/matrix.csv")
-def feature_matrix_csv(session: Session, reading: MatrixReading) -> Response:
+def feature_matrix_csv(session: SessionDep, reading: MatrixReading) -> Response:
     return _csv_export(session, reading, "features")
 
 
 @page(router, "/hardware.csv")
-def hardware_matrix_csv(session: Session, reading: MatrixReading) -> Response:
+def hardware_matrix_csv(session: SessionDep, reading: MatrixReading) -> Response:
     return _csv_export(session, reading, "hardware")
 
 
 @page(router, "/matrix/cell")
 def cell_page(
-    request: Request, session: Session, system: str = "", capability: str = ""
+    request: Request, session: SessionDep, system: str = "", capability: str = ""
 ) -> Response:
     found = find_cell(session, system, capability)
     if found is None:
@@ -125,7 +127,7 @@ def cell_page(
     return render(request, "pages/cell.html", context, session=session, fragments=("cell_detail",))
 
 
-def _no_cell(session: Session, system: str, capability: str) -> NotFoundError:
+def _no_cell(session: SessionDep, system: str, capability: str) -> NotFoundError:
     """What is unknown: the system if it is, else the capability."""
     base = matrix_base(session)
     names = {s.slug: s.name for s in base.systems}
@@ -136,7 +138,7 @@ def _no_cell(session: Session, system: str, capability: str) -> NotFoundError:
 
 
 @page(router, "/features/{slug}")
-def feature(slug: str, request: Request, session: Session, ignored: Ignored) -> Response:
+def feature(slug: str, request: Request, session: SessionDep, ignored: Ignored) -> Response:
     if redirect := tidy_redirect(request, request.url.path, ignored):
         return redirect
     found = feature_page(session, slug)

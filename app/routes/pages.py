@@ -2,18 +2,17 @@
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
-from sqlmodel import Session
 
+from app.db import SessionDep
 from app.forms.editing import system_editing
-from app.params.deps import Ignored
-from app.params.views import SweepParams
-from app.present.change_words import describe
+from app.params.benchmarks import SweepParams
+from app.present.change_words import describe, field_changes
 from app.queries.benchmarks import latest_versions
 from app.queries.catalogue import change_names, list_sources
 from app.queries.coverage import database_coverage
 from app.queries.import_groups import ImportChange, collapse_imports, split_imports
-from app.queries.matrix import system_name_map
-from app.queries.revisions import field_changes, revision_page
+from app.queries.matrix_data import system_name_map
+from app.queries.revisions import revision_page
 from app.queries.sweeps import team_sweeps
 from app.queries.systems import (
     compare_candidates,
@@ -23,6 +22,7 @@ from app.queries.systems import (
     system_glance,
     system_slugs,
 )
+from app.web.deps import Ignored
 from app.web.errors import NotFoundError
 from app.web.pages import page
 from app.web.render import render, tidy_redirect
@@ -44,7 +44,7 @@ SYSTEM_KIND_HEADINGS = (
 
 
 @page(router, "/")
-def overview(request: Request, session: Session, ignored: Ignored) -> Response:
+def overview(request: Request, session: SessionDep, ignored: Ignored) -> Response:
     if redirect := tidy_redirect(request, request.url.path, ignored):
         return redirect
     context = {
@@ -63,7 +63,7 @@ HISTORY_READ = 500
 
 
 @page(router, "/systems/{slug}")
-def system_page(slug: str, request: Request, session: Session, ignored: Ignored) -> Response:
+def system_page(slug: str, request: Request, session: SessionDep, ignored: Ignored) -> Response:
     if redirect := tidy_redirect(request, request.url.path, ignored):
         return redirect
     detail = get_system(session, slug)
@@ -103,7 +103,7 @@ def system_page(slug: str, request: Request, session: Session, ignored: Ignored)
 
 
 @page(router, "/sources")
-def sources_page(request: Request, session: Session, ignored: Ignored) -> Response:
+def sources_page(request: Request, session: SessionDep, ignored: Ignored) -> Response:
     if redirect := tidy_redirect(request, request.url.path, ignored):
         return redirect
     context = {

@@ -6,23 +6,22 @@ from urllib.parse import quote
 
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
-from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 
-from app.accounts.users import SignedIn
+from app.accounts.identity import SignedIn
 from app.accounts.web import EditorUser
 from app.db import SessionDep
 from app.forms import team as forms
 from app.forms.base import sentences, version_of
 from app.forms.editing import back_to, form_page, posted, redirect_with_flash, system_named
 from app.forms.team import ClaimForm
-from app.present.formatting import level_label
 from app.queries.common import capabilities_in_order
-from app.queries.matrix import cell_claims
+from app.queries.matrix_data import cell_claims
 from app.queries.team import team_claims
+from app.text import level_label
 from app.web.errors import NotFoundError
 from app.web.pages import page
-from app.writes import team as service
+from app.writes import claims, common
 from app.writes.transaction import write_transaction
 
 router = APIRouter(include_in_schema=False)
@@ -31,7 +30,7 @@ CLAIM_POST = ("level", "note", "version", "next")
 
 
 def _system_and_capability(
-    session: Session, slug: str, capability: str
+    session: SessionDep, slug: str, capability: str
 ) -> tuple[tuple[str, str], Any]:
     system = system_named(session, slug)
     caps = {cap.slug: cap for cap, _ in capabilities_in_order(session)}
@@ -41,7 +40,7 @@ def _system_and_capability(
     return system, caps[capability]
 
 
-def _claim_page(request: Request, session: Session, form: ClaimForm, status: int) -> Response:
+def _claim_page(request: Request, session: SessionDep, form: ClaimForm, status: int) -> Response:
     _, capability = _system_and_capability(session, form.system, form.capability)
     context = {
         "form": form,
@@ -64,7 +63,7 @@ async def pick_claim(slug: str, who: EditorUser, capability: str = "") -> Respon
 
 @page(router, "/systems/{slug}/claims/{capability}")
 def claim_page(
-    slug: str, capability: str, request: Request, session: Session, who: EditorUser
+    slug: str, capability: str, request: Request, session: SessionDep, who: EditorUser
 ) -> Response:
     system, cap = _system_and_capability(session, slug, capability)
     current = team_claims(session, slug).get(capability)
@@ -83,7 +82,7 @@ async def set_claim(
 
 def _set_claim(
     request: Request,
-    session: Session,
+    session: SessionDep,
     who: SignedIn,
     slug: str,
     capability: str,
@@ -96,13 +95,13 @@ def _set_claim(
         version = version_of(values)
         claim = forms.claim_in(values)
         with write_transaction(session):
-            saved = service.put_claim(session, who, slug, capability, claim, version, team)
-    except (service.StaleVersionError, service.VersionRequiredError) as exc:
+            saved = claims.put_claim(session, who, slug, capability, claim, version, team)
+    except (common.StaleVersionError, common.VersionRequiredError) as exc:
         form.current, form.version = forms.claim_view(exc.row), exc.current
-        created = isinstance(exc, service.VersionRequiredError)
+        created = isinstance(exc, common.VersionRequiredError)
         form.clash = forms.claim_clash(values, exc.row, created=created)
         return _claim_page(request, session, form, 409)
-    except service.TeamError as exc:
+    except common.TeamError as exc:
         form.current = team_claims(session, slug).get(capability)
         form.version = version_of(values)
         form.problems = sentences(exc.problems)
@@ -130,7 +129,7 @@ async def remove_claim(
 
 def _remove_claim(
     request: Request,
-    session: Session,
+    session: SessionDep,
     who: SignedIn,
     slug: str,
     capability: str,
@@ -142,8 +141,8 @@ def _remove_claim(
     try:
         version = version_of(values)
         with write_transaction(session):
-            service.delete_claim(session, who, slug, capability, version)
-    except (service.StaleVersionError, service.VersionRequiredError) as exc:
+            claims.delete_claim(session, who, slug, capability, version)
+    except (common.StaleVersionError, common.VersionRequiredError) as exc:
         form = ClaimForm(
             *system,
             cap.slug,
@@ -156,9 +155,9 @@ def _remove_claim(
             clash=forms.claim_clash({}, exc.row, created=False),
         )
         return _claim_page(request, session, form, 409)
-    except service.UnknownItemError:
+    except common.UnknownItemError:
         return redirect_with_flash(request, back, f"The team had no claim on {where} to remove.")
-    except service.TeamError as exc:
+    except common.TeamError as exc:
         saved = team_claims(session, slug).get(capability)
         form = forms.claim_form(system, (cap.slug, cap.name), saved, values["next"])
         form.problems = sentences(exc.problems)

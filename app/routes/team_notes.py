@@ -11,10 +11,9 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
-from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 
-from app.accounts.users import SignedIn
+from app.accounts.identity import SignedIn
 from app.accounts.web import EditorUser, safe_next
 from app.db import SessionDep
 from app.forms import notes as note_forms
@@ -24,8 +23,7 @@ from app.forms.notes import ITEM_FIELDS, NoteForm
 from app.forms.saved_rows import TeamRows
 from app.queries.notes import ItemError, ItemRef, find_item
 from app.web.pages import page
-from app.writes import notes
-from app.writes import team as service
+from app.writes import common, notes
 from app.writes.documents import NoteReply
 from app.writes.transaction import write_transaction
 
@@ -34,7 +32,7 @@ router = APIRouter(include_in_schema=False)
 NOTE_POST = (*ITEM_FIELDS, *note_forms.NOTE_FIELDS, "version", "next")
 
 
-def _note_page(request: Request, session: Session, form: NoteForm, status: int) -> Response:
+def _note_page(request: Request, session: SessionDep, form: NoteForm, status: int) -> Response:
     heading = "Edit a team note" if form.editing else "Add a team note"
     context = {"form": form, "heading": heading}
     fragments = {form.target: "team_note_form"}
@@ -46,13 +44,13 @@ def _reading(values: dict[str, Any]) -> int | None:
     return int(text) if text.isdigit() else None
 
 
-def _find(session: Session, values: dict[str, Any]) -> ItemRef:
+def _find(session: SessionDep, values: dict[str, Any]) -> ItemRef:
     """The item the form's hidden fields name (ItemError when they name none)."""
     keys = {k: v for k, v in note_forms.item_of(values).items() if k != "reading"}
     return find_item(session, **keys, reading=_reading(values))
 
 
-def _label(session: Session, values: dict[str, Any]) -> str:
+def _label(session: SessionDep, values: dict[str, Any]) -> str:
     """The item in words; empty when the values name no item (the problems say why)."""
     try:
         return _find(session, values).label
@@ -60,7 +58,7 @@ def _label(session: Session, values: dict[str, Any]) -> str:
         return ""
 
 
-def _new_form(session: Session, values: dict[str, str], next_path: str) -> NoteForm:
+def _new_form(session: SessionDep, values: dict[str, str], next_path: str) -> NoteForm:
     item = note_forms.item_of(values)
     form = NoteForm(item=item, label=_label(session, values), values=values, next=next_path)
     form.cancel = next_path or note_forms.item_page(item)
@@ -68,7 +66,7 @@ def _new_form(session: Session, values: dict[str, str], next_path: str) -> NoteF
 
 
 @page(router, "/notes/new")
-def new_note(request: Request, session: Session, who: EditorUser) -> Response:
+def new_note(request: Request, session: SessionDep, who: EditorUser) -> Response:
     query = request.query_params
     values = {k: query[k].strip() for k in ITEM_FIELDS if k in query}
     next_path = safe_next(query["next"]) if query.get("next") else ""
@@ -85,12 +83,12 @@ async def add_note(request: Request, session: SessionDep, who: EditorUser) -> Re
     return await run_in_threadpool(_add, request, session, who, values)
 
 
-def _add(request: Request, session: Session, who: SignedIn, values: dict[str, str]) -> Response:
+def _add(request: Request, session: SessionDep, who: SignedIn, values: dict[str, str]) -> Response:
     try:
         note = note_forms.note_in(values)
         with write_transaction(session):
             saved = notes.add_note(session, who, note)
-    except service.TeamError as exc:
+    except common.TeamError as exc:
         form = _new_form(session, values, values["next"])
         form.problems = sentences(exc.problems)
         return _note_page(request, session, form, 422)
@@ -110,7 +108,7 @@ def _back(request: Request, values: dict[str, str], doc: NoteReply, kept: bool) 
     return f"{back.partition('#')[0]}#note-{doc['id']}" if kept else back
 
 
-def _words(session: Session, doc: NoteReply) -> str:
+def _words(session: SessionDep, doc: NoteReply) -> str:
     return f"on {_label(session, _keys(doc))}"
 
 
@@ -118,7 +116,7 @@ def _words(session: Session, doc: NoteReply) -> str:
 
 
 def _edit_form(
-    session: Session, doc: NoteReply, values: dict[str, str], next_path: str
+    session: SessionDep, doc: NoteReply, values: dict[str, str], next_path: str
 ) -> NoteForm:
     item = _keys(doc)
     back = next_path or note_forms.item_page(doc)
@@ -127,7 +125,7 @@ def _edit_form(
 
 
 def _confirm_page(
-    request: Request, session: Session, doc: NoteReply, next_path: str, changed: bool,
+    request: Request, session: SessionDep, doc: NoteReply, next_path: str, changed: bool,
     status: int,
 ) -> Response:  # fmt: skip
     item = _keys(doc)
@@ -136,7 +134,7 @@ def _confirm_page(
     return form_page(request, session, "pages/team_note_delete.html", context, status, {})
 
 
-def _clash(session: Session, values: dict[str, str], current: NoteReply) -> Clash:
+def _clash(session: SessionDep, values: dict[str, str], current: NoteReply) -> Clash:
     return note_forms.note_clash(values, current)
 
 
@@ -158,7 +156,7 @@ NOTES: TeamRows[NoteReply, NoteForm] = TeamRows(
 
 
 @page(router, "/notes/{note_id}/edit")
-def edit_note(note_id: str, request: Request, session: Session, who: EditorUser) -> Response:
+def edit_note(note_id: str, request: Request, session: SessionDep, who: EditorUser) -> Response:
     return NOTES.edit_page(request, session, note_id)
 
 
@@ -170,7 +168,9 @@ async def save_note(
 
 
 @page(router, "/notes/{note_id}/delete")
-def confirm_delete(note_id: str, request: Request, session: Session, who: EditorUser) -> Response:
+def confirm_delete(
+    note_id: str, request: Request, session: SessionDep, who: EditorUser
+) -> Response:
     return NOTES.delete_page(request, session, note_id)
 
 

@@ -3,10 +3,9 @@ says what the editor forms share; the edit and delete flows are app/forms/saved_
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
-from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 
-from app.accounts.users import SignedIn
+from app.accounts.identity import SignedIn
 from app.accounts.web import EditorUser
 from app.db import SessionDep
 from app.forms import team as forms
@@ -22,9 +21,10 @@ from app.forms.editing import (
 from app.forms.saved_rows import TeamRows
 from app.forms.team import ResultForm
 from app.queries.entries import vocabulary_choices, vocabulary_names
-from app.queries.matrix import system_name_map
+from app.queries.matrix_data import system_name_map
 from app.queries.team import metric_choices
 from app.web.pages import page
+from app.writes import common
 from app.writes import team as service
 from app.writes.documents import ResultDoc
 from app.writes.transaction import write_transaction
@@ -35,14 +35,16 @@ RESULT_POST = (*forms.RESULT_FIELDS, "version", "next")
 RESULT_BLOCK = {"team_result_form": "team_result_form"}
 
 
-def _result_page(request: Request, session: Session, form: ResultForm, status: int) -> Response:
+def _result_page(request: Request, session: SessionDep, form: ResultForm, status: int) -> Response:
     heading = "Edit a team result" if form.editing else "Add a team result"
     context = {"form": form, "heading": heading}
     return form_page(request, session, "pages/team_result.html", context, status, RESULT_BLOCK)
 
 
 @page(router, "/team-results/new")
-def new_result(request: Request, session: Session, who: EditorUser, system: str = "") -> Response:
+def new_result(
+    request: Request, session: SessionDep, who: EditorUser, system: str = ""
+) -> Response:
     chosen = system_named(session, system) if system else None
     back = f"/systems/{system}" if chosen else "/benchmarks"
     action = f"/systems/{system}/team-results" if chosen else "/team-results"
@@ -66,7 +68,7 @@ async def add_system_result(
 
 
 def _add(
-    request: Request, session: Session, who: SignedIn, fixed: str | None, values: dict[str, str]
+    request: Request, session: SessionDep, who: SignedIn, fixed: str | None, values: dict[str, str]
 ) -> Response:
     system = system_named(session, fixed) if fixed else None
     team = request.app.state.settings.atlas_team_name
@@ -74,7 +76,7 @@ def _add(
         result = forms.result_in(fixed or values["system"], values)
         with write_transaction(session):
             saved = service.add_results(session, who, [result], team)
-    except service.TeamError as exc:
+    except common.TeamError as exc:
         form = new_result_form(session, request.url.path, values["next"], system)
         form.values, form.problems = values, sentences(exc.problems)
         form.cancel = values["next"] or "/"  # drops what was typed, back where it started
@@ -98,18 +100,18 @@ def _back(request: Request, values: dict[str, str], doc: ResultDoc, kept: bool) 
     return back
 
 
-def _result_words(session: Session, doc: ResultDoc) -> str:
+def _result_words(session: SessionDep, doc: ResultDoc) -> str:
     metric = next((m.name for m in metric_choices(session) if m.slug == doc["metric"]), "")
     system = system_name_map(session).get(doc["system"], doc["system"])
     return f"{system}: {metric} {forms.figure_text(doc)}"
 
 
-def _words(session: Session, doc: ResultDoc) -> str:
+def _words(session: SessionDep, doc: ResultDoc) -> str:
     return f"for {_result_words(session, doc)}"
 
 
 def _edit_form(
-    session: Session, doc: ResultDoc, values: dict[str, str], next_path: str
+    session: SessionDep, doc: ResultDoc, values: dict[str, str], next_path: str
 ) -> ResultForm:
     back = next_path or f"/systems/{doc['system']}"
     return ResultForm(
@@ -126,7 +128,7 @@ def _edit_form(
 
 def _confirm_page(
     request: Request,
-    session: Session,
+    session: SessionDep,
     doc: ResultDoc,
     next_path: str,
     changed: bool,
@@ -144,7 +146,7 @@ def _confirm_page(
     return form_page(request, session, "pages/team_result_delete.html", context, status, {})
 
 
-def _clash(session: Session, values: dict[str, str], current: ResultDoc) -> Clash:
+def _clash(session: SessionDep, values: dict[str, str], current: ResultDoc) -> Clash:
     return forms.result_clash(values, current, vocabulary_names(session))
 
 
@@ -167,7 +169,7 @@ RESULTS: TeamRows[ResultDoc, ResultForm] = TeamRows(
 
 
 @page(router, "/team-results/{result_id}/edit")
-def edit_result(result_id: str, request: Request, session: Session, who: EditorUser) -> Response:
+def edit_result(result_id: str, request: Request, session: SessionDep, who: EditorUser) -> Response:
     return RESULTS.edit_page(request, session, result_id)
 
 
@@ -179,7 +181,9 @@ async def save_result(
 
 
 @page(router, "/team-results/{result_id}/delete")
-def confirm_delete(result_id: str, request: Request, session: Session, who: EditorUser) -> Response:
+def confirm_delete(
+    result_id: str, request: Request, session: SessionDep, who: EditorUser
+) -> Response:
     return RESULTS.delete_page(request, session, result_id)
 
 

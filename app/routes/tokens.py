@@ -11,23 +11,16 @@ from urllib.parse import urlencode
 
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
-from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 
+from app.accounts.identity import AccountError, SignedIn, normalise_name
 from app.accounts.models import ApiToken, Role, utcnow
-from app.accounts.users import (
-    AccountError,
-    SignedIn,
-    add_token,
-    list_tokens,
-    list_users,
-    normalise_name,
-    revoke_token,
-)
+from app.accounts.users import list_tokens, list_users
 from app.accounts.web import SignedInUser
 from app.db import SessionDep
 from app.routes.accounts import read_form
 from app.web.render import render
+from app.writes.accounts import add_token, revoke_token
 from app.writes.transaction import end_read, write_transaction
 
 router = APIRouter(prefix="/account", include_in_schema=False)
@@ -40,7 +33,7 @@ EXPIRES_MAX_DAYS = 3650
 
 def _page(
     request: Request,
-    session: Session,
+    session: SessionDep,
     who: SignedIn,
     *,
     made: tuple[ApiToken, str, str] | None = None,
@@ -99,7 +92,7 @@ def token_form_problems(form: dict[str, str], who: SignedIn) -> tuple[dict[str, 
     return problems, days
 
 
-def _add(request: Request, session: Session, who: SignedIn, form: dict[str, str]) -> Response:
+def _add(request: Request, session: SessionDep, who: SignedIn, form: dict[str, str]) -> Response:
     problems, days = token_form_problems(form, who)
     if problems:
         return _page(request, session, who, form=form, problems=problems, status_code=422)
@@ -121,7 +114,7 @@ async def add(request: Request, session: SessionDep, who: SignedInUser) -> Respo
     return await run_in_threadpool(_add, request, session, who, form)
 
 
-def _revoke(request: Request, session: Session, who: SignedIn, token_id: int) -> Response:
+def _revoke(request: Request, session: SessionDep, who: SignedIn, token_id: int) -> Response:
     owner = next((t.user for t in list_tokens(session) if t.id == token_id), None)
     # Someone else's token answers as if it did not exist: ids are not a way to learn users.
     if owner is None or (owner != who.name and not who.allows(Role.admin)):

@@ -3,23 +3,20 @@
 import csv
 import io
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
 from app.seeding.checks import check_benchmark
 from app.seeding.errors import describe_error
+from app.seeding.reader import SeedReader
 from app.seeding.schema import BENCHMARK_COLUMNS, BenchmarkRow
 from app.seeding.yamlio import UnreadableFileError, read_text
-
-if TYPE_CHECKING:
-    from app.seeding.load import _Reader
 
 HEADER = ",".join(BENCHMARK_COLUMNS)
 
 
 def read_benchmark_file(
-    reader: "_Reader", path: Path, seen: dict[str, str]
+    reader: SeedReader, path: Path, seen: dict[str, str]
 ) -> list[BenchmarkRow] | None:
     """The file's valid rows, or None when it cannot be read as a whole."""
     try:
@@ -43,7 +40,7 @@ def read_benchmark_file(
 
 
 def _rows(
-    reader: "_Reader", path: Path, records: "csv.DictReader[str]", seen: dict[str, str]
+    reader: SeedReader, path: Path, records: "csv.DictReader[str]", seen: dict[str, str]
 ) -> list[BenchmarkRow] | None:
     if tuple(records.fieldnames or ()) != BENCHMARK_COLUMNS:
         reader.problem(path, 1, "header", f"columns must be exactly: {HEADER}")
@@ -74,7 +71,7 @@ def _cell_count_problem(record: dict[str | None, object]) -> str | None:
     return None
 
 
-def _row(reader: "_Reader", path: Path, line: int, record: dict[str, str]) -> BenchmarkRow | None:
+def _row(reader: SeedReader, path: Path, line: int, record: dict[str, str]) -> BenchmarkRow | None:
     try:
         return BenchmarkRow.model_validate(record)
     except ValidationError as exc:

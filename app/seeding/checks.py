@@ -1,16 +1,13 @@
 """Cross-reference checks for systems, claims and benchmark rows."""
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from app.seeding.entries import resolve_row
+from app.seeding.reader import SeedReader
 from app.seeding.schema import BenchmarkRow, ClaimEntry, SourceEntry, SystemFile
 from app.seeding.yamlio import line_of
 from app.vocabulary.fixed import FIRST_PARTY_KINDS
-
-if TYPE_CHECKING:
-    from app.seeding.load import _Reader
-
 
 # The five articles the Atlas started from came as files without an address; every other
 # kind of source is cited by its URL, and its figures carry their whole context.
@@ -19,7 +16,7 @@ CONTEXT_COLUMNS = ("hardware", "model", "workload")
 
 
 def check_source_entry(
-    reader: "_Reader", path: Path, raw: Any, slug: str, source: SourceEntry
+    reader: SeedReader, path: Path, raw: Any, slug: str, source: SourceEntry
 ) -> None:
     """A source says where to find it; a first-party one says what was read, and when."""
 
@@ -42,7 +39,7 @@ def check_source_entry(
         reader.problem(path, at("version"), slug, msg)
 
 
-def check_system(reader: "_Reader", path: Path, raw: Any, slug: str, system: SystemFile) -> None:
+def check_system(reader: SeedReader, path: Path, raw: Any, slug: str, system: SystemFile) -> None:
     """Every source exists; headline licence and status are backed by a fact."""
     for i, source in enumerate(system.summary_sources):
         reader.check_source(path, line_of(raw, ("summary_sources", i)), slug, source)
@@ -63,7 +60,7 @@ def check_system(reader: "_Reader", path: Path, raw: Any, slug: str, system: Sys
 
 
 def check_claims(
-    reader: "_Reader", path: Path, raw: Any
+    reader: SeedReader, path: Path, raw: Any
 ) -> dict[str, dict[str, ClaimEntry | list[ClaimEntry]]] | None:
     """Validate one claims/<source>.yaml file: systems, capabilities, levels.
 
@@ -101,7 +98,7 @@ def check_claims(
 
 
 def _check_readings(
-    reader: "_Reader", path: Path, raw: Any, where: tuple[str, str], value: list[Any]
+    reader: SeedReader, path: Path, raw: Any, where: tuple[str, str], value: list[Any]
 ) -> list[ClaimEntry] | None:
     """Several readings of one self-contradicting source: each needs its own note."""
     label = ".".join(where)
@@ -123,7 +120,7 @@ def _check_readings(
 
 
 def check_benchmark(
-    reader: "_Reader", path: Path, line: int, row: BenchmarkRow, seen: dict[str, str]
+    reader: SeedReader, path: Path, line: int, row: BenchmarkRow, seen: dict[str, str]
 ) -> bool:
     """References resolve, the unit suits the metric, and value/range are coherent."""
     where = f"row {line} ({row.id})"
@@ -153,7 +150,9 @@ def check_benchmark(
     return ok
 
 
-def _check_context(reader: "_Reader", path: Path, line: int, where: str, row: BenchmarkRow) -> bool:
+def _check_context(
+    reader: SeedReader, path: Path, line: int, where: str, row: BenchmarkRow
+) -> bool:
     """A figure says what it ran on, which model and which workload: a vague entry
     ("a GPU, not stated which") is an answer, a blank is not. The five articles' rows
     predate this rule and often leave hardware or model out; they are let through."""
@@ -170,7 +169,7 @@ def _check_context(reader: "_Reader", path: Path, line: int, where: str, row: Be
     return not blank
 
 
-def _check_ratio(reader: "_Reader", path: Path, line: int, where: str, row: BenchmarkRow) -> bool:
+def _check_ratio(reader: SeedReader, path: Path, line: int, where: str, row: BenchmarkRow) -> bool:
     # "0x the baseline" would mean the system did nothing at all: not a comparison, and
     # it cannot be turned round into "N x slower". Zero stays valid for other units.
     if row.unit != "x":

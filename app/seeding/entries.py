@@ -1,8 +1,9 @@
 """Read hardware.yaml, models.yaml and workloads.yaml; resolve the names benchmark rows use."""
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from app.seeding.reader import SeedReader
 from app.seeding.schema import (
     BenchmarkRow,
     HardwareEntry,
@@ -13,9 +14,6 @@ from app.seeding.schema import (
 from app.seeding.yamlio import line_of
 from app.vocabulary.names import Names, alias_key, canonical_precision
 
-if TYPE_CHECKING:
-    from app.seeding.load import _Reader
-
 # kind -> (file, entry model, the SeedData attribute holding its entries)
 VOCABULARY_FILES: dict[str, tuple[str, type[VocabularyEntry], str]] = {
     "hardware": ("hardware.yaml", HardwareEntry, "hardware"),
@@ -24,7 +22,7 @@ VOCABULARY_FILES: dict[str, tuple[str, type[VocabularyEntry], str]] = {
 }
 
 
-def read_vocabularies(reader: "_Reader") -> None:
+def read_vocabularies(reader: SeedReader) -> None:
     """Validate each vocabulary file: entries, their sources, and names used only once."""
     for kind, (file_name, model, attribute) in VOCABULARY_FILES.items():
         path = reader.root / file_name
@@ -39,7 +37,7 @@ def read_vocabularies(reader: "_Reader") -> None:
         reader.data.names[kind] = _names(reader, kind, path, raw, entries)
 
 
-def _check_active(reader: "_Reader", path: Path, raw: Any, slug: str, entry: ModelEntry) -> None:
+def _check_active(reader: SeedReader, path: Path, raw: Any, slug: str, entry: ModelEntry) -> None:
     """Active parameters belong to a mixture of experts and cannot exceed its total."""
     active = entry.active_parameters_b
     if active is None:
@@ -57,7 +55,7 @@ def _check_active(reader: "_Reader", path: Path, raw: Any, slug: str, entry: Mod
 
 
 def _names(
-    reader: "_Reader", kind: str, path: Path, raw: Any, entries: dict[str, VocabularyEntry]
+    reader: SeedReader, kind: str, path: Path, raw: Any, entries: dict[str, VocabularyEntry]
 ) -> Names:
     """The entries' names; a name that two entries claim is reported (it would be a guess)."""
     owner: dict[str, str] = {}
@@ -79,7 +77,7 @@ def _names(
     return Names.of(kind, ((slug, [e.name, *e.aliases]) for slug, e in entries.items()))
 
 
-def resolve_row(reader: "_Reader", path: Path, line: int, row: BenchmarkRow) -> bool:
+def resolve_row(reader: SeedReader, path: Path, line: int, row: BenchmarkRow) -> bool:
     """Replace the row's hardware, model and workload names by slugs; report unknown ones."""
     ok = True
     for kind in VOCABULARY_FILES:

@@ -1,60 +1,26 @@
 """Read and validate every seed file; nothing here touches the database."""
 
-from collections.abc import Collection
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
-
-from pydantic import BaseModel, ValidationError
+from typing import Any
 
 from app.decision.questions import QUESTIONS_BY_ID
-from app.seeding.errors import SeedError, SeedProblem, describe_error
-from app.seeding.layout import Layout, empty_form_hint, survey
+from app.seeding.benchmarks import read_benchmark_file
+from app.seeding.checks import check_claims, check_source_entry, check_system
+from app.seeding.entries import read_vocabularies as read_vocabulary_files
+from app.seeding.errors import SeedError, SeedProblem
+from app.seeding.layout import survey
+from app.seeding.reader import SeedData, SeedReader
 from app.seeding.schema import (
     SLUG_RULE,
-    BenchmarkRow,
     CapabilityEntry,
     CategoryEntry,
-    ClaimEntry,
-    HardwareEntry,
     MetricEntry,
-    ModelEntry,
     RuleEntry,
     SourceEntry,
     SystemFile,
-    WorkloadEntry,
     is_slug,
 )
-from app.seeding.yamlio import (
-    UnreadableFileError,
-    YamlSyntaxError,
-    line_of,
-    read_yaml,
-    shape_problems,
-)
-from app.vocabulary.names import Names
-
-M = TypeVar("M", bound=BaseModel)
-
-
-@dataclass
-class SeedData:
-    """Everything in seed/, validated, in file order."""
-
-    sources: dict[str, SourceEntry] = field(default_factory=dict)
-    categories: dict[str, CategoryEntry] = field(default_factory=dict)
-    capabilities: dict[str, CapabilityEntry] = field(default_factory=dict)
-    metrics: dict[str, MetricEntry] = field(default_factory=dict)
-    hardware: dict[str, HardwareEntry] = field(default_factory=dict)
-    models: dict[str, ModelEntry] = field(default_factory=dict)
-    workloads: dict[str, WorkloadEntry] = field(default_factory=dict)
-    names: dict[str, Names] = field(default_factory=dict)  # kind -> every name of its entries
-    systems: dict[str, SystemFile] = field(default_factory=dict)
-    claims: dict[str, dict[str, dict[str, ClaimEntry | list[ClaimEntry]]]] = field(
-        default_factory=dict
-    )  # a list when the source gives several readings of one cell
-    benchmarks: dict[str, list[BenchmarkRow]] = field(default_factory=dict)
-    rules: dict[str, RuleEntry] = field(default_factory=dict)
+from app.seeding.yamlio import line_of
 
 
 def load_seed(seed_dir: Path) -> SeedData:
@@ -66,78 +32,8 @@ def load_seed(seed_dir: Path) -> SeedData:
     return data
 
 
-class _Reader:
-    def __init__(self, seed_dir: Path) -> None:
-        self.root = seed_dir
-        self.problems: list[SeedProblem] = []
-        self.data = SeedData()
-        self.layout = Layout()
-
-    # -- plumbing ---------------------------------------------------------
-    def problem(self, file: Path, line: int | None, where: str, message: str) -> None:
-        name = (
-            file.relative_to(self.root).as_posix() if file.is_relative_to(self.root) else str(file)
-        )
-        self.problems.append(SeedProblem(name, line, where, message))
-
-    def read(self, path: Path) -> Any:
-        """The file's YAML document, or None once every problem with it is reported."""
-        if not path.is_file():
-            self.problem(path, None, "", "file is missing" + empty_form_hint(self.root, path))
-            return None
-        try:
-            raw = read_yaml(path)
-        except UnreadableFileError as exc:
-            prefix = "not valid YAML: " if isinstance(exc, YamlSyntaxError) else ""
-            self.problem(path, exc.line, "", f"{prefix}{exc}")
-            return None
-        if raw is None:
-            msg = "file is empty (no data, only blank lines or comments)"
-            self.problem(path, 1, "", msg + empty_form_hint(self.root, path))
-            return None
-        return raw if self._well_shaped(path, raw) else None
-
-    def _well_shaped(self, path: Path, raw: Any) -> bool:
-        """Keys are text and nothing is shared through YAML aliases; report what is not."""
-        found = shape_problems(raw)
-        for where, line, message in found:
-            self.problem(path, line, ".".join(str(p) for p in where), message)
-        return not found
-
-    def validate(
-        self, model: type[M], raw: Any, path: Path, node: Any, where: tuple[Any, ...]
-    ) -> M | None:
-        try:
-            return model.model_validate(raw)
-        except ValidationError as exc:
-            for err in exc.errors():
-                loc = tuple(err["loc"])
-                field_name = ".".join(str(p) for p in loc) or "(entry)"
-                label = ".".join(str(p) for p in where)
-                line = line_of(node, where + loc)
-                self.problem(path, line, label, f"field '{field_name}': {describe_error(err)}")
-            return None
-
-    def keyed_entries(
-        self, model: type[M], raw: Any, path: Path, root: Any, prefix: tuple[str, ...] = ()
-    ) -> dict[str, M]:
-        """Validate a mapping of slug -> entry found at `prefix` inside `root`."""
-        if raw is None:
-            return {}
-        if not isinstance(raw, dict):
-            self.problem(path, 1, "", "expected a mapping of slug to entry")
-            return {}
-        out: dict[str, M] = {}
-        for key, value in raw.items():
-            where = (*prefix, key)
-            if not is_slug(key):
-                msg = f"is not a valid slug; allowed: {SLUG_RULE}"
-                self.problem(path, line_of(root, where), str(key), msg)
-                continue
-            entry = self.validate(model, value, path, root, where)
-            if entry is not None:
-                out[key] = entry
-        return out
+class _Reader(SeedReader):
+    """Reads every seed file in order, each through its own check."""
 
     # -- files ------------------------------------------------------------
     def read_all(self) -> SeedData:
@@ -164,8 +60,6 @@ class _Reader:
     def read_sources(self) -> None:
         path = self.root / "sources.yaml"
         raw = self.read(path)
-        from app.seeding.checks import check_source_entry
-
         sources = self.keyed_entries(SourceEntry, raw, path, raw)
         for slug, source in sources.items():
             check_source_entry(self, path, raw, slug, source)
@@ -200,13 +94,9 @@ class _Reader:
         self.data.metrics = self.keyed_entries(MetricEntry, raw, path, raw)
 
     def read_vocabularies(self) -> None:
-        from app.seeding.entries import read_vocabularies
-
-        read_vocabularies(self)
+        read_vocabulary_files(self)
 
     def read_systems(self) -> None:
-        from app.seeding.checks import check_system
-
         for path in self.layout.files["systems"]:
             slug = path.stem
             if not is_slug(slug):
@@ -222,8 +112,6 @@ class _Reader:
                 self.data.systems[slug] = system
 
     def read_claims(self) -> None:
-        from app.seeding.checks import check_claims
-
         for path in self.layout.files["claims"]:
             raw = self.read(path)
             if raw is None:
@@ -233,8 +121,6 @@ class _Reader:
                 self.data.claims[path.stem] = claims
 
     def read_benchmarks(self) -> None:
-        from app.seeding.benchmarks import read_benchmark_file
-
         seen: dict[str, str] = {}
         for path in self.layout.files["benchmarks"]:
             if path.stem not in self.data.sources:
@@ -282,34 +168,5 @@ class _Reader:
                     msg = f"unknown option {option!r} for {question_id}; allowed: {allowed}"
                     self.problem(path, line, slug, msg)
 
-    # -- cross-references -------------------------------------------------
     def _unknown_source_file(self, stem: str) -> str:
         return f"file name {stem!r} is not a source slug in sources.yaml"
-
-    def check_source(self, path: Path, line: int | None, where: str, slug: str) -> bool:
-        if slug in self.data.sources:
-            return True
-        self.problem(path, line, where, f"unknown source {slug!r} (not in sources.yaml)")
-        return False
-
-    def check_ref(self, path: Path, line: int | None, where: str, kind: str, slug: str) -> bool:
-        """Check a reference to a system, capability or metric by slug."""
-        table: Collection[str] = {
-            "system": self.system_slugs(),
-            "capability": self.data.capabilities,
-            "metric": self.data.metrics,
-        }[kind]
-        if slug in table:
-            return True
-        self.problem(path, line, where, f"unknown {kind} {slug!r}{self._hint(kind, slug, table)}")
-        return False
-
-    def system_slugs(self) -> set[str]:
-        # Every system file counts, valid or not, so one broken file is reported once
-        # rather than again by every claim and figure that names the system.
-        return {p.stem for p in self.layout.files["systems"]}
-
-    @staticmethod
-    def _hint(kind: str, slug: str, known: Collection[str]) -> str:
-        close = Names.of(kind, ((other, ()) for other in known)).suggest(slug)
-        return f"; did you mean {', '.join(close)}?" if close else ""

@@ -10,8 +10,10 @@ from app.db import startup_lock
 from app.migrations import migrate
 from app.migrations.migrate import SchemaError
 from app.models import System
-from app.seeding.apply import SeedReport, apply_seed
-from app.seeding.load import SeedData, load_seed
+from app.seeding.load import load_seed
+from app.seeding.reader import SeedData
+from app.writes.seed import apply_seed
+from app.writes.seed_rows import SeedReport
 
 __all__ = ["Preparation", "SchemaError", "migrate_and_seed", "prepare_database", "seed"]
 

@@ -10,7 +10,7 @@ from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import BaseRoute, Match
 
-from app.params.views import ParamError, ParamProblem
+from app.params.reader import ParamError, ParamProblem
 from app.web.render import render
 
 KIND_WORDS = {

@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from app.params.views import SPLIT, Vocabulary
+from app.params.reader import SPLIT, Vocabulary
 
 VOCABULARY_KEY = "x-vocabulary"
 

@@ -4,9 +4,9 @@ A route used to be two functions, a sync build and an async wrapper that only ha
 serve(). `@page(router, path)` writes the wrapper: it registers an async route whose
 parameters are the build's own, with three kinds told apart by their annotation:
 
-- `session: Session` is the request's session (`SessionDep`); the build gets it inside
-  serve()'s one read transaction, in a worker thread;
-- a reading alias from app/params/deps.py (`MatrixReading`, `Ignored` ...) is read there too,
+- `session: SessionDep` is the request's session; the build gets it inside serve()'s one
+  read transaction, in a worker thread (a plain `Session` annotation is read the same way);
+- a reading alias from app/web/deps.py (`MatrixReading`, `Ignored` ...) is read there too,
   so a reading that needs the data reads the page's own snapshot, and a cache hit reads none;
 - anything else (`request: Request`, a path or query parameter, `EditorUser`) is resolved by
   FastAPI as in any route, before serve() is called.
@@ -16,14 +16,14 @@ The route keeps the build's name (its OpenAPI operation id) and docstring (its d
 
 import inspect
 from collections.abc import Callable
-from typing import Any, TypeVar, get_type_hints
+from typing import Annotated, Any, TypeVar, get_args, get_origin, get_type_hints
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from sqlmodel import Session
 
 from app.db import SessionDep
-from app.params.deps import Deferred
+from app.web.deps import Deferred
 from app.web.render import serve
 
 B = TypeVar("B", bound=Callable[..., Response])
@@ -51,7 +51,7 @@ def endpoint_of(build: Callable[..., Response]) -> Callable[..., Any]:
     params, session_name, request_name = [], _SESSION, _REQUEST
     for p in signature.parameters.values():
         hint = hints.get(p.name, p.annotation)
-        if hint is Session:
+        if _is_session(hint):
             session_name, hint = p.name, SessionDep
         elif hint is Request:
             request_name = p.name
@@ -81,6 +81,12 @@ def endpoint_of(build: Callable[..., Response]) -> Callable[..., Any]:
     for attribute in ("__name__", "__qualname__", "__doc__", "__module__"):
         setattr(endpoint, attribute, getattr(build, attribute))
     return endpoint
+
+
+def _is_session(hint: Any) -> bool:
+    if get_origin(hint) is Annotated:
+        hint = get_args(hint)[0]
+    return hint is Session
 
 
 def _keyword(name: str, annotation: Any) -> inspect.Parameter:

@@ -23,7 +23,7 @@ from app.accounts.users import SignedIn
 from app.accounts.web import here, login_url, safe_next
 from app.data_version.version import data_version
 from app.forms import notes as note_forms
-from app.params.views import group_problems, is_untidy
+from app.params.reader import group_problems, is_untidy
 from app.present import bar_svg, formatting, marks
 from app.queries.catalogue import site_facts
 from app.settings import PROJECT_ROOT

@@ -1,5 +1,5 @@
 """Security headers on every response: pages, API, static files, redirects and errors
-(added by app.web.front, the outermost layer).
+(added by app/web/edge/security.py, the outermost layer).
 
 The Content-Security-Policy allows only our own files: no inline script, no inline style
 (neither <style> nor style="…"), no framing. Templates, static JS and server-drawn SVG

@@ -18,13 +18,13 @@ from typing import Any, cast
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
-from app.accounts.users import SignedIn
+from app.accounts.identity import SignedIn
 from app.data_version.version import bump_data_version
 from app.db import lock_writes
 from app.models import VOCABULARY_TABLES, BenchmarkResult, Claim, System, TeamNote
 from app.vocabulary.names import alias_key
+from app.writes.common import TeamError, UnknownItemError, author, check_version, now
 from app.writes.revisions import record
-from app.writes.team import TeamError, UnknownItemError, author, check_version, now
 
 FIELDS: dict[str, tuple[str, ...]] = {
     "hardware": ("name", "vendor", "memory_gb", "form_factor", "note"),

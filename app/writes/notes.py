@@ -14,7 +14,7 @@ from typing import cast
 
 from sqlmodel import Session, select
 
-from app.accounts.users import SignedIn
+from app.accounts.identity import SignedIn
 from app.data_version.version import bump_data_version
 from app.db import lock_writes
 from app.models import TeamNote
@@ -27,9 +27,7 @@ from app.queries.notes import (
     notes_on,
 )
 from app.queries.notes import note_item as read_note
-from app.writes.documents import NoteChanges, NoteDoc, NoteReply
-from app.writes.inputs import TeamNoteIn
-from app.writes.team import (
+from app.writes.common import (
     Filed,
     Saved,
     TeamError,
@@ -39,6 +37,8 @@ from app.writes.team import (
     record_change,
     revise,
 )
+from app.writes.documents import NoteChanges, NoteDoc, NoteReply
+from app.writes.inputs import TeamNoteIn
 
 NOTE_PREFIX = "note-"
 ENTITY = "note"

@@ -9,7 +9,7 @@ import datetime as dt
 from pydantic import BaseModel, ConfigDict, Field
 from sqlmodel import Session, select
 
-from app.accounts.users import SignedIn
+from app.accounts.identity import SignedIn
 from app.data_version.version import bump_data_version
 from app.models import Hardware, HardwarePrice
 from app.writes.revisions import record

@@ -1,4 +1,5 @@
-"""A team's own claims and benchmark results: add, change, remove, each with its revision.
+"""A team's own benchmark results: add, change, remove, each with its revision; and the
+team's own source they cite (the team's claims are in claims.py).
 
 Published rows belong to seed/ and are never changed here. A team row cites the team's own
 source (slug `team`, kind team-measurement, not published), names the user who last saved it,
@@ -13,87 +14,48 @@ transaction.
 import datetime as dt
 import secrets
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import partial
-from typing import Any, Generic, Literal, TypeVar, cast
+from typing import Any, cast
 
-from sqlalchemy import func, insert
+from sqlalchemy import insert
 from sqlmodel import Session, col, select
 
-from app.accounts.models import UserAccount
-from app.accounts.users import SignedIn
+from app.accounts.identity import SignedIn
 from app.data_version.version import bump_data_version
 from app.db import lock_writes
 from app.models import (
     VOCABULARY_TABLES,
     BenchmarkResult,
-    Capability,
-    Claim,
     Metric,
     Source,
     System,
-    TeamNote,
 )
 from app.queries.entries import entry_ids, vocabulary_names
 from app.vocabulary.names import api_listing
-from app.writes.documents import ClaimDoc, ResultChanges, ResultDoc, Versioned
+from app.writes.common import (
+    Filed,
+    Saved,
+    TeamError,
+    UnknownItemError,
+    author,
+    by_slug,
+    check_version,
+    next_position,
+    now,
+    record_change,
+)
+from app.writes.documents import ResultChanges, ResultDoc
 from app.writes.inputs import (
-    TeamClaimIn,
     TeamResultFields,
     TeamResultIn,
     check_value_or_range,
 )
-from app.writes.revisions import Action, record, record_many, revision_values
+from app.writes.revisions import record_many, revision_values
 
 TEAM_SOURCE = "team"
 TEAM_KIND = "team-measurement"
 RESULT_PREFIX = "team-"
-Doc = TypeVar("Doc", bound=Versioned)
-"""A saved row's document: a team result's, claim's or note's."""
-
-
-class TeamError(Exception):
-    """Input that cannot be saved; `problems` maps each field to what is wrong with it, and
-    `values` the field to the value that was refused, where showing it helps."""
-
-    def __init__(self, problems: dict[str, str], values: dict[str, str] | None = None) -> None:
-        super().__init__("; ".join(f"{k}: {v}" for k, v in problems.items()))
-        self.problems = problems
-        self.values = values or {}
-
-
-class UnknownItemError(Exception):
-    """No such system, capability, or team result."""
-
-
-class StaleVersionError(Exception, Generic[Doc]):
-    """The change was based on `given`, but the row is at `current` (someone saved since)."""
-
-    def __init__(self, what: str, given: int, current: int, row: Doc) -> None:
-        super().__init__(
-            f"{what} is at version {current}, not {given}: someone saved it since; "
-            "reload it and make the change again"
-        )
-        self.given, self.current, self.row = given, current, row
-
-
-class VersionRequiredError(Exception, Generic[Doc]):
-    """A change to an existing row must say which version it is based on."""
-
-    def __init__(self, what: str, current: int, row: Doc) -> None:
-        super().__init__(
-            f"{what} already exists (version {current}); send the version your change is "
-            "based on (If-Match or a 'version' field)"
-        )
-        self.current, self.row = current, row
-
-
-@dataclass
-class Saved(Generic[Doc]):
-    """What a write did: the rows' documents as the API returns them."""
-
-    items: list[Doc] = field(default_factory=list)
-    created: bool = False
 
 
 def team_source(session: Session, team_name: str) -> Source:
@@ -116,9 +78,6 @@ def team_source(session: Session, team_name: str) -> Source:
     return source
 
 
-# Results -------------------------------------------------------------------------------------
-
-
 def add_results(
     session: Session,
     who: SignedIn,
@@ -138,7 +97,7 @@ def add_results(
     if checked.problems:
         raise TeamError(checked.problems, checked.refused)
     source = source or team_source(session, team_name)
-    position = _next_position(session, BenchmarkResult)
+    position = next_position(session, BenchmarkResult)
     saved_at = now()
     saved: Saved[ResultDoc] = Saved(created=True)
     # Rows and revisions go in as two bulk statements: an import confirms thousands of
@@ -252,8 +211,8 @@ class _Checked:
 
 
 def _check_results(session: Session, results: list[TeamResultIn], entries: "_Entries") -> _Checked:
-    systems = _by_slug(session, System, {r.system for r in results})
-    metrics = _by_slug(session, Metric, {r.metric for r in results})
+    systems = by_slug(session, System, {r.system for r in results})
+    metrics = by_slug(session, Metric, {r.metric for r in results})
     checked = _Checked({}, {}, [], systems, metrics)
     for index, result in enumerate(results):
         names = result.model_dump(include=set(VOCABULARY_TABLES))
@@ -364,204 +323,3 @@ def _unit_problem(
 
 def _new_result_slug() -> str:
     return f"{RESULT_PREFIX}{secrets.token_hex(5)}"
-
-
-# Claims --------------------------------------------------------------------------------------
-
-
-def put_claim(
-    session: Session,
-    who: SignedIn,
-    system_slug: str,
-    capability_slug: str,
-    claim: TeamClaimIn,
-    version: int | None,
-    team_name: str,
-) -> Saved[ClaimDoc]:
-    """Set the team's claim on a cell: made if there is none, else changed (version needed)."""
-    lock_writes(session)
-    system, capability = _cell_rows(session, system_slug, capability_slug)
-    source = team_source(session, team_name)
-    row = _team_claim(session, system, capability, source)
-    key = claim_key(system_slug, capability_slug)
-    if row is None:
-        row = Claim(
-            system_id=system.id,  # type: ignore[arg-type]
-            capability_id=capability.id,  # type: ignore[arg-type]
-            source_id=source.id,  # type: ignore[arg-type]
-            level=claim.level,
-            note=claim.note,
-            position=_next_position(session, Claim),
-            user_id=who.user_id,
-            version=1,
-            updated_at=now(),
-        )
-        session.add(row)
-        after = claim_doc(row, system_slug, capability_slug)
-        revise(session, who, "claim", key, "create", None, after, system_slug)
-        bump_data_version(session)
-        return Saved(items=[after | {"version": 1, "by": who.name}], created=True)
-    before = claim_doc(row, system_slug, capability_slug)
-    seen = before | {"by": author(session, row)}
-    check_version(f"the team's claim on {key}", row.version, version, seen)
-    row.level, row.note = claim.level, claim.note
-    after = claim_doc(row, system_slug, capability_slug)
-    if not record_change(session, who, row, Filed("claim", key, system_slug), before, after):
-        return Saved(items=[after | {"version": row.version, "by": author(session, row)}])
-    return Saved(items=[after | {"version": row.version, "by": who.name}])
-
-
-def delete_claim(
-    session: Session, who: SignedIn, system_slug: str, capability_slug: str, version: int | None
-) -> None:
-    lock_writes(session)
-    system, capability = _cell_rows(session, system_slug, capability_slug)
-    source = session.exec(select(Source).where(Source.slug == TEAM_SOURCE)).first()
-    row = _team_claim(session, system, capability, source) if source else None
-    key = claim_key(system_slug, capability_slug)
-    if row is None:
-        raise UnknownItemError(f"the team has no claim on {key}")
-    before = claim_doc(row, system_slug, capability_slug)
-    seen = before | {"by": author(session, row)}
-    check_version(f"the team's claim on {key}", row.version, version, seen)
-    record_change(session, who, row, Filed("claim", key, system_slug), before, None)
-
-
-def team_claim(session: Session, system_slug: str, capability_slug: str) -> ClaimDoc | None:
-    """The team's claim on a cell as the API shows it (for forms and GET), or None."""
-    system, capability = _cell_rows(session, system_slug, capability_slug)
-    source = session.exec(select(Source).where(Source.slug == TEAM_SOURCE)).first()
-    row = _team_claim(session, system, capability, source) if source else None
-    if row is None:
-        return None
-    doc = claim_doc(row, system_slug, capability_slug)
-    return doc | {"version": row.version, "by": author(session, row)}
-
-
-def claim_key(system: str, capability: str) -> str:
-    """The claim's key in the history, as the seed's claims are keyed."""
-    return f"{system}/{capability}/{TEAM_SOURCE}"
-
-
-def claim_doc(row: Claim, system: str, capability: str) -> ClaimDoc:
-    doc: ClaimDoc = {
-        "system": system,
-        "capability": capability,
-        "source": TEAM_SOURCE,
-        "level": row.level,
-    }
-    return doc | ({"note": row.note} if row.note else {})
-
-
-def _cell_rows(
-    session: Session, system_slug: str, capability_slug: str
-) -> tuple[System, Capability]:
-    """The System and Capability rows of a cell; UnknownItemError names the one missing."""
-    system = session.exec(select(System).where(System.slug == system_slug)).first()
-    if system is None:
-        raise UnknownItemError(f"no system has the slug {system_slug!r}")
-    capability = session.exec(select(Capability).where(Capability.slug == capability_slug)).first()
-    if capability is None:
-        raise UnknownItemError(
-            f"no capability has the slug {capability_slug!r}; see GET /api/v1/capabilities"
-        )
-    return system, capability
-
-
-def _team_claim(
-    session: Session, system: System, capability: Capability, source: Source
-) -> Claim | None:
-    return session.exec(
-        select(Claim).where(
-            Claim.system_id == system.id,
-            Claim.capability_id == capability.id,
-            Claim.source_id == source.id,
-        )
-    ).first()
-
-
-# Shared --------------------------------------------------------------------------------------
-
-
-def check_version(what: str, current: int, given: int | None, row: Doc) -> None:
-    """Refuse a change based on no version, or on one older than `current`."""
-    # `row | {...}` is a Doc again; mypy reads a TypedDict merge on a TypeVar as a plain dict.
-    if given is None:
-        raise VersionRequiredError(what, current, cast(Doc, row | {"version": current}))
-    if given != current:
-        raise StaleVersionError(what, given, current, cast(Doc, row | {"version": current}))
-
-
-@dataclass(frozen=True)
-class Filed:
-    """Where a team row's changes are filed in the history: its kind of item (`entity`), its
-    key, and the system it belongs to."""
-
-    entity: str
-    key: str
-    system: str
-
-
-def record_change(
-    session: Session,
-    who: SignedIn,
-    row: BenchmarkResult | Claim | TeamNote,
-    filed: Filed,
-    before: Mapping[str, object],
-    after: Mapping[str, object] | None,
-) -> bool:
-    """Apply an accepted change to a team row (its version checked): `after` is the row's new
-    document, None when the row is removed. The row counts the save and names `who`, the
-    change gets its revision and the data a new version. A change that leaves the document
-    as it was records nothing and returns False."""
-    if after is None:
-        session.delete(row)
-    elif after == before:
-        return False
-    else:
-        row.version += 1
-        row.user_id, row.updated_at = who.user_id, now()
-        session.add(row)
-        session.flush()
-    action: Literal["update", "delete"] = "delete" if after is None else "update"
-    revise(session, who, filed.entity, filed.key, action, before, after, filed.system)
-    bump_data_version(session)
-    return True
-
-
-def revise(
-    session: Session,
-    who: SignedIn,
-    entity: str,
-    key: str,
-    action: Action,
-    before: Mapping[str, object] | None,
-    after: Mapping[str, object] | None,
-    system: str,
-) -> None:
-    """Record a team change, by `who`, filed under `system` (in the caller's transaction)."""
-    record(session, actor=who.name, user_id=who.user_id, entity=entity, key=key, action=action,
-           before=before, after=after, system_slug=system)  # fmt: skip
-
-
-def _by_slug(session: Session, model: Any, slugs: set[str]) -> dict[str, Any]:
-    if not slugs:
-        return {}
-    return {row.slug: row for row in session.exec(select(model).where(model.slug.in_(slugs)))}
-
-
-def _next_position(session: Session, model: Any) -> int:
-    return int(session.exec(select(func.coalesce(func.max(model.position), 0))).one()) + 1
-
-
-def author(session: Session, row: Any) -> str | None:
-    """The name of the user who saved a team row last."""
-    if row.user_id is None:
-        return None
-    user = session.get(UserAccount, row.user_id)
-    return user.name if user else None
-
-
-def now() -> dt.datetime:
-    """The time a save is stamped with."""
-    return dt.datetime.now(dt.UTC)

@@ -8,6 +8,7 @@ from sqlmodel import Session, select
 
 from app.accounts import limits
 from app.accounts.models import SignInFailure, utcnow
+from app.writes.sessions import forget_account, record_failure
 
 pytestmark = pytest.mark.database
 
@@ -20,7 +21,7 @@ def session(empty_engine: Engine):
 
 def fail(session: Session, name: str, address: str, times: int, ago: timedelta = timedelta()):
     for _ in range(times):
-        limits.record_failure(session, name, address, utcnow() - ago)
+        record_failure(session, name, address, utcnow() - ago)
     session.flush()
 
 
@@ -66,6 +67,6 @@ def test_recording_prunes_old_rows_and_a_success_forgets_the_account(session) ->
     fail(session, "ada", "10.0.0.1", 2)
     assert len(session.exec(select(SignInFailure)).all()) == 2
     fail(session, "bob", "10.0.0.1", 1)
-    limits.forget_account(session, "ada")
+    forget_account(session, "ada")
     left = session.exec(select(SignInFailure)).all()
     assert [(f.name, f.address) for f in left] == [("bob", "10.0.0.1")]

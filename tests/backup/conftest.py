@@ -26,7 +26,7 @@ from app.backup.dump import export_backup
 from app.backup.restore import restore_backup
 from app.db import make_engine
 from app.seeding.prepare import prepare_database, seed
-from app.writes import entries, imports, notes, prices, team
+from app.writes import claims, entries, imports, notes, prices, team
 from app.writes.imports import ImportContext
 from app.writes.inputs import TeamClaimIn, TeamNoteIn, TeamResultIn
 from app.writes.transaction import write_transaction
@@ -116,7 +116,7 @@ def make_team_data(engine: Engine) -> tuple[dict[str, str], list[str]]:
 
     def claim(system: str, capability: str, level: str, version: int | None = None) -> Any:
         body = TeamClaimIn(level=level, note=f"{system} checked by us")  # type: ignore[arg-type]
-        return lambda s, who: team.put_claim(s, who, system, capability, body, version, TEAM)
+        return lambda s, who: claims.put_claim(s, who, system, capability, body, version, TEAM)
 
     # A result file imported (its runs and raw metrics carried) and one left as a preview.
     sweep = IMPORT_FILE.read_bytes()
@@ -136,7 +136,7 @@ def make_team_data(engine: Engine) -> tuple[dict[str, str], list[str]]:
     as_user(engine, "eddie", claim("gone-engine", "gone-feature", "yes"))
     as_user(engine, "eddie", claim("sglang", "prefix-caching", "no"))
     as_user(
-        engine, "eddie", lambda s, who: team.delete_claim(s, who, "sglang", "prefix-caching", 1)
+        engine, "eddie", lambda s, who: claims.delete_claim(s, who, "sglang", "prefix-caching", 1)
     )
     make_notes(engine)
     make_catalogue(engine)

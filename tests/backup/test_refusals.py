@@ -11,7 +11,6 @@ import pytest
 from sqlalchemy import Engine, inspect
 from sqlmodel import Session, select
 
-from app.backup import restore
 from app.backup.document import BackupError
 from app.backup.dump import export_backup
 from app.backup.restore import NotEmptyError, restore_backup
@@ -19,7 +18,8 @@ from app.db import make_engine
 from app.models import Source, System, SystemNote
 from app.queries.benchmarks import benchmark_views
 from app.seeding.errors import SeedError
-from app.writes import team
+from app.writes import claims
+from app.writes import restore as restore_writes
 from app.writes.inputs import TeamClaimIn
 from app.writes.transaction import write_transaction
 from tests.accounts.conftest import add_users
@@ -195,7 +195,7 @@ def other_instance(database_url: str, tmp_path: Path) -> str:
     engine = make_engine(url)
     body = TeamClaimIn(level="yes")
     as_user(
-        engine, "zed", lambda s, who: team.put_claim(s, who, "tgi", "amd-rocm", body, None, "Zed")
+        engine, "zed", lambda s, who: claims.put_claim(s, who, "tgi", "amd-rocm", body, None, "Zed")
     )
     engine.dispose()
     return url
@@ -220,14 +220,14 @@ def test_a_failure_half_way_through_leaves_the_database_as_it_was(
 ) -> None:
     engine = engine_of(other_instance)
     export_backup(engine, tmp_path / "before")
-    insert = restore._Restorer.insert
+    insert = restore_writes._Restorer.insert
 
     def fail_after_the_users(self: Any, model: Any, items: Any, *args: Any, **kw: Any) -> Any:
         if model is System:
             raise RuntimeError("the disk is full")
         return insert(self, model, items, *args, **kw)
 
-    monkeypatch.setattr(restore._Restorer, "insert", fail_after_the_users)
+    monkeypatch.setattr(restore_writes._Restorer, "insert", fail_after_the_users)
     with pytest.raises(RuntimeError, match="disk is full"):
         restore_backup(engine, instance.backup, SEED_DIR, replace=True)
     export_backup(engine, tmp_path / "after")

@@ -14,10 +14,11 @@ from sqlalchemy import Engine, inspect
 from sqlmodel import Session, SQLModel, select
 
 from app.backup.dump import export_backup
-from app.backup.restore import KEPT_TABLES, restore_backup
+from app.backup.restore import restore_backup
 from app.db import make_engine
 from app.models import BenchmarkResult, Hardware, HardwareAlias, System
 from app.queries.revisions import list_revisions
+from app.writes.restore import KEPT_TABLES
 from tests.accounts.conftest import build_app, sign_in
 from tests.backup.conftest import Instance, Restore, files
 from tests.conftest import SEED_DIR

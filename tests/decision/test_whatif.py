@@ -8,9 +8,10 @@ from sqlmodel import Session
 
 from app.decision.explain import _trials
 from app.decision.matching import match
+from app.decision.memo import Memo
 from app.decision.model import Answers, Candidate, RuleSpec
 from app.decision.questions import QUESTIONS
-from app.decision.scoring import Memo, order_key, rematch, rule_match, rules_by_question, score
+from app.decision.scoring import order_key, rematch, rule_match, rules_by_question, score
 from app.decision.whatif import WhatIfs
 from app.queries.decide import candidates, rules
 from tests.decision.test_engine import rule, system

@@ -10,9 +10,10 @@ from app.accounts import users as accounts
 from app.accounts.models import Role
 from app.db import make_engine, writer
 from app.models import BenchmarkResult, Source
-from app.params.views import BenchmarkParams, SweepParams
+from app.params.benchmarks import BenchmarkParams, SweepParams
 from app.queries import sweeps
-from app.queries.sweeps import SweepChart, SweepPage, shows_sweeps, team_sweeps
+from app.queries.sweep_models import SweepChart, SweepPage
+from app.queries.sweeps import shows_sweeps, team_sweeps
 from app.writes.team import delete_result
 from tests.team.sweep_data import (
     AIPERF,

@@ -12,38 +12,27 @@ from urllib.parse import urlencode
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from pydantic import BaseModel
-from sqlmodel import Session
 
+from app.db import SessionDep
 from app.decision.engine import Recommendation
-from app.params.deps import (
-    AnswerReading,
-    CompareApiReading,
-    Ignored,
-    ListReading,
-    MatrixApiReading,
-    SweepsReading,
-    checked,
-)
-from app.params.readings import read_benchmarks
-from app.params.views import (
-    AnswerParams,
-    BenchmarkApiParams,
-    CompareApiParams,
-    DecideParams,
-    ListParams,
-    MatrixApiParams,
-    Reading,
-    SweepParams,
-    read_query,
-)
+from app.params.benchmarks import BenchmarkApiParams, SweepParams
+from app.params.compare import CompareApiParams
+from app.params.decide import AnswerParams, DecideParams
+from app.params.lists import ListParams
+from app.params.matrix import MatrixApiParams
+from app.params.reader import Reading, read_query
 from app.queries.benchmark_page import BenchmarkPage
 from app.queries.catalogue import list_capabilities, list_sources
 from app.queries.compare import Comparison, build_comparison
 from app.queries.decide import recommendation
-from app.queries.entries import EntryPage, vocabulary_entries
+from app.queries.entries import vocabulary_entries
+from app.queries.entry_page import EntryPage
 from app.queries.features import FeaturePage, capability_names, feature_page
-from app.queries.matrix import MatrixResult, build_matrix, system_name_map
-from app.queries.sweeps import SweepPage, shows_sweeps, team_sweeps
+from app.queries.matrix import MatrixResult, build_matrix
+from app.queries.matrix_data import system_name_map
+from app.queries.readings import read_benchmarks
+from app.queries.sweep_models import SweepPage
+from app.queries.sweeps import shows_sweeps, team_sweeps
 from app.queries.systems import get_system, list_systems, system_slugs
 from app.routes.entries import PATHS, find_entry
 from app.schemas import (
@@ -54,6 +43,15 @@ from app.schemas import (
     SystemDetail,
     SystemSummary,
     WorkloadEntryView,
+)
+from app.web.deps import (
+    AnswerReading,
+    CompareApiReading,
+    Ignored,
+    ListReading,
+    MatrixApiReading,
+    SweepsReading,
+    checked,
 )
 from app.web.errors import NotFoundError
 from app.web.openapi import query_parameters
@@ -131,7 +129,7 @@ LIST_RESPONSES: dict[int | str, dict[str, Any]] = BAD_VALUE | {
     responses=LIST_RESPONSES,
     openapi_extra=LIST_PAGING,
 )
-def hardware(request: Request, session: Session, listing: ListReading) -> Response:
+def hardware(request: Request, session: SessionDep, listing: ListReading) -> Response:
     """Every hardware entry: slug, name, aliases, vague flag, how many figures use it."""
     return _json_page(request, listing, vocabulary_entries(session)["hardware"])
 
@@ -143,7 +141,7 @@ def hardware(request: Request, session: Session, listing: ListReading) -> Respon
     responses=LIST_RESPONSES,
     openapi_extra=LIST_PAGING,
 )
-def models(request: Request, session: Session, listing: ListReading) -> Response:
+def models(request: Request, session: SessionDep, listing: ListReading) -> Response:
     """Every model entry: slug, name, family, size, aliases, vague flag, figures using it."""
     return _json_page(request, listing, vocabulary_entries(session)["model"])
 
@@ -155,12 +153,12 @@ def models(request: Request, session: Session, listing: ListReading) -> Response
     responses=LIST_RESPONSES,
     openapi_extra=LIST_PAGING,
 )
-def workloads(request: Request, session: Session, listing: ListReading) -> Response:
+def workloads(request: Request, session: SessionDep, listing: ListReading) -> Response:
     """Every workload entry: slug, name, description, lengths, aliases, figures using it."""
     return _json_page(request, listing, vocabulary_entries(session)["workload"])
 
 
-def _entry(session: Session, ignored: list[str], kind: str, slug: str) -> Response:
+def _entry(session: SessionDep, ignored: list[str], kind: str, slug: str) -> Response:
     found = find_entry(session, kind, slug)
     if isinstance(found, str):  # another name of an entry: answer at its slug
         return RedirectResponse(f"/api/v1/{PATHS[kind]}/{found}", status_code=308)
@@ -176,19 +174,19 @@ NO_ENTRY: dict[int | str, dict[str, Any]] = {
 
 
 @page(router, "/hardware/{slug}", response_model=EntryResponse, responses=NO_ENTRY)
-def hardware_entry(slug: str, session: Session, ignored: Ignored) -> Response:
+def hardware_entry(slug: str, session: SessionDep, ignored: Ignored) -> Response:
     """One hardware entry and every figure measured on it (an alias redirects to the slug)."""
     return _entry(session, ignored, "hardware", slug)
 
 
 @page(router, "/models/{slug:path}", response_model=EntryResponse, responses=NO_ENTRY)
-def model_entry(slug: str, session: Session, ignored: Ignored) -> Response:
+def model_entry(slug: str, session: SessionDep, ignored: Ignored) -> Response:
     """One model entry and every figure that ran it (an alias redirects to the slug)."""
     return _entry(session, ignored, "model", slug)
 
 
 @page(router, "/workloads/{slug}", response_model=EntryResponse, responses=NO_ENTRY)
-def workload_entry(slug: str, session: Session, ignored: Ignored) -> Response:
+def workload_entry(slug: str, session: SessionDep, ignored: Ignored) -> Response:
     """One workload entry and every figure measured under it."""
     return _entry(session, ignored, "workload", slug)
 
@@ -200,7 +198,7 @@ def workload_entry(slug: str, session: Session, ignored: Ignored) -> Response:
     responses=LIST_RESPONSES,
     openapi_extra=LIST_PAGING,
 )
-def systems(request: Request, session: Session, listing: ListReading) -> Response:
+def systems(request: Request, session: SessionDep, listing: ListReading) -> Response:
     """Every system with its kind, licence and status."""
     return _json_page(request, listing, list_systems(session))
 
@@ -211,7 +209,7 @@ def systems(request: Request, session: Session, listing: ListReading) -> Respons
     response_model=SystemDetail,
     responses={404: {"description": "Unknown system slug; the reply lists the known ones"}},
 )
-def system(slug: str, session: Session, ignored: Ignored) -> Response:
+def system(slug: str, session: SessionDep, ignored: Ignored) -> Response:
     """One system: claims per capability, facts, benchmarks and sources."""
     detail = get_system(session, slug)
     if detail is None:
@@ -226,7 +224,7 @@ def system(slug: str, session: Session, ignored: Ignored) -> Response:
     responses=LIST_RESPONSES,
     openapi_extra=LIST_PAGING,
 )
-def capabilities(request: Request, session: Session, listing: ListReading) -> Response:
+def capabilities(request: Request, session: SessionDep, listing: ListReading) -> Response:
     """Every feature and hardware target, grouped by category."""
     return _json_page(request, listing, list_capabilities(session))
 
@@ -240,7 +238,7 @@ class CapabilityResponse(FeaturePage, Ignoring): ...
     response_model=CapabilityResponse,
     responses={404: {"description": "Unknown capability slug; the reply suggests the closest"}},
 )
-def capability(slug: str, session: Session, ignored: Ignored) -> Response:
+def capability(slug: str, session: SessionDep, ignored: Ignored) -> Response:
     """One feature or hardware target across every system, as /features/{slug} shows it."""
     found = feature_page(session, slug)
     if found is None:
@@ -256,7 +254,7 @@ def capability(slug: str, session: Session, ignored: Ignored) -> Response:
     responses=LIST_RESPONSES,
     openapi_extra=LIST_PAGING,
 )
-def sources(request: Request, session: Session, listing: ListReading) -> Response:
+def sources(request: Request, session: SessionDep, listing: ListReading) -> Response:
     """Every source and what it contributed."""
     return _json_page(request, listing, list_sources(session))
 
@@ -268,7 +266,7 @@ def sources(request: Request, session: Session, listing: ListReading) -> Respons
     responses=BAD_VALUE,
     openapi_extra=query_parameters(MatrixApiParams),
 )
-def matrix(session: Session, reading: MatrixApiReading) -> Response:
+def matrix(session: SessionDep, reading: MatrixApiReading) -> Response:
     """The matrix exactly as /matrix (view=features) or /hardware (view=hardware) shows it."""
     return render_json(build_matrix(session, reading.params.view, reading.params), reading.ignored)
 
@@ -280,7 +278,7 @@ def matrix(session: Session, reading: MatrixApiReading) -> Response:
     responses=BAD_VALUE,
     openapi_extra=query_parameters(BenchmarkApiParams),
 )
-def benchmarks(request: Request, session: Session) -> Response:
+def benchmarks(request: Request, session: SessionDep) -> Response:
     """The results with their contexts as /benchmarks shows them, grouped into comparable
     contexts, a page at a time: `per_page` results (1000 unless it says, at most 5000) and
     their contexts; `matched` counts the results on every page, `next` is the next page's URL
@@ -314,7 +312,7 @@ class SweepsResponse(SweepPage, Ignoring): ...
     responses=BAD_VALUE,
     openapi_extra=query_parameters(SweepParams),
 )
-def sweeps(session: Session, reading: SweepsReading) -> Response:
+def sweeps(session: SessionDep, reading: SweepsReading) -> Response:
     """The team's sweeps as /benchmarks draws them: per setup, each imported run's per-user
     and per-GPU throughput and whether it is on the setup's Pareto frontier."""
     return render_json(team_sweeps(session, reading.params), reading.ignored)
@@ -327,7 +325,7 @@ def sweeps(session: Session, reading: SweepsReading) -> Response:
     responses=BAD_VALUE,
     openapi_extra=query_parameters(CompareApiParams),
 )
-def compare(session: Session, reading: CompareApiReading) -> Response:
+def compare(session: SessionDep, reading: CompareApiReading) -> Response:
     """The same comparison /compare shows: overview, features, hardware, shared benchmarks."""
     p = reading.params
     comparison = build_comparison(session, list(p.s), p.diff, level=p.level() or None)
@@ -341,7 +339,7 @@ def compare(session: Session, reading: CompareApiReading) -> Response:
     responses=BAD_VALUE,
     openapi_extra=query_parameters(AnswerParams),
 )
-def recommend(session: Session, reading: AnswerReading) -> Response:
+def recommend(session: SessionDep, reading: AnswerReading) -> Response:
     """Ranked systems with sourced reasons, and the systems ruled out, for these answers."""
     params = DecideParams.of(reading.params)
     result = recommendation(session, params.as_dict(), level=params.service_level())

@@ -1,13 +1,13 @@
 """/api/v1/changes: the history of changes, a page at a time (the page and the Atom feed
-are app/routes/changes.py; both read the query with app/params/readings.py)."""
+are app/routes/changes.py; both read the query with app/queries/readings.py)."""
 
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
 
-from app.params.deps import ChangesApiPage
-from app.params.views import ChangesParams
+from app.params.changes import ChangesParams
 from app.schemas import RevisionView
+from app.web.deps import ChangesApiPage
 from app.web.openapi import query_parameters
 from app.web.pages import page
 

@@ -14,7 +14,6 @@ from typing import Any, TypeVar
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse, Response
 from pydantic import ValidationError
-from sqlmodel import Session
 
 from app.accounts.web import EditorUser
 from app.db import SessionDep
@@ -51,7 +50,7 @@ CONFLICT: dict[int | str, dict[str, Any]] = {
 T = TypeVar("T")
 
 
-def catalogue_write(session: Session, change: Callable[[], T]) -> T:
+def catalogue_write(session: SessionDep, change: Callable[[], T]) -> T:
     """write_or_refuse, with a taken name or an entry in use answered as 409."""
     try:
         return write_or_refuse(session, change)
@@ -63,7 +62,7 @@ def catalogue_write(session: Session, change: Callable[[], T]) -> T:
         raise RefusedError(JSONResponse(used, status_code=409)) from exc
 
 
-def _post_entry(kind: str, who: EditorUser, session: Session, body: Any) -> Response:
+def _post_entry(kind: str, who: EditorUser, session: SessionDep, body: Any) -> Response:
     try:
         entry = INPUTS[kind].model_validate(body)
     except ValidationError as exc:
@@ -80,7 +79,7 @@ def _post_entry(kind: str, who: EditorUser, session: Session, body: Any) -> Resp
 
 
 def _patch_entry(
-    kind: str, slug: str, who: EditorUser, session: Session, body: Any, if_match: str | None
+    kind: str, slug: str, who: EditorUser, session: SessionDep, body: Any, if_match: str | None
 ) -> Response:
     try:
         patch = PATCHES[kind].model_validate(body)
@@ -95,7 +94,7 @@ def _patch_entry(
 
 
 def _delete_entry(
-    kind: str, slug: str, who: EditorUser, session: Session, version: int | None,
+    kind: str, slug: str, who: EditorUser, session: SessionDep, version: int | None,
     if_match: str | None,
 ) -> Response:  # fmt: skip
     checked = version_of(version, if_match)

@@ -15,17 +15,16 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import ValidationError
-from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import UploadFile
 
-from app.accounts.users import SignedIn
+from app.accounts.identity import SignedIn
 from app.accounts.web import CurrentUser, EditorUser
 from app.db import SessionDep
 from app.importers import DEFAULT_MAX_BYTES, MAX_SET_FILES, ResultFileError
 from app.routes.api.team import WRITE_ERRORS, problems_reply, validation_problems
 from app.writes import imports
-from app.writes.team import TeamError, UnknownItemError
+from app.writes.common import TeamError, UnknownItemError
 from app.writes.transaction import write_transaction
 
 router = APIRouter(prefix="/api/v1", tags=["team writes"])
@@ -146,7 +145,7 @@ async def read_upload(request: Request) -> Upload | UploadRefused:
 
 
 def _preview(
-    session: Session,
+    session: SessionDep,
     who: SignedIn,
     files: list[tuple[str, bytes]],
     context: imports.ImportContext,
@@ -219,10 +218,11 @@ def get_llmd_report(import_id: str, session: SessionDep, run: int | None = None)
     """A saved import (a team sweep) as llm-d Benchmark Reports v0.2: a JSON list, one report
     per run in file order, or the one report of `run` (its 0-based place in the file). Any
     reader may fetch it, as the team's sweeps and results are shown to every reader."""
-    from app.queries.imports import llmd_reports
+    from app.present.llmd_report import llmd_reports
+    from app.queries.imports import saved_runs
 
     try:
-        reports = llmd_reports(session, import_id, run)
+        reports = llmd_reports(saved_runs(session, import_id, run))
     except LookupError as exc:
         return JSONResponse({"detail": str(exc)}, status_code=404)
     return JSONResponse(reports[0] if run is not None else reports)
@@ -231,10 +231,11 @@ def get_llmd_report(import_id: str, session: SessionDep, run: int | None = None)
 @router.get("/benchmarks/{result_id}/llmd-report", responses=IMPORT_ERRORS)
 def get_result_llmd_report(result_id: str, session: SessionDep) -> Response:
     """The llm-d Benchmark Report v0.2 of the run an imported team result came from."""
-    from app.queries.imports import result_llmd_report
+    from app.present.llmd_report import llmd_reports
+    from app.queries.imports import result_run
 
     try:
-        return JSONResponse(result_llmd_report(session, result_id))
+        return JSONResponse(llmd_reports([result_run(session, result_id)])[0])
     except LookupError as exc:
         return JSONResponse({"detail": str(exc)}, status_code=404)
 

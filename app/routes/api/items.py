@@ -6,12 +6,12 @@ import datetime as dt
 
 from fastapi import APIRouter
 from fastapi.responses import Response
-from sqlmodel import Session
 
-from app.params.deps import Ignored
+from app.db import SessionDep
 from app.queries.items import ClaimDetail, FigureDetail, claim_detail, figure_detail
 from app.routes.api.catalogue import Ignoring
 from app.routes.items import claim_or_404, figure_or_404
+from app.web.deps import Ignored
 from app.web.pages import page
 from app.web.render import render_json
 
@@ -32,7 +32,7 @@ class ClaimResponse(ClaimDetail, Ignoring): ...
     response_model=FigureResponse,
     responses={404: {"description": "No figure has this id; the reply suggests the closest"}},
 )
-def figure(result_id: str, session: Session, ignored: Ignored) -> Response:
+def figure(result_id: str, session: SessionDep, ignored: Ignored) -> Response:
     """One benchmark figure in full: value, unit, context, source (with its URL and caveats),
     age, team notes, and the other figures of its context."""
     detail = figure_detail(session, result_id, dt.date.today())
@@ -48,7 +48,9 @@ def figure(result_id: str, session: Session, ignored: Ignored) -> Response:
     responses={404: {"description": "An unknown system or capability, or a source that makes "
                                     "no claim on the cell; the reply says which"}},
 )  # fmt: skip
-def claim(slug: str, capability: str, source: str, session: Session, ignored: Ignored) -> Response:
+def claim(
+    slug: str, capability: str, source: str, session: SessionDep, ignored: Ignored
+) -> Response:
     """What one source says about one capability of one system (each reading it gives), with
     the cell it is part of and the other sources' claims on it."""
     detail = claim_detail(session, slug, capability, source)

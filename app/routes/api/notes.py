@@ -13,12 +13,10 @@ from urllib.parse import urlencode
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import ValidationError
-from sqlmodel import Session
 
 from app.accounts.web import EditorUser
 from app.db import SessionDep
-from app.params.deps import NotesReading
-from app.params.views import NotesParams
+from app.params.lists import NotesParams
 from app.queries.notes import ItemError, find_item, list_notes, note_item
 from app.routes.api.catalogue import Ignoring
 from app.routes.api.team import (
@@ -33,6 +31,7 @@ from app.routes.api.team import (
     write_or_refuse,
 )
 from app.schemas import TeamNoteItem, TeamNoteList
+from app.web.deps import NotesReading
 from app.web.openapi import query_parameters
 from app.web.pages import page
 from app.writes import notes
@@ -70,7 +69,7 @@ class NotesResponse(TeamNoteList, Ignoring):
     },
     openapi_extra=query_parameters(NotesParams),
 )
-def list_team_notes(request: Request, session: Session, reading: NotesReading) -> Response:
+def list_team_notes(request: Request, session: SessionDep, reading: NotesReading) -> Response:
     """The team's notes, newest first: on one item (a figure by `result`; a claim by system,
     capability and source), on a system and everything in it (`system` alone), or all."""
     p = reading.params
@@ -99,7 +98,7 @@ def list_team_notes(request: Request, session: Session, reading: NotesReading) -
     response_model=TeamNoteItem,
     responses={404: {"description": "No note has this id"}},
 )
-def get_team_note(note_id: str, session: Session) -> Response:
+def get_team_note(note_id: str, session: SessionDep) -> Response:
     """One note with the item it is on; its version is also the ETag (for If-Match)."""
     found = note_item(session, note_id)
     if found is None:

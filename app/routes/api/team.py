@@ -12,12 +12,12 @@ from typing import Annotated, Any, TypeVar, cast
 from fastapi import APIRouter, Body, Header, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import ValidationError
-from sqlmodel import Session
 
 from app.accounts.web import EditorUser
 from app.db import SessionDep
-from app.params.views import ParamProblem
+from app.params.reader import ParamProblem
 from app.web.errors import RefusedError, problem_details
+from app.writes import claims, common
 from app.writes import team as service
 from app.writes.documents import ResultChanges
 from app.writes.inputs import (
@@ -158,7 +158,7 @@ def put_claim(
     team = request.app.state.settings.atlas_team_name
     saved = write_or_refuse(
         session,
-        lambda: service.put_claim(session, who, slug, capability, claim, version, team),
+        lambda: claims.put_claim(session, who, slug, capability, claim, version, team),
     )
     return rows_reply(saved.items[0], 201 if saved.created else 200)
 
@@ -178,7 +178,7 @@ def delete_claim(
 ) -> Response:
     """Remove the team's claim on a cell (published claims stay)."""
     checked = version_of(version, if_match)
-    write_or_refuse(session, lambda: service.delete_claim(session, who, slug, capability, checked))
+    write_or_refuse(session, lambda: claims.delete_claim(session, who, slug, capability, checked))
     return Response(status_code=204)
 
 
@@ -199,19 +199,19 @@ def put_price(slug: str, who: EditorUser, session: SessionDep, price: PriceIn) -
 T = TypeVar("T")
 
 
-def write_or_refuse(session: Session, change: Callable[[], T]) -> T:
+def write_or_refuse(session: SessionDep, change: Callable[[], T]) -> T:
     """Run `change` in one write transaction; a refusal rolls it back and is raised as the
     reply (RefusedError, which app/web/errors.py sends)."""
     try:
         with write_transaction(session):
             return change()
-    except service.TeamError as exc:
+    except common.TeamError as exc:
         raise RefusedError(problems_reply(exc.problems, exc.values)) from exc
-    except service.UnknownItemError as exc:
+    except common.UnknownItemError as exc:
         raise RefusedError(JSONResponse({"detail": str(exc)}, status_code=404)) from exc
-    except service.StaleVersionError as exc:
+    except common.StaleVersionError as exc:
         raise RefusedError(_current_row(exc, exc.row, exc.current, 409)) from exc
-    except service.VersionRequiredError as exc:
+    except common.VersionRequiredError as exc:
         raise RefusedError(_current_row(exc, exc.row, exc.current, 428)) from exc
 
 

@@ -2,6 +2,8 @@
 with every source that says it, and a caution on a line that should not be read flat.
 
 Pure: it takes the system's lines and its cells (what every source says per capability).
+It weighs what sources say, as cells.py does for a cell, to build a system's read model
+(app/queries/systems.py), so it lives on the read side.
 
 - **Folding.** Several articles often say the same thing in their own words ("multi-GPU
   distributed inference", "tensor- and pipeline-parallel multi-GPU deployments"). Lines are
@@ -19,7 +21,6 @@ import re
 from collections.abc import Iterable
 from typing import Literal
 
-from app.present.formatting import caveat_label, level_label
 from app.schemas import (
     LEVEL_GROUP,
     LEVEL_RANK,
@@ -30,6 +31,7 @@ from app.schemas import (
     SourceRef,
     SummaryLine,
 )
+from app.text import caveat_label, level_label
 
 WEAKENING = ("machine-written", "vendor-interest")
 

@@ -5,9 +5,12 @@ Each alias is an `Annotated` dependency (as `SessionDep` and `EditorUser` are). 
 read in the build, not before it: app/web/pages.py resolves a `Deferred` inside serve()'s
 read transaction, so a reading checked against the data's vocabularies sees the same
 snapshot as the page, and a page answered from the cache reads nothing. The readers are the
-lenient ones of views.py and readings.py, unchanged: an unknown parameter is ignored and
-named, a bad value dropped and named. The `Checked` readings, for the JSON API, refuse a bad
-value instead (ParamError: a 422 naming the field and what is allowed).
+lenient ones of params/reader.py and queries/readings.py, unchanged: an unknown parameter is
+ignored and named, a bad value dropped and named. The API's readings (`MatrixApiReading` ...)
+refuse a bad value instead (ParamError: a 422 naming the field and what is allowed).
+
+They live in web/, not params/: a reading checks values against the data (queries/), and
+params/ sits below queries/ in the layers (pyproject.toml's import-linter contracts).
 
 A dependency takes only the request, so OpenAPI learns nothing from it: the API routes
 still describe their parameters with `openapi_extra=query_parameters(Model)`.
@@ -20,7 +23,15 @@ from fastapi import Depends, Request
 from sqlmodel import Session
 from starlette.datastructures import QueryParams
 
-from app.params.readings import (
+from app.params.benchmarks import SweepParams
+from app.params.changes import ChangesParams
+from app.params.compare import CompareApiParams, CompareParams, compare_problems
+from app.params.decide import AnswerParams, FlowParams
+from app.params.lists import ListParams, NotesParams
+from app.params.matrix import MatrixApiParams, MatrixParams
+from app.params.reader import ParamError, ParamProblem, QueryModel, Reading, read_query
+from app.queries.import_groups import ImportChange
+from app.queries.readings import (
     read_change_entries,
     read_changes,
     read_compare,
@@ -28,25 +39,6 @@ from app.params.readings import (
     system_names,
     with_slugs,
 )
-from app.params.views import (
-    AnswerParams,
-    ChangesParams,
-    CompareApiParams,
-    CompareParams,
-    FlowParams,
-    ListParams,
-    MatrixApiParams,
-    MatrixParams,
-    NotesParams,
-    ParamError,
-    ParamProblem,
-    QueryModel,
-    Reading,
-    SweepParams,
-    compare_problems,
-    read_query,
-)
-from app.queries.import_groups import ImportChange
 from app.queries.vocabularies import (
     benchmark_vocabularies,
     note_vocabularies,

@@ -1,25 +1,21 @@
 """A view's query string, read against the data's own values: the step a page and its JSON
-twin share, so both check the same parameters and get the same read model."""
+twin share, so both check the same parameters and get the same read model.
+
+It lives on the read side, not in params/: it asks the database for the allowed values and
+builds the page's read model, so params/ (the query models) stays pure and the dependency
+runs one way, queries -> params."""
 
 import datetime as dt
 from typing import TypeVar
 
 from sqlmodel import Session, select
-from starlette.datastructures import QueryParams
 
 from app.data_version.version import per_version
 from app.models import System
-from app.params.views import (
-    BENCHMARK_FILTERS,
-    BenchmarkParams,
-    ChangesParams,
-    CompareParams,
-    ParamProblem,
-    QueryModel,
-    Reading,
-    compare_problems,
-    read_query,
-)
+from app.params.benchmarks import BENCHMARK_FILTERS, BenchmarkParams
+from app.params.changes import ChangesParams
+from app.params.compare import CompareParams, compare_problems
+from app.params.reader import ParamProblem, Query, QueryModel, Reading, query_from, read_query
 from app.queries.benchmark_page import (
     NO_RESULTS,
     BenchmarkPage,
@@ -43,7 +39,7 @@ from app.vocabulary.names import Names
 M = TypeVar("M", bound=QueryModel)
 
 
-def read_matrix(session: Session, query: QueryParams, model: type[M]) -> Reading[M]:
+def read_matrix(session: Session, query: Query, model: type[M]) -> Reading[M]:
     """The matrix parameters (MatrixParams, or the API's MatrixApiParams), checked against
     the current vocabulary."""
     return read_query(model, query, matrix_vocabularies(session))
@@ -51,7 +47,7 @@ def read_matrix(session: Session, query: QueryParams, model: type[M]) -> Reading
 
 def read_benchmarks(
     session: Session,
-    query: QueryParams,
+    query: Query,
     index: ResultIndex | None = None,
     model: type[BenchmarkParams] = BenchmarkParams,
     window: slice | None = None,
@@ -80,7 +76,7 @@ def _named(problem: ParamProblem, names: dict[str, str]) -> ParamProblem:
     return ParamProblem(problem.field, problem.value, allowed, problem.reason)
 
 
-def with_slugs(query: QueryParams, names: dict[str, Names]) -> QueryParams:
+def with_slugs(query: Query, names: dict[str, Names]) -> Query:
     """Values of the parameters in `names` (hardware, model, workload, systems) given by name
     or alias, as their slugs; a comma-separated list is read item by item when every item
     resolves. Anything else is left for the reading to report.
@@ -98,7 +94,7 @@ def with_slugs(query: QueryParams, names: dict[str, Names]) -> QueryParams:
         parts = [names[param].resolve(part) for part in value.split(",") if part.strip()]
         return ",".join(p for p in parts if p) if all(parts) else value
 
-    return QueryParams([(k, slug(k, v)) for k, v in query.multi_items()])
+    return query_from([(k, slug(k, v)) for k, v in query.multi_items()])
 
 
 @per_version(max_entries=1)
@@ -108,9 +104,7 @@ def system_names(session: Session) -> Names:
     return Names.of("system", ((slug, [name]) for slug, name in systems))
 
 
-def read_changes(
-    session: Session, query: QueryParams
-) -> tuple[Reading[ChangesParams], RevisionPage]:
+def read_changes(session: Session, query: Query) -> tuple[Reading[ChangesParams], RevisionPage]:
     """Parse the filters against the history's own values, then read one page of it."""
     reading = read_query(ChangesParams, query, change_vocabularies(session))
     p = reading.params
@@ -120,7 +114,7 @@ def read_changes(
 
 
 def read_change_entries(
-    session: Session, query: QueryParams
+    session: Session, query: Query
 ) -> tuple[Reading[ChangesParams], list[RevisionView | ImportChange], int | None]:
     """As read_changes, for people: an import's figures are one entry (the page and the
     feed; the JSON API keeps every revision). Also the `before` of the older page."""
@@ -136,7 +130,7 @@ TOO_FEW = ("choose at least two systems to compare", "no systems chosen")
 """The problems of a comparison still being built (the Find button may add to it)."""
 
 
-def read_compare(session: Session, query: QueryParams) -> Reading[CompareParams]:
+def read_compare(session: Session, query: Query) -> Reading[CompareParams]:
     """The systems to compare, in the user's order, with every problem named."""
     query = with_slugs(query, {"s": system_names(session)})
     reading = read_query(CompareParams, query, system_vocabularies(session))

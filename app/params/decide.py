@@ -1,0 +1,88 @@
+"""/decide and /api/v1/recommend: the guided flow's answers, built from its questions."""
+
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, Field, create_model
+
+from app.decision.questions import QUESTIONS, Question
+from app.measures.service_level import Level
+from app.params.level import LEVEL_FIELDS, LevelOnly
+from app.params.reader import SPLIT, QueryModel, Vocabulary
+
+
+def _answer_field(question: Question) -> tuple[Any, Any]:
+    # Each question's options are known only from QUESTIONS: a runtime Literal, typed Any.
+    options: Any = Literal[question.option_ids()]
+    described = ", ".join(f"`{o.id}` ({o.label})" for o in question.options)
+    if question.multiple:
+        field = Field(description=f"{question.prompt} Several allowed: {described}",
+                      max_length=len(question.options))  # fmt: skip
+        return Annotated[tuple[options, ...], field, SPLIT], ()
+    return Annotated[
+        options | None, Field(description=f"{question.prompt} One of: {described}")
+    ], None
+
+
+_answers: dict[str, Any] = {q.id: _answer_field(q) for q in QUESTIONS}
+# The service level is an optional question of its own (team measurements are read at it).
+AnswerParams: type[QueryModel] = create_model("AnswerParams", __base__=LevelOnly, **_answers)
+QuestionId: Any = Literal[tuple(q.id for q in QUESTIONS)]  # known at runtime only, like options
+Skipped: Any = Annotated[tuple[QuestionId, ...], Field(description="questions skipped"), SPLIT]
+Step: Any = Annotated[QuestionId | None, Field(description="the question being changed")]
+Why = Annotated[
+    str | None, Field(description="a system to explain: why it is not first"), Vocabulary("system")
+]
+FlowParams: type[QueryModel] = create_model(
+    "FlowParams", __base__=AnswerParams, skip=(Skipped, ()), step=(Step, None), why=(Why, None)
+)
+
+
+@dataclass(frozen=True)
+class DecideParams:
+    """The guided flow's state: answers, skipped questions, and the question being changed."""
+
+    answers: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    skip: tuple[str, ...] = ()
+    step: str = ""
+    level: tuple[tuple[str, float], ...] = ()  # the service level's targets, when given
+
+    @classmethod
+    def of(cls, model: BaseModel) -> "DecideParams":
+        answers = []
+        for question in QUESTIONS:
+            value = getattr(model, question.id)
+            chosen = value if isinstance(value, tuple) else (value,) if value else ()
+            if chosen:
+                order = question.option_ids()
+                answers.append((question.id, tuple(sorted(chosen, key=order.index))))
+        answered = {q for q, _ in answers}
+        skip = tuple(s for s in getattr(model, "skip", ()) if s not in answered)
+        level = tuple((n, v) for n in LEVEL_FIELDS if (v := getattr(model, n, None)) is not None)
+        return cls(tuple(answers), skip, getattr(model, "step", None) or "", level)
+
+    def service_level(self) -> Level:
+        return Level(**dict(self.level))
+
+    def as_dict(self) -> dict[str, tuple[str, ...]]:
+        return dict(self.answers)
+
+    def query_string(self, **changes: object) -> str:
+        from urllib.parse import urlencode
+
+        values = {**self.__dict__, **changes}
+        pairs = [(q, o) for q, options in values["answers"] for o in options]
+        pairs += [("skip", s) for s in values["skip"]]
+        if values["step"]:
+            pairs.append(("step", str(values["step"])))
+        pairs += [(n, f"{v:g}") for n, v in values["level"]]
+        return urlencode(pairs)
+
+    def with_answer(self, question: str, options: tuple[str, ...]) -> "DecideParams":
+        answers = {**self.as_dict(), question: options}
+        ordered = tuple((q.id, answers[q.id]) for q in QUESTIONS if answers.get(q.id))
+        return DecideParams(ordered, tuple(s for s in self.skip if s != question), "", self.level)
+
+    def without(self, question: str) -> "DecideParams":
+        answers = tuple((q, o) for q, o in self.answers if q != question)
+        return DecideParams(answers, tuple(s for s in self.skip if s != question), "", self.level)

@@ -1,0 +1,48 @@
+"""One hardware, model or workload entry's page: the entry and every figure that uses it.
+
+Apart from queries/entries.py because the figures come from queries/benchmarks.py, which
+itself resolves entry names through entries.py."""
+
+import datetime as dt
+
+from pydantic import BaseModel
+from sqlmodel import Session
+
+from app.queries.benchmarks import all_results
+from app.queries.common import source_refs
+from app.queries.entries import vocabulary_entries
+from app.schemas import (
+    BenchmarkView,
+    HardwareEntryView,
+    ModelEntryView,
+    SourceRef,
+    WorkloadEntryView,
+)
+
+
+class EntryPage(BaseModel):
+    """One hardware, model or workload entry and every figure that uses it."""
+
+    kind: str
+    entry: HardwareEntryView | ModelEntryView | WorkloadEntryView
+    sources: list[SourceRef]  # the sources that name the entry
+    figures: list[BenchmarkView]
+    systems: int  # how many systems the figures cover
+
+
+def entry_page(session: Session, kind: str, slug: str, today: dt.date) -> EntryPage | None:
+    """The entry named `slug` with its figures (seed order), or None when there is none."""
+    entry = next((e for e in vocabulary_entries(session)[kind] if e.slug == slug), None)
+    if entry is None:
+        return None
+    # The figures come from the per-version list every benchmark page shares: no query of
+    # its own, and the same freshness marks as /benchmarks.
+    figures = [r for r in all_results(session, today) if getattr(r, kind) == slug]
+    refs = {ref.slug: ref for ref in source_refs(session).values()}
+    return EntryPage(
+        kind=kind,
+        entry=entry,  # type: ignore[arg-type]
+        sources=[refs[s] for s in entry.sources if s in refs],
+        figures=figures,
+        systems=len({r.system for r in figures}),
+    )
