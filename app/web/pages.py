@@ -1,8 +1,9 @@
 """@page: a GET route stated as its build, the one way a route is served.
 
-A route used to be two functions, a sync build and an async wrapper that only handed it to
-serve(). `@page(router, path)` writes the wrapper: it registers an async route whose
-parameters are the build's own, with three kinds told apart by their annotation:
+Served by hand, a route is two functions: a sync build (it reads the database, so it runs in
+a worker thread) and an async wrapper that only hands it to serve(). `@page(router, path)`
+writes the wrapper: it registers an async route whose parameters are the build's own, with
+three kinds told apart by their annotation:
 
 - `session: SessionDep` is the request's session; the build gets it inside serve()'s one
   read transaction, in a worker thread (a plain `Session` annotation is read the same way);
