@@ -34,7 +34,10 @@ def _free_port() -> int:
 def live_url(database_url: str) -> Iterator[str]:
     """The app served by uvicorn on a free port, in a background thread."""
     port = _free_port()
-    app = create_app(Settings(database_url=database_url, seed_dir=SEED_DIR))
+    # Links a page writes start with ATLAS_PUBLIC_URL: here, where this server listens.
+    public_url = f"http://127.0.0.1:{port}"
+    settings = Settings(database_url=database_url, seed_dir=SEED_DIR, public_url=public_url)
+    app = create_app(settings)
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
