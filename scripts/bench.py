@@ -104,14 +104,26 @@ def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--scale", type=int, action="append",
-                        help="1 = the real seed/ (repeatable; default 1 and 10)")  # fmt: skip
+    parser.add_argument(
+        "--scale",
+        type=int,
+        action="append",
+        help="1 = the real seed/ (repeatable; default 1 and 10)",
+    )
     parser.add_argument("--duration", type=int, default=2, help="seconds per wrk run")
     parser.add_argument("--rounds", type=int, default=2, help="floor/view pairs per view")
-    parser.add_argument("--connections", type=int, action="append",
-                        help="for the repeated views (repeatable; default 16 and 64)")  # fmt: skip
-    parser.add_argument("--reseeds", type=int, default=2,
-                        help="seeds during the reseed run (about 1 min each at x10)")  # fmt: skip
+    parser.add_argument(
+        "--connections",
+        type=int,
+        action="append",
+        help="for the repeated views (repeatable; default 16 and 64)",
+    )
+    parser.add_argument(
+        "--reseeds",
+        type=int,
+        default=2,
+        help="seeds during the reseed run (about 1 min each at x10)",
+    )
     parser.add_argument("--check", action="store_true", help="exit 1 if a target is missed")
     parser.add_argument("--no-fuzz", action="store_true", help="skip the schema fuzzer")
     parser.add_argument("--markdown", type=Path, help="also write the report to this file")

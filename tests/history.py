@@ -48,32 +48,67 @@ def team_history(session: Session) -> None:
     ids = users(session, "ann", "bob")
     at = iter(START + dt.timedelta(hours=h) for h in range(10))
     revisions.record(
-        session, actor="ann", user_id=ids["ann"], entity="claim", action="create",
-        key="vllm/speculative-decoding/our-lab", system_slug="vllm", at=next(at),
+        session,
+        actor="ann",
+        user_id=ids["ann"],
+        entity="claim",
+        action="create",
+        key="vllm/speculative-decoding/our-lab",
+        system_slug="vllm",
+        at=next(at),
         after={"level": "yes", "note": "EAGLE-3 on our H100s"},
         message="Measured on our own cluster",
-    )  # fmt: skip
+    )
     revisions.record(
-        session, actor="bob", user_id=ids["bob"], entity="benchmark_result", action="update",
-        key="our-lab-sglang-1", system_slug="sglang", at=next(at),
+        session,
+        actor="bob",
+        user_id=ids["bob"],
+        entity="benchmark_result",
+        action="update",
+        key="our-lab-sglang-1",
+        system_slug="sglang",
+        at=next(at),
         before={"value": 2300.0, "unit": "tok/s", "hardware": "NVIDIA H100", "notes": "x" * 400},
         after={"value": 2460.0, "unit": "tok/s", "hardware": "NVIDIA H100", "notes": "y" * 400},
-    )  # fmt: skip
+    )
     revisions.record(
-        session, actor="ann", user_id=ids["ann"], entity="claim", action="delete",
-        key="llama-cpp/vulkan/our-lab", system_slug="llama-cpp", at=next(at),
+        session,
+        actor="ann",
+        user_id=ids["ann"],
+        entity="claim",
+        action="delete",
+        key="llama-cpp/vulkan/our-lab",
+        system_slug="llama-cpp",
+        at=next(at),
         before={"level": "partial"},
-    )  # fmt: skip
+    )
     revisions.record(
-        session, actor="seed", entity="system", action="update", key="vllm",
-        system_slug="vllm", at=next(at),
+        session,
+        actor="seed",
+        entity="system",
+        action="update",
+        key="vllm",
+        system_slug="vllm",
+        at=next(at),
         before={"name": "vLLM", "best_for": [{"text": "Serving many users", "source": "a"}]},
-        after={"name": "vLLM", "best_for": [{"text": "Serving many users", "source": "a"},
-                                            {"text": "Long prompts", "source": "b"}]},
-    )  # fmt: skip
+        after={
+            "name": "vLLM",
+            "best_for": [
+                {"text": "Serving many users", "source": "a"},
+                {"text": "Long prompts", "source": "b"},
+            ],
+        },
+    )
     revisions.record(
-        session, actor="bob", user_id=ids["bob"], entity="claim", action="withdraw",
-        key=HOSTILE_KEY, system_slug="vllm", at=next(at), message=HOSTILE_MESSAGE,
+        session,
+        actor="bob",
+        user_id=ids["bob"],
+        entity="claim",
+        action="withdraw",
+        key=HOSTILE_KEY,
+        system_slug="vllm",
+        at=next(at),
+        message=HOSTILE_MESSAGE,
         before={"url": "https://example.org/ok", "level": "yes"},
         after={"url": HOSTILE_URL, "level": "yes", "note": "<b>bold</b> & <i>more</i>"},
-    )  # fmt: skip
+    )

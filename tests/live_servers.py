@@ -29,9 +29,11 @@ def get_json(url: str) -> dict[str, Any]:
 
 def send_json(url: str, body: object, token: str, method: str = "POST") -> tuple[int, dict]:
     request = urllib.request.Request(
-        url, data=json.dumps(body).encode(), method=method,
+        url,
+        data=json.dumps(body).encode(),
+        method=method,
         headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
-    )  # fmt: skip
+    )
     with urllib.request.urlopen(request, timeout=10) as response:
         return response.status, json.loads(response.read())
 
@@ -57,9 +59,14 @@ def serving(tmp_path: Path, env: dict[str, str], count: int = 2) -> Iterator[lis
         port = free_port()
         logs.append(tmp_path / f"serve-{i}.log")
         with logs[-1].open("w") as log:
-            servers.append(subprocess.Popen(
-                [CLI, "serve", "--port", str(port)], env=env, stdout=log, stderr=subprocess.STDOUT
-            ))  # fmt: skip
+            servers.append(
+                subprocess.Popen(
+                    [CLI, "serve", "--port", str(port)],
+                    env=env,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                )
+            )
         bases.append(f"http://127.0.0.1:{port}")
     try:
         for base, server, log in zip(bases, servers, logs, strict=True):
@@ -76,12 +83,18 @@ def serving(tmp_path: Path, env: dict[str, str], count: int = 2) -> Iterator[lis
 def editor_token(env: dict[str, str], name: str = "eddie") -> str:
     """Add an editor and an API token for them through the command line; the token."""
     env = {**os.environ, **env}
-    add = subprocess.run([CLI, "user", "add", name, "--role", "editor", "--password-stdin"],
-                         input="correct horse battery staple\n", env=env, capture_output=True,
-                         text=True, check=False)  # fmt: skip
+    add = subprocess.run(
+        [CLI, "user", "add", name, "--role", "editor", "--password-stdin"],
+        input="correct horse battery staple\n",
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert add.returncode == 0, add.stderr
-    made = subprocess.run([CLI, "token", "add", "--user", name], env=env,
-                          capture_output=True, text=True, check=False)  # fmt: skip
+    made = subprocess.run(
+        [CLI, "token", "add", "--user", name], env=env, capture_output=True, text=True, check=False
+    )
     token = made.stdout.strip()
     assert made.returncode == 0 and len(token) > 30, made.stderr
     return token

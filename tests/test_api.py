@@ -42,8 +42,11 @@ def test_a_first_party_claim_carries_how_page_and_the_docs_read(client: TestClie
     assert docs["page"].endswith("/automatic_prefix_caching.md")
     source = docs["source"]
     assert (source["kind"], source["version"], source["commit"], source["read"]) == (
-        "project-docs", "v0.33.0", None, "2026-11-25"
-    )  # fmt: skip
+        "project-docs",
+        "v0.33.0",
+        None,
+        "2026-11-25",
+    )
     # An article's claim has none of these.
     article = next(c for c in cells["prefix-caching"]["claims"] if c["source"]["kind"] == "article")
     assert (article["since"], article["how"], article["page"]) == (None, None, None)

@@ -87,8 +87,14 @@ sqlalchemy.exc.TimeoutError: QueuePool limit of size 5 overflow 10 reached
 
 
 def run(rps: float, **extra: object) -> WrkResult:
-    fields: dict = {"requests": int(rps * 2), "seconds": 2.0, "p50_ms": 5, "p99_ms": 50,
-                    "max_ms": 60, "statuses": {200: int(rps * 2)}}  # fmt: skip
+    fields: dict = {
+        "requests": int(rps * 2),
+        "seconds": 2.0,
+        "p50_ms": 5,
+        "p99_ms": 50,
+        "max_ms": 60,
+        "statuses": {200: int(rps * 2)},
+    }
     return WrkResult(**{**fields, **extra})  # type: ignore[arg-type]
 
 

@@ -38,12 +38,18 @@ def test_every_seed_figure_is_on_the_page_with_its_source(
 
 def test_h100_context_is_charted_and_ranked(client: TestClient) -> None:
     soup = soup_of(client.get("/benchmarks?metric=throughput"))
-    card = next(c for c in soup.select("article.context-card")
-                if "NVIDIA H100 SXM5 80GB" in c.select_one("h3").get_text())  # fmt: skip
+    card = next(
+        c
+        for c in soup.select("article.context-card")
+        if "NVIDIA H100 SXM5 80GB" in c.select_one("h3").get_text()
+    )
     svg = card.select_one("svg.chart")
     assert svg["role"] == "img" and svg.select_one("title").get_text()
     assert [t.get_text() for t in svg.select("g.bar > title")] == [
-        "TensorRT-LLM: 2,780 tok/s", "SGLang: 2,460 tok/s", "vLLM: 2,400 tok/s"]  # fmt: skip
+        "TensorRT-LLM: 2,780 tok/s",
+        "SGLang: 2,460 tok/s",
+        "vLLM: 2,400 tok/s",
+    ]
     widths = [float(r["width"]) for r in svg.select("g.bar rect")]
     assert widths[0] / 2780 == pytest.approx(widths[2] / 2400, rel=1e-3)
     ranked = [tr.select_one("th a").get_text() for tr in card.select("table.ranked tbody tr")]

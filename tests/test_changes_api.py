@@ -144,8 +144,11 @@ def test_the_feed_is_atom_with_one_entry_per_revision(client: TestClient) -> Non
     content = ann.find("a:content", NS)
     assert content.get("type") == "text"
     assert content.text.splitlines() == [
-        "Measured on our own cluster", "System: vllm", "level: — → yes",
-        "note: — → EAGLE-3 on our H100s"]  # fmt: skip
+        "Measured on our own cluster",
+        "System: vllm",
+        "level: — → yes",
+        "note: — → EAGLE-3 on our H100s",
+    ]
 
 
 def test_entry_ids_are_stable_and_unique(client: TestClient) -> None:
@@ -169,7 +172,8 @@ def test_the_feed_takes_the_same_filters_and_pages(client: TestClient) -> None:
     assert len(feed.findall("a:entry", NS)) == 2
     last = feed_of(client, "?system=vllm&before=5&limit=2")
     assert [e.findtext("a:author/a:name", namespaces=NS) for e in last.findall("a:entry", NS)] == [
-        "ann"]  # fmt: skip
+        "ann"
+    ]
     assert "next" not in {link.get("rel") for link in last.findall("a:link", NS)}
     empty = feed_of(client, "?system=tgi")
     assert empty.findall("a:entry", NS) == [] and empty.findtext("a:updated", namespaces=NS)
@@ -202,9 +206,19 @@ def test_characters_xml_cannot_carry_are_replaced(
     from app.writes import revisions
 
     url = copy_of(database_url, tmp_path_factory.mktemp("control"), SEED_DIR)
-    write(url, lambda s: revisions.record(s, actor="seed", entity="claim", action="update",
-                                          key="a\x01b\x1bc", before={"v": "x\x0c"},
-                                          after={"v": "y"}, message="bell\x07"))  # fmt: skip
+    write(
+        url,
+        lambda s: revisions.record(
+            s,
+            actor="seed",
+            entity="claim",
+            action="update",
+            key="a\x01b\x1bc",
+            before={"v": "x\x0c"},
+            after={"v": "y"},
+            message="bell\x07",
+        ),
+    )
     with TestClient(create_app(Settings(database_url=url, seed_dir=SEED_DIR))) as c:
         entry = ET.fromstring(c.get("/changes.atom").content).find("a:entry", NS)
     assert entry.findtext("a:title", namespaces=NS) == "Changed claim a\ufffdb\ufffdc"

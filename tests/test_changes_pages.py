@@ -106,7 +106,8 @@ def test_filters_by_user_system_and_kind(client: TestClient) -> None:
     assert len(items(vllm)) == 3
     assert all(li.select_one(".change-system") for li in items(vllm))
     assert heads(soup_of(client.get("/changes?kind=benchmark_result&system=sglang"))) == [
-        "Update Benchmark result our-lab-sglang-1"]  # fmt: skip
+        "Update Benchmark result our-lab-sglang-1"
+    ]
     form = soup_of(client.get("/changes?user=bob&system=vllm"))
     assert form.select_one('select[name="user"] option[selected]')["value"] == "bob"
     assert form.select_one('select[name="system"] option[selected]')["value"] == "vllm"
@@ -174,9 +175,16 @@ def test_paging_stays_put_while_new_changes_arrive(own: tuple[str, TestClient]) 
     def more(session: Session) -> None:
         ids = users(session, "carol")
         for n in range(4):
-            revisions.record(session, actor="carol", user_id=ids["carol"], entity="claim",
-                             action="create", key=f"sglang/x-{n}/our-lab", after={"n": n},
-                             system_slug="sglang")  # fmt: skip
+            revisions.record(
+                session,
+                actor="carol",
+                user_id=ids["carol"],
+                entity="claim",
+                action="create",
+                key=f"sglang/x-{n}/our-lab",
+                after={"n": n},
+                system_slug="sglang",
+            )
 
     write(url, more)
     second = soup_of(client.get(older))
@@ -230,9 +238,16 @@ def test_a_system_page_lists_ten_changes_at_most(own: tuple[str, TestClient]) ->
 
     def many(session: Session) -> None:
         for n in range(12):
-            revisions.record(session, actor="seed", entity="claim", action="update",
-                             key=f"tgi/cap-{n}/src", system_slug="tgi",
-                             before={"level": "no"}, after={"level": "yes"})  # fmt: skip
+            revisions.record(
+                session,
+                actor="seed",
+                entity="claim",
+                action="update",
+                key=f"tgi/cap-{n}/src",
+                system_slug="tgi",
+                before={"level": "no"},
+                after={"level": "yes"},
+            )
 
     write(url, many)
     history = soup_of(client.get("/systems/tgi")).select_one("section#history")

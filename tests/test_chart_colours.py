@@ -15,10 +15,16 @@ Rgb = tuple[float, float, float]
 Lab = tuple[float, float, float]
 
 # Simulated dichromacy, Machado, Oliveira and Fernandes (2009), severity 1.0, on linear RGB.
-DEUTERANOPIA = ((0.367322, 0.860646, -0.227968), (0.280085, 0.672501, 0.047413),
-                (-0.011820, 0.042940, 0.968881))  # fmt: skip
-PROTANOPIA = ((0.152286, 1.052583, -0.204868), (0.114503, 0.786281, 0.099216),
-              (-0.003882, -0.048116, 1.051998))  # fmt: skip
+DEUTERANOPIA = (
+    (0.367322, 0.860646, -0.227968),
+    (0.280085, 0.672501, 0.047413),
+    (-0.011820, 0.042940, 0.968881),
+)
+PROTANOPIA = (
+    (0.152286, 1.052583, -0.204868),
+    (0.114503, 0.786281, 0.099216),
+    (-0.003882, -0.048116, 1.051998),
+)
 # The systems the published data charts together most often (SGLang and vLLM share 170-odd
 # charts, TensorRT-LLM 40 with each, TGI and LMDeploy a few).
 MOST_CHARTED = ["vllm", "sglang", "tensorrt-llm", "tgi", "lmdeploy"]
@@ -59,15 +65,23 @@ def delta_e(one: str, other: str, matrix: tuple[Rgb, ...] | None = None) -> floa
     d_h = 2 * math.sqrt(c1 * c2) * math.sin(math.radians(dh / 2))
     l_bar, c_bar = (l1 + l2) / 2, (c1 + c2) / 2
     h_bar = h1 + h2 if c1 * c2 == 0 else (h1 + h2) / 2 + (180 if abs(h1 - h2) > 180 else 0)
-    t = (1 - 0.17 * math.cos(math.radians(h_bar - 30)) + 0.24 * math.cos(math.radians(2 * h_bar))
-         + 0.32 * math.cos(math.radians(3 * h_bar + 6))
-         - 0.20 * math.cos(math.radians(4 * h_bar - 63)))  # fmt: skip
+    t = (
+        1
+        - 0.17 * math.cos(math.radians(h_bar - 30))
+        + 0.24 * math.cos(math.radians(2 * h_bar))
+        + 0.32 * math.cos(math.radians(3 * h_bar + 6))
+        - 0.20 * math.cos(math.radians(4 * h_bar - 63))
+    )
     s_l = 1 + 0.015 * (l_bar - 50) ** 2 / math.sqrt(20 + (l_bar - 50) ** 2)
     s_c, s_h = 1 + 0.045 * c_bar, 1 + 0.015 * c_bar * t
-    r_t = (-math.sin(math.radians(60 * math.exp(-(((h_bar - 275) / 25) ** 2))))
-           * 2 * math.sqrt(c_bar**7 / (c_bar**7 + 25**7)))  # fmt: skip
-    return math.sqrt((d_l / s_l) ** 2 + (d_c / s_c) ** 2 + (d_h / s_h) ** 2
-                     + r_t * (d_c / s_c) * (d_h / s_h))  # fmt: skip
+    r_t = (
+        -math.sin(math.radians(60 * math.exp(-(((h_bar - 275) / 25) ** 2))))
+        * 2
+        * math.sqrt(c_bar**7 / (c_bar**7 + 25**7))
+    )
+    return math.sqrt(
+        (d_l / s_l) ** 2 + (d_c / s_c) ** 2 + (d_h / s_h) ** 2 + r_t * (d_c / s_c) * (d_h / s_h)
+    )
 
 
 def test_delta_e_matches_published_reference_pairs() -> None:

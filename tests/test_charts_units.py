@@ -43,8 +43,10 @@ def test_ticks_start_at_zero_cover_the_data_and_step_evenly(maximum: float) -> N
 
 
 def test_bar_lengths_are_proportional_to_values() -> None:
-    items = [BarInput(name, value, None, None, str(value), name)
-             for name, value in [("a", 2780), ("b", 2460), ("c", 2400)]]  # fmt: skip
+    items = [
+        BarInput(name, value, None, None, str(value), name)
+        for name, value in [("a", 2780), ("b", 2460), ("c", 2400)]
+    ]
     chart = bar_chart("t", "tok/s", items)
     ratios = {round(b.length / b.value, 9) for b in chart.bars}
     assert len(ratios) == 1
@@ -55,8 +57,14 @@ def test_bar_lengths_are_proportional_to_values() -> None:
 
 
 def test_ranges_draw_error_bars_over_their_span() -> None:
-    chart = bar_chart("t", "%", [BarInput("sglang", None, 85, 95, "85–95%", "sglang"),
-                                 BarInput("vllm", None, 15, 25, "15–25%", "vllm")])  # fmt: skip
+    chart = bar_chart(
+        "t",
+        "%",
+        [
+            BarInput("sglang", None, 85, 95, "85–95%", "sglang"),
+            BarInput("vllm", None, 15, 25, "15–25%", "vllm"),
+        ],
+    )
     sglang, vllm = chart.bars
     scale = sglang.length / 90
     assert sglang.error_from == pytest.approx(85 * scale)
@@ -82,8 +90,10 @@ def test_a_system_keeps_its_colour_whatever_else_is_charted() -> None:
 
 
 def test_the_legend_says_only_what_the_labels_do_not() -> None:
-    plain = [BarInput("vLLM", 1, None, None, "1", "vllm"),
-             BarInput("SGLang", 2, None, None, "2", "sglang")]  # fmt: skip
+    plain = [
+        BarInput("vLLM", 1, None, None, "1", "vllm"),
+        BarInput("SGLang", 2, None, None, "2", "sglang"),
+    ]
     assert bar_chart("t", "x", plain).legend == [], "the labels already name the systems"
     team = BarInput("vLLM (team)", 3, None, None, "3", "vllm", team=True)
     chart = bar_chart("t", "x", [*plain, team])

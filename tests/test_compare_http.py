@@ -117,8 +117,10 @@ def test_past_the_chart_limit_shared_contexts_link_to_their_benchmarks_page(
 
 
 def test_search_as_you_type_suggests_systems_not_yet_chosen(client: TestClient) -> None:
-    response = client.get("/compare?s=vllm&s=sglang&q=llama",
-                          headers={"HX-Request": "true", "HX-Target": "suggestions"})  # fmt: skip
+    response = client.get(
+        "/compare?s=vllm&s=sglang&q=llama",
+        headers={"HX-Request": "true", "HX-Target": "suggestions"},
+    )
     soup = soup_of(response)
     assert soup.select_one("h1") is None
     links = [a["href"] for a in soup.select("#suggestions a")]
@@ -157,9 +159,14 @@ def test_system_page_offers_comparisons(client: TestClient) -> None:
 def test_when_to_choose_which_uses_the_decision_rules(client: TestClient) -> None:
     soup = soup_of(client.get("/compare?s=omlx&s=mlx-lm"))
     lines = [li.get_text(" ", strip=True) for li in soup.select(".when-rules li")]
-    assert any(line.startswith("Choose oMLX when you run on an Apple Silicon Mac and the main "
-                               "workload is agents and tool use or coding agents.")
-               and "GenAI in Depth" in line for line in lines)  # fmt: skip
+    assert any(
+        line.startswith(
+            "Choose oMLX when you run on an Apple Silicon Mac and the main "
+            "workload is agents and tool use or coding agents."
+        )
+        and "GenAI in Depth" in line
+        for line in lines
+    )
     # Sentences, not a dump of the questions and option labels.
     heads = [li.strong.get_text(" ", strip=True) for li in soup.select(".when-rules li")]
     assert heads and all(h.startswith(("Choose oMLX when ", "Choose mlx-lm when ")) for h in heads)
@@ -199,8 +206,16 @@ def test_differences_count_only_explicit_disagreements(client: TestClient) -> No
 def test_the_legend_explains_every_mark(client: TestClient) -> None:
     soup = soup_of(client.get("/compare?s=vllm&s=sglang"))
     legend = soup.select_one(".compare-legend").get_text(" ", strip=True)
-    for words in ("Yes", "Partial", "Experimental", "Via another project", "No",
-                  "No source says", "Disputed", "own rating"):  # fmt: skip
+    for words in (
+        "Yes",
+        "Partial",
+        "Experimental",
+        "Via another project",
+        "No",
+        "No source says",
+        "Disputed",
+        "own rating",
+    ):
         assert words in legend
 
 

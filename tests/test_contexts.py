@@ -23,7 +23,10 @@ def test_h100_table_is_one_ranked_context(engine: Engine) -> None:
     h100 = next(c for c in contexts if c.hardware == "nvidia-h100-sxm5-80gb")
     assert h100.ranked
     assert [(r.result.system, r.rank) for r in h100.results] == [
-        ("tensorrt-llm", 1), ("sglang", 2), ("vllm", 3)]  # fmt: skip
+        ("tensorrt-llm", 1),
+        ("sglang", 2),
+        ("vllm", 3),
+    ]
     assert h100.results[2].behind_best == 2780 / 2400
 
 
@@ -44,29 +47,59 @@ def test_no_ranked_context_mixes_hardware_models_or_metrics(engine: Engine) -> N
             assert context.why_not_ranked
             assert all(r.rank is None for r in context.results)
             continue
-        fields = {(r.result.metric, r.result.hardware, r.result.gpus, r.result.model,
-                   r.result.precision, r.result.concurrency, r.result.workload)
-                  for r in context.results}  # fmt: skip
+        fields = {
+            (
+                r.result.metric,
+                r.result.hardware,
+                r.result.gpus,
+                r.result.model,
+                r.result.precision,
+                r.result.concurrency,
+                r.result.workload,
+            )
+            for r in context.results
+        }
         assert len(fields) == 1
         assert context.metric_kind == "absolute"
 
 
 def test_bentoml_a100_decode_context_ranks_lmdeploy_first(engine: Engine) -> None:
     contexts = page(engine, metric=("decode-throughput",)).contexts
-    eight_b = next(c for c in contexts if c.model == "llama-3-8b" and c.concurrency == 100
-                   and c.hardware == "nvidia-a100-80gb")  # fmt: skip
+    eight_b = next(
+        c
+        for c in contexts
+        if c.model == "llama-3-8b" and c.concurrency == 100 and c.hardware == "nvidia-a100-80gb"
+    )
     assert eight_b.ranked and eight_b.results[0].result.system == "lmdeploy"
 
 
 def view(id_: str, system: str, value: float, unit: str, hardware: str = "H100") -> BenchmarkView:
     source = SourceRef(slug="s", short="s", title="s", date="2026")
     return BenchmarkView(
-        id=id_, system=system, system_name=system, metric="ttft", metric_name="TTFT",
-        metric_kind="absolute", better="lower", value=value, low=None, high=None,
-        qualifier="exact", unit=unit, hardware=hardware, model="m", precision=None,
-        concurrency=None, workload="w", system_version=None, baseline=None, run_by=None,
-        date=None, note=None, source=source,
-    )  # fmt: skip
+        id=id_,
+        system=system,
+        system_name=system,
+        metric="ttft",
+        metric_name="TTFT",
+        metric_kind="absolute",
+        better="lower",
+        value=value,
+        low=None,
+        high=None,
+        qualifier="exact",
+        unit=unit,
+        hardware=hardware,
+        model="m",
+        precision=None,
+        concurrency=None,
+        workload="w",
+        system_version=None,
+        baseline=None,
+        run_by=None,
+        date=None,
+        note=None,
+        source=source,
+    )
 
 
 def test_units_are_normalised_before_ranking() -> None:
@@ -75,7 +108,9 @@ def test_units_are_normalised_before_ranking() -> None:
     )
     assert context.unit == "ms"
     assert [(r.result.id, r.value, r.rank) for r in context.results] == [
-        ("b", 900, 1), ("a", 1200, 2)]  # fmt: skip
+        ("b", 900, 1),
+        ("a", 1200, 2),
+    ]
 
 
 def test_different_hardware_is_never_ranked_together() -> None:
@@ -127,8 +162,10 @@ def test_a_scatter_point_pairs_figures_of_one_run_only() -> None:
 def test_utilisation_is_never_ranked_as_speed() -> None:
     from app.present.context_charts import describe_ratio
 
-    busy = [figure("u1", "a", "gpu-utilisation", 90, "%", better="higher"),
-            figure("u2", "b", "gpu-utilisation", 80, "%", better="higher")]  # fmt: skip
+    busy = [
+        figure("u1", "a", "gpu-utilisation", 90, "%", better="higher"),
+        figure("u2", "b", "gpu-utilisation", 80, "%", better="higher"),
+    ]
     [context] = group_contexts(busy, UNITS)
     assert not context.ranked and "not how fast" in (context.why_not_ranked or "")
     fast = [

@@ -35,8 +35,11 @@ def test_a_cell_counts_once_it_is_answered_and_per_view() -> None:
 def test_an_unknown_claim_does_not_count_as_an_answer(tmp_path: Path) -> None:
     seed_dir = Path(shutil.copytree(SEED_DIR, tmp_path / "seed"))
     # vLLM's docs are the only source on its tool calling.
-    replace_in(seed_dir / "claims/vllm-docs.yaml", "  tool-calling:\n    level: yes",
-               "  tool-calling:\n    level: unknown")  # fmt: skip
+    replace_in(
+        seed_dir / "claims/vllm-docs.yaml",
+        "  tool-calling:\n    level: yes",
+        "  tool-calling:\n    level: unknown",
+    )
     before = seed_coverage(load_seed(SEED_DIR)).of("vllm")
     after = seed_coverage(load_seed(seed_dir)).of("vllm")
     assert before is not None and after is not None

@@ -123,7 +123,10 @@ def test_there_are_well_over_fifty_benchmark_figures(session: Session) -> None:
 def test_h100_table_figures_match_the_article(session, slug, value, unit, hardware) -> None:
     row = benchmark(session, slug)
     assert (row.value, row.unit, slug_of(session, Hardware, row.hardware_id)) == (
-        value, unit, hardware)  # fmt: skip
+        value,
+        unit,
+        hardware,
+    )
 
 
 def slug_of(session: Session, model: Any, entry_id: int | None) -> str | None:

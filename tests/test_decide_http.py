@@ -149,8 +149,9 @@ def test_no_source_says_is_unknown_not_a_rule_out(client: TestClient) -> None:
     body = recommend(client, "hardware=nvidia-datacenter")
     hf = next(p for p in body["ranked"] if p["slug"] == "hf-transformers")
     assert hf["confidence"] == "low" and all(r["weight"] >= 0 for r in hf["reasons"])
-    assert all(r["text"].startswith("A source says") for e in body["excluded"]
-               for r in e["reasons"])  # fmt: skip
+    assert all(
+        r["text"].startswith("A source says") for e in body["excluded"] for r in e["reasons"]
+    )
 
 
 def test_a_disputed_reason_says_who_stands_where(client: TestClient) -> None:
@@ -203,8 +204,10 @@ def test_what_would_change_keeps_the_hardware_you_have(client: TestClient) -> No
 
 
 def test_new_questions_and_options_are_accepted_and_documented(client: TestClient) -> None:
-    query = ("hardware=amd-instinct&model=moe&quantization=aqlm-quip-vptq-bitnet"
-             "&needs=speculative-decoding&needs=embed-library&stack=docker")  # fmt: skip
+    query = (
+        "hardware=amd-instinct&model=moe&quantization=aqlm-quip-vptq-bitnet"
+        "&needs=speculative-decoding&needs=embed-library&stack=docker"
+    )
     assert recommend(client, query)["answers"]["model"] == ["moe"]
     assert recommend(client, "quantization=exotic")["ranked"][0]["slug"] == "aphrodite"
     parameters = {
@@ -213,8 +216,12 @@ def test_new_questions_and_options_are_accepted_and_documented(client: TestClien
             "parameters"
         ]
     }
-    assert parameters["model"]["schema"]["enum"] == ["dense", "moe", "vision-language",
-                                                      "speech-translation"]  # fmt: skip
+    assert parameters["model"]["schema"]["enum"] == [
+        "dense",
+        "moe",
+        "vision-language",
+        "speech-translation",
+    ]
     assert {"amd-instinct", "amd-radeon", "amd-gpu"} <= set(
         parameters["hardware"]["schema"]["enum"]
     )

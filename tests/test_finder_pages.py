@@ -31,9 +31,12 @@ def test_features_index_lists_every_capability_grouped_with_coverage(client: Tes
 
 @pytest.mark.parametrize(
     ("path", "kind", "api"),
-    [("/models", "model", "models"), ("/workloads", "workload", "workloads"),
-     ("/accelerators", "hardware", "hardware")],
-)  # fmt: skip
+    [
+        ("/models", "model", "models"),
+        ("/workloads", "workload", "workloads"),
+        ("/accelerators", "hardware", "hardware"),
+    ],
+)
 def test_vocabulary_indexes_link_every_entry(client: TestClient, path, kind, api) -> None:
     entries = client.get(f"/api/v1/{api}").json()
     soup = soup_of(client.get(path))

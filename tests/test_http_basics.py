@@ -54,9 +54,16 @@ def test_405_names_the_allowed_methods(client: TestClient, path: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "path", ["/benchmarks", "/systems/vllm", "/compare?s=vllm&s=sglang", "/api/v1/benchmarks",
-             "/benchmarks.csv", "/static/vendor/pico.min.css"],
-)  # fmt: skip
+    "path",
+    [
+        "/benchmarks",
+        "/systems/vllm",
+        "/compare?s=vllm&s=sglang",
+        "/api/v1/benchmarks",
+        "/benchmarks.csv",
+        "/static/vendor/pico.min.css",
+    ],
+)
 def test_gzip_is_negotiated(client: TestClient, path: str) -> None:
     plain = client.get(path, headers={"Accept-Encoding": "identity"})
     assert "content-encoding" not in plain.headers

@@ -17,8 +17,10 @@ def soup_of(response) -> BeautifulSoup:
 def facts(soup: BeautifulSoup, heading_id: str) -> dict[str, str]:
     """The dt/dd pairs of the section headed `heading_id`, as text."""
     section = soup.find(id=heading_id).find_parent("section")
-    return {dt.get_text(strip=True): dt.find_next_sibling("dd").get_text(" ", strip=True)
-            for dt in section.select("dl.entry-facts > dt")}  # fmt: skip
+    return {
+        dt.get_text(strip=True): dt.find_next_sibling("dd").get_text(" ", strip=True)
+        for dt in section.select("dl.entry-facts > dt")
+    }
 
 
 # -- a figure ----------------------------------------------------------------------------------
@@ -48,8 +50,11 @@ def test_a_figure_page_shows_the_value_its_whole_context_and_its_source(client: 
     # The context link filters /benchmarks down to this figure's context, and it is there.
     context = client.get(links["Every figure in this context"])
     rows = BeautifulSoup(context.text, "html.parser").select("table.results tbody tr[id]")
-    assert {r["id"] for r in rows} == {f"result-{FIGURE}", "result-bis-sglang-l70b-throughput",
-                                        "result-bis-vllm-l70b-throughput"}  # fmt: skip
+    assert {r["id"] for r in rows} == {
+        f"result-{FIGURE}",
+        "result-bis-sglang-l70b-throughput",
+        "result-bis-vllm-l70b-throughput",
+    }
 
 
 def test_a_figure_from_a_caveated_source_lists_the_caveats(client: TestClient) -> None:
@@ -68,11 +73,17 @@ def test_the_figures_json_is_the_same_read_model(client: TestClient) -> None:
         1,
     )
     assert (figure["hardware"], figure["model"], figure["precision"], figure["concurrency"]) == (
-        "nvidia-h100-sxm5-80gb", "llama-3.3-70b-instruct", "FP8", 100)  # fmt: skip
+        "nvidia-h100-sxm5-80gb",
+        "llama-3.3-70b-instruct",
+        "FP8",
+        100,
+    )
     assert body["source"]["slug"] == "best-inference-servers-2026" and body["team"] is False
     assert body["context_label"].startswith("1× NVIDIA H100 SXM5 80GB · Llama 3.3 70B Instruct")
     assert sorted(o["id"] for o in body["same_context"]) == [
-        "bis-sglang-l70b-throughput", "bis-vllm-l70b-throughput"]  # fmt: skip
+        "bis-sglang-l70b-throughput",
+        "bis-vllm-l70b-throughput",
+    ]
     assert body["links"]["page"] == f"/benchmarks/{FIGURE}"
     assert body["figure"]["team_notes"] == [] and body["figure"]["withdrawn"] is False
 
@@ -130,7 +141,10 @@ def test_a_source_with_two_readings_of_a_cell_shows_both(client: TestClient) -> 
 def test_the_claims_json_is_the_same_read_model(client: TestClient) -> None:
     body = client.get(f"/api/v1{CLAIM}").json()
     assert (body["system"]["slug"], body["capability"]["slug"], body["source"]["slug"]) == (
-        "vllm", "prefix-caching", "overview-early-2026")  # fmt: skip
+        "vllm",
+        "prefix-caching",
+        "overview-early-2026",
+    )
     assert [r["level"] for r in body["readings"]] == ["no"]
     assert body["cell_level"] == "yes" and body["cell_disputed"] is True
     assert "vllm-docs" in {c["source"]["slug"] for c in body["others"]}

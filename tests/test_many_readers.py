@@ -165,12 +165,28 @@ def test_schema_fuzzer_finds_no_5xx_and_no_valid_request_refused(
     live: tuple[str, dict[str, str]], tmp_path: Path
 ) -> None:
     base, _ = live
-    checks = ("not_a_server_error,status_code_conformance,content_type_conformance,"
-              "response_schema_conformance,positive_data_acceptance")  # fmt: skip
+    checks = (
+        "not_a_server_error,status_code_conformance,content_type_conformance,"
+        "response_schema_conformance,positive_data_acceptance"
+    )
     run = subprocess.run(
-        [str(Path(sys.executable).parent / "schemathesis"), "run", f"{base}/openapi.json",
-         "--checks", checks, "--mode", "positive", "--max-examples", "15",
-         "--phases", "examples,coverage,fuzzing", "--no-color"],
-        capture_output=True, text=True, timeout=600, cwd=tmp_path,  # it keeps a cache in cwd
-    )  # fmt: skip
+        [
+            str(Path(sys.executable).parent / "schemathesis"),
+            "run",
+            f"{base}/openapi.json",
+            "--checks",
+            checks,
+            "--mode",
+            "positive",
+            "--max-examples",
+            "15",
+            "--phases",
+            "examples,coverage,fuzzing",
+            "--no-color",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=tmp_path,  # it keeps a cache in cwd
+    )
     assert run.returncode == 0, run.stdout[-4000:]

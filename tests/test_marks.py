@@ -231,12 +231,26 @@ def test_lists_of_cites_match_the_old_loops() -> None:
     # after; the page keeps both around marks.compare_cells.
     for n, ahead in itertools.product(range(4), [None, 0, 2]):
         cells = [
-            Cell(capability="c", name="C", description="", level=level, disputed=disputed,
-                 claims=CLAIMS[k * 5 : k * 5 + k])
+            Cell(
+                capability="c",
+                name="C",
+                description="",
+                level=level,
+                disputed=disputed,
+                claims=CLAIMS[k * 5 : k * 5 + k],
+            )
             for k, (level, disputed) in enumerate(itertools.product(["yes", "via"], [False, True]))
-        ][:n]  # fmt: skip
-        row = CompareRow(key="c", name="C", description="", cells=[*cells, None][: n + 1],
-                         covered=[], differs=False, gap=False, ahead=ahead)  # fmt: skip
+        ][:n]
+        row = CompareRow(
+            key="c",
+            name="C",
+            description="",
+            cells=[*cells, None][: n + 1],
+            covered=[],
+            differs=False,
+            gap=False,
+            ahead=ahead,
+        )
         expected = old("compare_cells(row)", OLD_LISTS, row=row)
         assert "  " + str(marks.compare_cells(row)) + "\n" == expected
     # A slug folded in twice, and once in other letter case, is cited once.
@@ -344,14 +358,24 @@ def test_figure_parts_match_the_old_macros() -> None:
     for hardware, gpus, vague, text in itertools.product(
         ["h100", None, "a&b"], [None, 0, 8], [False, True], texts
     ):
-        r = figure(hardware=hardware, hardware_name="H100 <80GB>", gpus=gpus,
-                   hardware_vague=vague, hardware_text=text)  # fmt: skip
+        r = figure(
+            hardware=hardware,
+            hardware_name="H100 <80GB>",
+            gpus=gpus,
+            hardware_vague=vague,
+            hardware_text=text,
+        )
         assert str(marks.hardware_of(r)) == old("hardware_of(r)", OLD_FIGURE_PARTS, r=r)
     for model, vague, text, precision in itertools.product(
         ["llama-3-8b", None], [False, True], texts, [None, "", "fp8 <x>"]
     ):
-        r = figure(model=model, model_name="Llama 3 8B", model_vague=vague, model_text=text,
-                   precision=precision)  # fmt: skip
+        r = figure(
+            model=model,
+            model_name="Llama 3 8B",
+            model_vague=vague,
+            model_text=text,
+            precision=precision,
+        )
         assert str(marks.model_of(r)) == old("model_of(r)", OLD_FIGURE_PARTS, r=r)
     for workload, name, setup in itertools.product(["chat", None], ["Chat & <RAG>", None], texts):
         r = figure(workload=workload, workload_name=name, setup=setup)

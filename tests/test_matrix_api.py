@@ -151,9 +151,10 @@ def test_search_for_a_feature_or_hardware_keeps_the_systems_that_support_it(
     assert body["search_mode"] == "capability" and body["search_capabilities"] == [capability]
     every = matrix(client, view="hardware" if capability == "amd-rocm" else "features")
     supported = {
-        s for s in slugs(every)
+        s
+        for s in slugs(every)
         if cell(every, s, capability)["level"] in {"yes", "partial", "experimental", "via"}
-    }  # fmt: skip
+    }
     assert set(slugs(body)) == supported and supported
 
 

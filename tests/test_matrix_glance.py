@@ -26,8 +26,16 @@ def test_every_matrix_page_has_a_legend_for_each_mark(client: TestClient) -> Non
     for url in ("/matrix", "/hardware", "/matrix?kind=proxy"):
         legend = soup_of(client.get(url)).select_one(".matrix-legend")
         text = legend.get_text(" ", strip=True)
-        for words in ("supported", "partly", "experimental", "plugin", "not supported",
-                      "no source says", "disagree", "own rating"):  # fmt: skip
+        for words in (
+            "supported",
+            "partly",
+            "experimental",
+            "plugin",
+            "not supported",
+            "no source says",
+            "disagree",
+            "own rating",
+        ):
             assert words in text, (url, words)
         assert legend.select_one("sup").get_text() == "1–3"
 
@@ -81,12 +89,15 @@ def test_search_offers_features_and_hardware_named_like_it(client: TestClient) -
 
 
 def test_picker_choice_folds_into_need_and_the_url_stays_tidy(client: TestClient) -> None:
-    response = client.get("/matrix?need=prefix-caching&add=tool-calling&at=yes",
-                          follow_redirects=False)  # fmt: skip
+    response = client.get(
+        "/matrix?need=prefix-caching&add=tool-calling&at=yes", follow_redirects=False
+    )
     assert response.status_code == 303
     assert response.headers["location"] == "/matrix?need=prefix-caching&need=tool-calling:yes"
-    htmx = client.get("/matrix?add=tool-calling&at=partial",
-                      headers={"HX-Request": "true", "HX-Target": "matrix_results"})  # fmt: skip
+    htmx = client.get(
+        "/matrix?add=tool-calling&at=partial",
+        headers={"HX-Request": "true", "HX-Target": "matrix_results"},
+    )
     assert htmx.headers["HX-Push-Url"] == "/matrix?need=tool-calling:partial"
     hidden = soup_of(htmx).select('input[name="need"][form="matrix-form"]')
     assert [i["value"] for i in hidden] == ["tool-calling:partial"]

@@ -83,8 +83,10 @@ def test_unknown_target_gets_the_full_page(client: TestClient) -> None:
 
 
 def test_plain_form_submission_redirects_to_the_tidy_url(client: TestClient) -> None:
-    response = client.get("/matrix?q=&need=&need=prefix-caching:yes&need=&sort=name&kind=proxy",
-                          follow_redirects=False)  # fmt: skip
+    response = client.get(
+        "/matrix?q=&need=&need=prefix-caching:yes&need=&sort=name&kind=proxy",
+        follow_redirects=False,
+    )
     assert response.status_code == 303
     assert response.headers["location"] == "/matrix?need=prefix-caching:yes&kind=proxy"
 

@@ -113,10 +113,12 @@ def count_ids(engine: Engine) -> None:
                     text(f"SELECT pg_get_serial_sequence('{table.name}', 'id')")
                 ).scalar()
             ):
-                connection.execute(text(
-                    f"SELECT setval(pg_get_serial_sequence('{table.name}', 'id'), "
-                    f"coalesce((SELECT max(id) FROM {table.name}), 0) + 1, false)"
-                ))  # fmt: skip
+                connection.execute(
+                    text(
+                        f"SELECT setval(pg_get_serial_sequence('{table.name}', 'id'), "
+                        f"coalesce((SELECT max(id) FROM {table.name}), 0) + 1, false)"
+                    )
+                )
 
 
 def count_rows(engine: Engine, names: list[str]) -> dict[str, int]:
@@ -253,41 +255,56 @@ def test_upgrading_a_team_database_keeps_its_published_and_team_rows(tmp_path: P
     migrate.upgrade(old, "0003")
     before = copy_rows(full, old)
     with old.begin() as connection:
-        connection.execute(text(
-            "INSERT INTO user_account (name, role, password_hash, disabled, created_at) "
-            "VALUES ('eddie', 'editor', 'x', false, '2026-11-01 10:00:00')"
-        ))  # fmt: skip
+        connection.execute(
+            text(
+                "INSERT INTO user_account (name, role, password_hash, disabled, created_at) "
+                "VALUES ('eddie', 'editor', 'x', false, '2026-11-01 10:00:00')"
+            )
+        )
         user = connection.execute(text("SELECT id FROM user_account")).scalar_one()
-        connection.execute(text(
-            "INSERT INTO source (id, slug, short, title, date, kind, position, published, "
-            "withdrawn) SELECT max(id) + 1, 'team', 'Team', 'Our runs', '2026-11-01', "
-            "'team-measurement', 0, false, false FROM source"
-        ))  # fmt: skip
+        connection.execute(
+            text(
+                "INSERT INTO source (id, slug, short, title, date, kind, position, published, "
+                "withdrawn) SELECT max(id) + 1, 'team', 'Team', 'Our runs', '2026-11-01', "
+                "'team-measurement', 0, false, false FROM source"
+            )
+        )
         # Explicit ids: the copied rows came with theirs, which PostgreSQL's sequences
         # have not counted.
         team, vllm, metric, capability = (
-            connection.execute(text(f"SELECT id FROM {table} WHERE slug = :s"), {"s": slug})
-            .scalar_one()
-            for table, slug in (("source", "team"), ("system", "vllm"),
-                                ("metric", "throughput"), ("capability", "openai-api"))
-        )  # fmt: skip
+            connection.execute(
+                text(f"SELECT id FROM {table} WHERE slug = :s"), {"s": slug}
+            ).scalar_one()
+            for table, slug in (
+                ("source", "team"),
+                ("system", "vllm"),
+                ("metric", "throughput"),
+                ("capability", "openai-api"),
+            )
+        )
         connection.execute(
-            text("INSERT INTO claim (id, system_id, capability_id, source_id, level, position, "
-                 "withdrawn) SELECT max(id) + 1, :s, :c, :t, 'no', 9999, false FROM claim"),
+            text(
+                "INSERT INTO claim (id, system_id, capability_id, source_id, level, position, "
+                "withdrawn) SELECT max(id) + 1, :s, :c, :t, 'no', 9999, false FROM claim"
+            ),
             {"s": vllm, "c": capability, "t": team},
-        )  # fmt: skip
+        )
         connection.execute(
-            text("INSERT INTO benchmarkresult (id, slug, system_id, metric_id, source_id, value, "
-                 "qualifier, unit, position, withdrawn) SELECT max(id) + 1, 'team-abc', :s, :m, "
-                 ":t, 1234.5, 'exact', 'tok/s', 9999, false FROM benchmarkresult"),
+            text(
+                "INSERT INTO benchmarkresult (id, slug, system_id, metric_id, source_id, value, "
+                "qualifier, unit, position, withdrawn) SELECT max(id) + 1, 'team-abc', :s, :m, "
+                ":t, 1234.5, 'exact', 'tok/s', 9999, false FROM benchmarkresult"
+            ),
             {"s": vllm, "m": metric, "t": team},
-        )  # fmt: skip
+        )
         connection.execute(
-            text("INSERT INTO revision (id, at, actor, user_id, entity, key, action) "
-                 "SELECT coalesce(max(id), 0) + 1, '2026-11-02 09:00:00', 'eddie', :u, "
-                 "'benchmark_result', 'team-abc', 'create' FROM revision"),
+            text(
+                "INSERT INTO revision (id, at, actor, user_id, entity, key, action) "
+                "SELECT coalesce(max(id), 0) + 1, '2026-11-02 09:00:00', 'eddie', :u, "
+                "'benchmark_result', 'team-abc', 'create' FROM revision"
+            ),
             {"u": user},
-        )  # fmt: skip
+        )
     tables = [*before, "user_account", "revision"]
     counts = count_rows(old, tables)
 
@@ -318,16 +335,20 @@ def test_upgrading_to_team_notes_keeps_every_row_and_notes_then_hold_published_r
     migrate.upgrade(old, "0004")
     copy_rows(full, old)
     with old.begin() as connection:
-        connection.execute(text(
-            "INSERT INTO user_account (id, name, role, password_hash, disabled, created_at) "
-            "VALUES (1, 'eddie', 'editor', 'x', false, '2026-11-01 10:00:00')"
-        ))  # fmt: skip
-        connection.execute(text(
-            "INSERT INTO benchmarkresult (id, slug, system_id, metric_id, source_id, value, "
-            "qualifier, unit, position, withdrawn, user_id, version) SELECT max(id) + 1, "
-            "'team-abc', min(system_id), min(metric_id), min(source_id), 1.5, 'exact', "
-            "'tok/s', 9999, false, 1, 2 FROM benchmarkresult"
-        ))  # fmt: skip
+        connection.execute(
+            text(
+                "INSERT INTO user_account (id, name, role, password_hash, disabled, created_at) "
+                "VALUES (1, 'eddie', 'editor', 'x', false, '2026-11-01 10:00:00')"
+            )
+        )
+        connection.execute(
+            text(
+                "INSERT INTO benchmarkresult (id, slug, system_id, metric_id, source_id, value, "
+                "qualifier, unit, position, withdrawn, user_id, version) SELECT max(id) + 1, "
+                "'team-abc', min(system_id), min(metric_id), min(source_id), 1.5, 'exact', "
+                "'tok/s', 9999, false, 1, 2 FROM benchmarkresult"
+            )
+        )
     tables = ["claim", "benchmarkresult", "system", "source", "revision", "user_account"]
     counts = count_rows(old, tables)
     assert "team_note" not in inspect(old).get_table_names()
@@ -351,20 +372,24 @@ def test_upgrading_to_team_notes_keeps_every_row_and_notes_then_hold_published_r
         assert tuple(team) == (1.5, 2, 1, None)  # made by hand, not imported
         claim, system = connection.execute(text("SELECT id, system_id FROM claim LIMIT 1")).one()
         connection.execute(
-            text("INSERT INTO team_note (slug, system_id, claim_id, text, user_id, version, "
-                 "created_at, updated_at) VALUES ('note-1', :s, :c, 'Checked.', 1, 1, "
-                 "'2026-11-24 09:00:00', '2026-11-24 09:00:00')"),
+            text(
+                "INSERT INTO team_note (slug, system_id, claim_id, text, user_id, version, "
+                "created_at, updated_at) VALUES ('note-1', :s, :c, 'Checked.', 1, 1, "
+                "'2026-11-24 09:00:00', '2026-11-24 09:00:00')"
+            ),
             {"s": system, "c": claim},
-        )  # fmt: skip
+        )
         # A note is on a claim or on a figure, never both.
         with pytest.raises(IntegrityError), connection.begin_nested():
             connection.execute(
-                text("INSERT INTO team_note (slug, system_id, claim_id, result_id, text, "
-                     "version, created_at, updated_at) SELECT 'note-2', :s, :c, min(id), "
-                     "'x', 1, '2026-11-24 09:00:00', '2026-11-24 09:00:00' "
-                     "FROM benchmarkresult"),
+                text(
+                    "INSERT INTO team_note (slug, system_id, claim_id, result_id, text, "
+                    "version, created_at, updated_at) SELECT 'note-2', :s, :c, min(id), "
+                    "'x', 1, '2026-11-24 09:00:00', '2026-11-24 09:00:00' "
+                    "FROM benchmarkresult"
+                ),
                 {"s": system, "c": claim},
-            )  # fmt: skip
+            )
     # The note is a reference like any other: the rows it points at are protected.
     with Session(old) as session:
         assert referenced_ids(session, Claim.__table__, [claim]) == {claim}  # type: ignore[attr-defined]
@@ -397,25 +422,38 @@ def test_the_vocabulary_migration_maps_published_and_team_figures(tmp_path: Path
     migrate.upgrade(old, "0004")
     before = copy_rows(full, old)
     with old.begin() as connection:
-        connection.execute(text(
-            "INSERT INTO source (id, slug, short, title, date, kind, position, published, "
-            "withdrawn) SELECT max(id) + 1, 'team', 'Team', 'Our runs', '2026-11-01', "
-            "'team-measurement', 0, false, false FROM source"
-        ))  # fmt: skip
+        connection.execute(
+            text(
+                "INSERT INTO source (id, slug, short, title, date, kind, position, published, "
+                "withdrawn) SELECT max(id) + 1, 'team', 'Team', 'Our runs', '2026-11-01', "
+                "'team-measurement', 0, false, false FROM source"
+            )
+        )
         team, vllm, metric = (
-            connection.execute(text(f"SELECT id FROM {table} WHERE slug = :s"), {"s": slug})
-            .scalar_one()
+            connection.execute(
+                text(f"SELECT id FROM {table} WHERE slug = :s"), {"s": slug}
+            ).scalar_one()
             for table, slug in (("source", "team"), ("system", "vllm"), ("metric", "throughput"))
-        )  # fmt: skip
+        )
         for slug, hardware, model, workload, precision in TEAM_ROWS:
             connection.execute(
-                text("INSERT INTO benchmarkresult (id, slug, system_id, metric_id, source_id, "
-                     "value, qualifier, unit, hardware, model, workload, precision, position, "
-                     "withdrawn, version) SELECT max(id) + 1, :slug, :s, :m, :t, 100, 'exact', "
-                     "'tok/s', :h, :mo, :w, :p, 9999, false, 1 FROM benchmarkresult"),
-                {"slug": slug, "s": vllm, "m": metric, "t": team, "h": hardware, "mo": model,
-                 "w": workload, "p": precision},
-            )  # fmt: skip
+                text(
+                    "INSERT INTO benchmarkresult (id, slug, system_id, metric_id, source_id, "
+                    "value, qualifier, unit, hardware, model, workload, precision, position, "
+                    "withdrawn, version) SELECT max(id) + 1, :slug, :s, :m, :t, 100, 'exact', "
+                    "'tok/s', :h, :mo, :w, :p, 9999, false, 1 FROM benchmarkresult"
+                ),
+                {
+                    "slug": slug,
+                    "s": vllm,
+                    "m": metric,
+                    "t": team,
+                    "h": hardware,
+                    "mo": model,
+                    "w": workload,
+                    "p": precision,
+                },
+            )
     counts = count_rows(old, list(before))
     assert counts["benchmarkresult"] == 161 + len(TEAM_ROWS)
 
@@ -427,28 +465,71 @@ def test_the_vocabulary_migration_maps_published_and_team_figures(tmp_path: Path
         models = entries(connection, "languagemodel")
         workloads = entries(connection, "workload")
         rows = {
-            r.slug: (hardware.get(r.hardware_id), r.gpus, models.get(r.model_id),
-                     workloads.get(r.workload_id), r.precision, r.setup, r.hardware_text,
-                     r.model_text)
-            for r in connection.execute(text(
-                "SELECT slug, hardware_id, gpus, model_id, workload_id, precision, setup, "
-                "hardware_text, model_text FROM benchmarkresult"))
-        }  # fmt: skip
-    assert rows["team-sxm"] == ("nvidia-h100-sxm5-80gb", None, "llama-3.1-8b", "online-serving",
-                                "FP8", "online serving", "H100 SXM", "llama-3.1-8b")  # fmt: skip
+            r.slug: (
+                hardware.get(r.hardware_id),
+                r.gpus,
+                models.get(r.model_id),
+                workloads.get(r.workload_id),
+                r.precision,
+                r.setup,
+                r.hardware_text,
+                r.model_text,
+            )
+            for r in connection.execute(
+                text(
+                    "SELECT slug, hardware_id, gpus, model_id, workload_id, precision, setup, "
+                    "hardware_text, model_text FROM benchmarkresult"
+                )
+            )
+        }
+    assert rows["team-sxm"] == (
+        "nvidia-h100-sxm5-80gb",
+        None,
+        "llama-3.1-8b",
+        "online-serving",
+        "FP8",
+        "online serving",
+        "H100 SXM",
+        "llama-3.1-8b",
+    )
     # A bare "NVIDIA H100" is never taken to be the SXM5 part.
     assert rows["team-h100"] == (
-        "nvidia-h100-unspecified", None, "llama-3.3-70b-instruct", None, None, None,
-        "NVIDIA H100", "Meta-Llama 3.3-70B-Instruct")  # fmt: skip
-    assert rows["team-box"] == ("unlisted-hardware", None, "unlisted-model", "unspecified",
-                                "AWQ", "nightly regression run", "our lab box (2x L40S)",
-                                "Mistral 7B v0.3")  # fmt: skip
+        "nvidia-h100-unspecified",
+        None,
+        "llama-3.3-70b-instruct",
+        None,
+        None,
+        None,
+        "NVIDIA H100",
+        "Meta-Llama 3.3-70B-Instruct",
+    )
+    assert rows["team-box"] == (
+        "unlisted-hardware",
+        None,
+        "unlisted-model",
+        "unspecified",
+        "AWQ",
+        "nightly regression run",
+        "our lab box (2x L40S)",
+        "Mistral 7B v0.3",
+    )
     assert rows["team-bare"] == (None,) * 8
     assert rows["bis-vllm-l70b-throughput"] == (
-        "nvidia-h100-sxm5-80gb", 1, "llama-3.3-70b-instruct", "online-serving", "FP8",
-        "Llama 3.3 70B serving at 100 concurrent requests, single GPU", None, None)  # fmt: skip
+        "nvidia-h100-sxm5-80gb",
+        1,
+        "llama-3.3-70b-instruct",
+        "online-serving",
+        "FP8",
+        "Llama 3.3 70B serving at 100 concurrent requests, single GPU",
+        None,
+        None,
+    )
     assert rows["bis-sglang-l8b-throughput"][:4] == (
-        "nvidia-h100-unspecified", None, "llama-3.1-8b", "unspecified")  # fmt: skip
+        "nvidia-h100-unspecified",
+        None,
+        "llama-3.1-8b",
+        "unspecified",
+    )
     assert rows["bis-lmdeploy-l3-70b-int4-throughput"][4] == "INT4"
     assert schema_differences(old) == []
 
@@ -477,10 +558,12 @@ def test_the_vocabulary_migration_goes_back_to_the_articles_wording(tmp_path: Pa
         published = connection.execute(text("SELECT count(*) FROM benchmarkresult")).scalar_one()
     migrate.downgrade(full, "0004")
     with full.connect() as connection:
-        row = connection.execute(text(
-            "SELECT hardware, model, workload FROM benchmarkresult "
-            "WHERE slug = 'bis-sglang-l8b-throughput'"
-        )).one()  # fmt: skip
+        row = connection.execute(
+            text(
+                "SELECT hardware, model, workload FROM benchmarkresult "
+                "WHERE slug = 'bis-sglang-l8b-throughput'"
+            )
+        ).one()
         count = connection.execute(text("SELECT count(*) FROM benchmarkresult")).scalar_one()
     assert tuple(row) == ("NVIDIA H100", "Llama 3.1 8B", "Llama 3.1 8B throughput on one H100")
     assert count == published, "every figure is kept"
@@ -497,9 +580,9 @@ def test_the_first_party_migration_renames_vendor_docs_and_keeps_every_row(
     prepare_database(old, SEED_DIR)
     migrate.downgrade(old, "0007")
     with old.begin() as connection:
-        connection.execute(text(
-            "UPDATE source SET kind = 'vendor-docs' WHERE slug = 'olla-servers-compared'"
-        ))  # fmt: skip
+        connection.execute(
+            text("UPDATE source SET kind = 'vendor-docs' WHERE slug = 'olla-servers-compared'")
+        )
     tables = ["claim", "source", "sourcecaveat", "benchmarkresult", "system"]
     counts = count_rows(old, tables)
     assert counts["claim"] > 0
@@ -515,15 +598,19 @@ def test_the_first_party_migration_renames_vendor_docs_and_keeps_every_row(
         )
         assert kinds["olla-servers-compared"] == "project-docs"
         assert "vendor-docs" not in kinds.values()
-        empty = connection.execute(text(
-            "SELECT count(*) FROM claim WHERE since IS NOT NULL OR how IS NOT NULL "
-            "OR page IS NOT NULL"
-        )).scalar_one()  # fmt: skip
+        empty = connection.execute(
+            text(
+                "SELECT count(*) FROM claim WHERE since IS NOT NULL OR how IS NOT NULL "
+                "OR page IS NOT NULL"
+            )
+        ).scalar_one()
         assert empty == 0
-        connection.execute(text(
-            "UPDATE source SET kind = 'release-notes', version = 'v1.2.0', read = '2026-11-25' "
-            "WHERE slug = 'overview-early-2026'"
-        ))  # fmt: skip
+        connection.execute(
+            text(
+                "UPDATE source SET kind = 'release-notes', version = 'v1.2.0', read = '2026-11-25' "
+                "WHERE slug = 'overview-early-2026'"
+            )
+        )
 
     migrate.downgrade(old, "0007")
 

@@ -99,8 +99,14 @@ def test_system_page_opens_with_a_summary_at_a_glance(client: TestClient) -> Non
     soup = page(client, "/systems/vllm")
     glance = soup.select_one(".system-header .glance")
     terms = [dt.get_text(strip=True) for dt in glance.select("dt")]
-    assert terms == ["Kind", "Licence", "Status", "Latest version in the sources", "Language",
-                     "Repository"]  # fmt: skip
+    assert terms == [
+        "Kind",
+        "Licence",
+        "Status",
+        "Latest version in the sources",
+        "Language",
+        "Repository",
+    ]
     versions = [f["value"] for f in api["facts"] if f["attribute"] == "version"]
     assert glance.select("dd")[3].get_text(strip=True) in versions
     assert glance.select_one("dd a")["href"] == api["repository"]

@@ -17,8 +17,12 @@ def test_paginate_slices_clamps_and_reports_positions() -> None:
     rows, paging = paginate(list(range(23)), 2, 10)
     assert rows == list(range(10, 20))
     assert (paging.page, paging.pages, paging.total, paging.first_row, paging.last_row) == (
-        2, 3, 23, 11, 20,
-    )  # fmt: skip
+        2,
+        3,
+        23,
+        11,
+        20,
+    )
     rows, paging = paginate(list(range(23)), 99, 10)
     assert rows == [20, 21, 22] and paging.page == 3, "past the end shows the last page"
     rows, paging = paginate([], 1, 10)
@@ -174,9 +178,16 @@ def test_api_benchmarks_page_size_is_bounded(client: TestClient, query: str) -> 
 
 
 @pytest.mark.parametrize(
-    "path", ["/api/v1/systems", "/api/v1/capabilities", "/api/v1/sources", "/api/v1/hardware",
-             "/api/v1/models", "/api/v1/workloads"],
-)  # fmt: skip
+    "path",
+    [
+        "/api/v1/systems",
+        "/api/v1/capabilities",
+        "/api/v1/sources",
+        "/api/v1/hardware",
+        "/api/v1/models",
+        "/api/v1/workloads",
+    ],
+)
 def test_catalogue_lists_stay_arrays_and_link_their_next_page(
     client: TestClient, path: str
 ) -> None:

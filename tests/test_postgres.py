@@ -78,10 +78,18 @@ def test_an_edit_through_one_process_is_served_by_the_other_at_once(
     anonymous = [get_json(f"{base}/api/v1/systems/vllm") for base in (first, second)]
     assert [openai_api_disputed(system) for system in anonymous] == [False, False]
 
-    status, saved = send_json(f"{first}/api/v1/benchmarks", {
-        "system": "vllm", "metric": "throughput", "value": 4321, "unit": "tok/s",
-        "hardware": "H100 SXM", "gpus": 1,
-    }, token)  # fmt: skip
+    status, saved = send_json(
+        f"{first}/api/v1/benchmarks",
+        {
+            "system": "vllm",
+            "metric": "throughput",
+            "value": 4321,
+            "unit": "tok/s",
+            "hardware": "H100 SXM",
+            "gpus": 1,
+        },
+        token,
+    )
     assert status == 201
     # Signed-in reads skip the shared render cache: the other process answers from the
     # database at once, with no wait for its version watcher.
@@ -91,9 +99,11 @@ def test_an_edit_through_one_process_is_served_by_the_other_at_once(
     with urllib.request.urlopen(request, timeout=10) as response:
         served = json.loads(response.read())["results"]
     assert [(r["id"], r["value"], r["hardware"]) for r in served] == [
-        (saved["id"], 4321, "nvidia-h100-sxm5-80gb")]  # fmt: skip
-    status, claim = send_json(f"{second}/api/v1/systems/vllm/claims/openai-api",
-                              {"level": "partial"}, token, "PUT")  # fmt: skip
+        (saved["id"], 4321, "nvidia-h100-sxm5-80gb")
+    ]
+    status, claim = send_json(
+        f"{second}/api/v1/systems/vllm/claims/openai-api", {"level": "partial"}, token, "PUT"
+    )
     assert status == 201 and claim["by"] == "eddie"
     # Anonymous readers share each process's page cache, which held the page from before;
     # the claim was made through the second, and the first serves it at once.

@@ -75,14 +75,23 @@ def test_a_write_is_seen_by_the_next_request_on_every_server(
             body: dict[str, object] = {"level": ("partial", "no")[round_ % 2], "note": note}
             if claim_version is not None:
                 body["version"] = claim_version
-            status, claim = send_json(f"{writer}/api/v1/systems/vllm/claims/openai-api", body,
-                                      token, "PUT")  # fmt: skip
+            status, claim = send_json(
+                f"{writer}/api/v1/systems/vllm/claims/openai-api", body, token, "PUT"
+            )
             assert status in (200, 201), claim
             claim_version = claim["version"]
-            status, result = send_json(f"{writer}/api/v1/benchmarks", {
-                "system": "vllm", "metric": "throughput", "value": 40_000 + round_,
-                "unit": "tok/s", "hardware": "H100 SXM", "gpus": 1,
-            }, token)  # fmt: skip
+            status, result = send_json(
+                f"{writer}/api/v1/benchmarks",
+                {
+                    "system": "vllm",
+                    "metric": "throughput",
+                    "value": 40_000 + round_,
+                    "unit": "tok/s",
+                    "hardware": "H100 SXM",
+                    "gpus": 1,
+                },
+                token,
+            )
             assert status == 201, result
             # The responses are in: every server, every kind of page, at once.
             for base in bases:
@@ -91,6 +100,8 @@ def test_a_write_is_seen_by_the_next_request_on_every_server(
                     for etag in (warm[base, page], None):
                         got, text, _ = fetch(base, page, etag)
                         if got == 304 or wanted not in text:
-                            stale.append(f"round {round_}: {page.kind} {page.path} on "
-                                         f"{base} ({got}, conditional: {bool(etag)})")  # fmt: skip
+                            stale.append(
+                                f"round {round_}: {page.kind} {page.path} on "
+                                f"{base} ({got}, conditional: {bool(etag)})"
+                            )
         assert stale == []

@@ -77,8 +77,10 @@ def test_wrong_type_names_the_field(seed_copy: Path) -> None:
 
 def test_duplicate_key_is_an_error(seed_copy: Path) -> None:
     path = seed_copy / "metrics.yaml"
-    path.write_text(path.read_text() + "throughput:\n  name: Again\n  units: [tok/s]\n"
-                    "  better: higher\n  kind: absolute\n")  # fmt: skip
+    path.write_text(
+        path.read_text() + "throughput:\n  name: Again\n  units: [tok/s]\n"
+        "  better: higher\n  kind: absolute\n"
+    )
     [problem] = problems_for(seed_copy)
     assert problem.startswith("metrics.yaml:")
     assert "duplicate key" in problem and "throughput" in problem

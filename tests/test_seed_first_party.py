@@ -32,8 +32,11 @@ def test_the_fixture_reads_a_first_party_source_and_its_claims() -> None:
     data = load_seed(SEED_DIR)
     source = data.sources["vllm-docs"]
     assert (source.kind, source.version, source.commit, source.read) == (
-        "project-docs", "v0.33.0", None, "2026-11-25"
-    )  # fmt: skip
+        "project-docs",
+        "v0.33.0",
+        None,
+        "2026-11-25",
+    )
     claim = data.claims["vllm-docs"]["vllm"]["prefix-caching"]
     assert not isinstance(claim, list)
     assert (claim.level, claim.since, claim.how) == ("yes", None, "--enable-prefix-caching")
@@ -95,20 +98,44 @@ def test_a_claim_file_for_an_unknown_source_is_refused(seed_dir: Path) -> None:
 @pytest.mark.parametrize(
     ("old", "new", "at", "message"),
     [
-        ("  read: '2026-11-25'\n", "", None,
-         "field 'read': a project-docs source needs the day it was read (YYYY-MM-DD)"),
-        ("  version: v0.33.0\n", "", None,
-         "field 'version': a project-docs source needs the docs version or the commit read"),
-        ("  url: https://github.com/vllm-project/vllm/tree/v0.33.0/docs\n", "", None,
-         "field 'url': a project-docs source needs its URL"),
-        ("  read: '2026-11-25'\n", "  read: '2026-10-01'\n", "  read:",
-         "field 'read': 2026-10-01 is before the source's date 2026-11-02"),
-        ("  read: '2026-11-25'\n", "  read: 2026-11\n", "  read:",
-         "field 'read': not a day; allowed: YYYY-MM-DD (got '2026-11')"),
-        ("  version: v0.33.0\n", "  version: v0.33.0\n  commit: 4BA787\n", "  commit:",
-         "field 'commit': not a commit; allowed: 7 to 40 lower-case hex digits"),
+        (
+            "  read: '2026-11-25'\n",
+            "",
+            None,
+            "field 'read': a project-docs source needs the day it was read (YYYY-MM-DD)",
+        ),
+        (
+            "  version: v0.33.0\n",
+            "",
+            None,
+            "field 'version': a project-docs source needs the docs version or the commit read",
+        ),
+        (
+            "  url: https://github.com/vllm-project/vllm/tree/v0.33.0/docs\n",
+            "",
+            None,
+            "field 'url': a project-docs source needs its URL",
+        ),
+        (
+            "  read: '2026-11-25'\n",
+            "  read: '2026-10-01'\n",
+            "  read:",
+            "field 'read': 2026-10-01 is before the source's date 2026-11-02",
+        ),
+        (
+            "  read: '2026-11-25'\n",
+            "  read: 2026-11\n",
+            "  read:",
+            "field 'read': not a day; allowed: YYYY-MM-DD (got '2026-11')",
+        ),
+        (
+            "  version: v0.33.0\n",
+            "  version: v0.33.0\n  commit: 4BA787\n",
+            "  commit:",
+            "field 'commit': not a commit; allowed: 7 to 40 lower-case hex digits",
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_first_party_source_says_what_was_read_and_when(
     seed_dir: Path, old: str, new: str, at: str | None, message: str
 ) -> None:

@@ -192,8 +192,13 @@ def add_team_rows(engine: Engine) -> dict[str, int]:
     """A team's own source with a claim on litellm and a result for vllm, as the team
     instance will write them."""
     with Session(engine) as session:
-        team = Source(slug="our-lab", short="Our lab", title="Our measurements",
-                      date="2026-11", kind="team-measurement")  # fmt: skip
+        team = Source(
+            slug="our-lab",
+            short="Our lab",
+            title="Our measurements",
+            date="2026-11",
+            kind="team-measurement",
+        )
         session.add(team)
         session.flush()
         litellm = session.exec(select(System).where(System.slug == "litellm")).one()
@@ -201,10 +206,21 @@ def add_team_rows(engine: Engine) -> dict[str, int]:
         capability = session.exec(select(Capability).where(Capability.slug == "nvidia-cuda")).one()
         metric = session.exec(select(Metric)).first()
         assert team.id and litellm.id and vllm.id and capability.id and metric and metric.id
-        claim = Claim(system_id=litellm.id, capability_id=capability.id, source_id=team.id,
-                      level="yes", note="our own check")  # fmt: skip
-        result = BenchmarkResult(slug="team-vllm-1", system_id=vllm.id, metric_id=metric.id,
-                                 source_id=team.id, value=123.0, unit=metric.units[0])  # fmt: skip
+        claim = Claim(
+            system_id=litellm.id,
+            capability_id=capability.id,
+            source_id=team.id,
+            level="yes",
+            note="our own check",
+        )
+        result = BenchmarkResult(
+            slug="team-vllm-1",
+            system_id=vllm.id,
+            metric_id=metric.id,
+            source_id=team.id,
+            value=123.0,
+            unit=metric.units[0],
+        )
         session.add_all([claim, result])
         session.commit()
         return {"source": team.id, "claim": claim.id, "result": result.id}  # type: ignore[dict-item]
@@ -363,19 +379,29 @@ def test_revisions_list_by_user_system_entity_and_page(empty_engine: Engine) -> 
     from app.accounts.users import add_user
 
     with Session(empty_engine) as session:
-        ids = {name: add_user(session, name, "editor", "correct horse battery").id
-               for name in ("ann", "bob")}  # fmt: skip
+        ids = {
+            name: add_user(session, name, "editor", "correct horse battery").id
+            for name in ("ann", "bob")
+        }
         for i in range(5):
             actor = "ann" if i % 2 else "bob"
-            revisions.record(session, actor=actor, entity="claim", key=f"vllm/cap-{i}/our-lab",
-                             action="create", after={"i": i}, user_id=ids[actor],
-                             system_slug="vllm" if i < 3 else "sglang")  # fmt: skip
+            revisions.record(
+                session,
+                actor=actor,
+                entity="claim",
+                key=f"vllm/cap-{i}/our-lab",
+                action="create",
+                after={"i": i},
+                user_id=ids[actor],
+                system_slug="vllm" if i < 3 else "sglang",
+            )
         session.commit()
     everything = history(empty_engine)
     assert [r.after for r in everything] == [{"i": i} for i in (4, 3, 2, 1, 0)]
     assert [r.key for r in history(empty_engine, user="ann")] == [
-        "vllm/cap-3/our-lab", "vllm/cap-1/our-lab"
-    ]  # fmt: skip
+        "vllm/cap-3/our-lab",
+        "vllm/cap-1/our-lab",
+    ]
     assert len(history(empty_engine, system="vllm")) == 3
     assert history(empty_engine, entity="system") == []
     with Session(empty_engine) as session:

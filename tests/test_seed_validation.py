@@ -131,8 +131,11 @@ def test_the_small_seed_is_valid(seeded: Engine) -> None:
 
 # -- 1. zero ------------------------------------------------------------------------------
 def test_a_range_from_zero_and_a_zero_figure_render(seed_dir: Path, tmp_path: Path) -> None:
-    replace_in(seed_dir / OLLA_CSV, "osc-omlx-ttft-no-ssd-cache,omlx,ttft,,30,90,",
-               "osc-omlx-ttft-no-ssd-cache,omlx,ttft,,0,90,")  # fmt: skip
+    replace_in(
+        seed_dir / OLLA_CSV,
+        "osc-omlx-ttft-no-ssd-cache,omlx,ttft,,30,90,",
+        "osc-omlx-ttft-no-ssd-cache,omlx,ttft,,0,90,",
+    )
     # A zero in a ranked context (two systems on stated hardware) and in a chart.
     replace_in(
         seed_dir / "benchmarks/overview-early-2026.csv", "throughput,12500,", "throughput,0,"
@@ -347,13 +350,21 @@ def test_a_repository_must_be_a_web_address(seed_dir: Path, seeded: Engine, link
     ("file", "old", "new", "field"),
     [
         ("sources.yaml", "  kind: article\n", "  kind: article\n  url: javascript:x\n", "url"),
-        ("systems/vllm.yaml", "value: https://github.com/vllm-project/vllm",
-         "value: javascript:x", "facts."),
-        ("systems/vllm.yaml", "  - attribute: repository\n",
-         "  - attribute: paper\n    value: javascript:x\n    source: olla-servers-compared\n"
-         "  - attribute: repository\n", "facts."),
+        (
+            "systems/vllm.yaml",
+            "value: https://github.com/vllm-project/vllm",
+            "value: javascript:x",
+            "facts.",
+        ),
+        (
+            "systems/vllm.yaml",
+            "  - attribute: repository\n",
+            "  - attribute: paper\n    value: javascript:x\n    source: olla-servers-compared\n"
+            "  - attribute: repository\n",
+            "facts.",
+        ),
     ],
-)  # fmt: skip
+)
 def test_every_link_must_be_a_web_address(
     seed_dir: Path, seeded: Engine, file: str, old: str, new: str, field: str
 ) -> None:
@@ -389,9 +400,11 @@ def test_a_row_must_have_one_cell_per_column(
 
 @pytest.mark.parametrize(
     ("cell", "message"),
-    [('"Apple', "not valid CSV: unexpected end of data"),
-     ('"' + "x" * 200_000 + '"', "not valid CSV: field larger than field limit")],
-)  # fmt: skip
+    [
+        ('"Apple', "not valid CSV: unexpected end of data"),
+        ('"' + "x" * 200_000 + '"', "not valid CSV: field larger than field limit"),
+    ],
+)
 def test_a_csv_that_cannot_be_parsed(
     seed_dir: Path, seeded: Engine, cell: str, message: str
 ) -> None:
@@ -405,20 +418,45 @@ def test_a_csv_that_cannot_be_parsed(
 @pytest.mark.parametrize(
     ("file", "old", "new", "message"),
     [
-        ("systems/omlx.yaml", "name: oMLX", "name: " + "o" * 2001,
-         "field 'name': String should have at most 2000 characters"),
-        ("sources.yaml", "short: Server overview", "short: " + "s" * 61,
-         "field 'short': String should have at most 60 characters"),
-        ("systems/omlx.yaml", "name: oMLX", 'name: "o\\x00MLX"',
-         "field 'name': contains the control character U+0000; allowed: printable text"),
-        ("sources.yaml", "date: 2026-01\n", "date: 2026-13\n",
-         "field 'date': not a calendar date; allowed: a real year, month and day (got '2026-13')"),
-        ("sources.yaml", "date: 2026-01\n", "date: 2026-02-30\n",
-         "not valid YAML: cannot read a value: day is out of range for month"),
-        ("rules.yaml", "weight: 3.0", "weight: 4",
-         "field 'weight': Input should be less than or equal to 3 (got 4)"),
+        (
+            "systems/omlx.yaml",
+            "name: oMLX",
+            "name: " + "o" * 2001,
+            "field 'name': String should have at most 2000 characters",
+        ),
+        (
+            "sources.yaml",
+            "short: Server overview",
+            "short: " + "s" * 61,
+            "field 'short': String should have at most 60 characters",
+        ),
+        (
+            "systems/omlx.yaml",
+            "name: oMLX",
+            'name: "o\\x00MLX"',
+            "field 'name': contains the control character U+0000; allowed: printable text",
+        ),
+        (
+            "sources.yaml",
+            "date: 2026-01\n",
+            "date: 2026-13\n",
+            "field 'date': not a calendar date; allowed: a real year, month and day "
+            "(got '2026-13')",
+        ),
+        (
+            "sources.yaml",
+            "date: 2026-01\n",
+            "date: 2026-02-30\n",
+            "not valid YAML: cannot read a value: day is out of range for month",
+        ),
+        (
+            "rules.yaml",
+            "weight: 3.0",
+            "weight: 4",
+            "field 'weight': Input should be less than or equal to 3 (got 4)",
+        ),
     ],
-)  # fmt: skip
+)
 def test_values_that_would_break_a_page_or_the_database(
     seed_dir: Path, seeded: Engine, file: str, old: str, new: str, message: str
 ) -> None:
@@ -495,11 +533,20 @@ def test_seed_command_reports_and_writes_nothing(
 
 # -- 9. hardware, model and workload names ------------------------------------------------
 def test_a_figure_may_name_its_hardware_by_alias(seed_dir: Path) -> None:
-    add_row(seed_dir, hardware="h100 sxm", model="Llama-3.1-8B", workload="Online Serving",
-            precision="int4")  # fmt: skip
+    add_row(
+        seed_dir,
+        hardware="h100 sxm",
+        model="Llama-3.1-8B",
+        workload="Online Serving",
+        precision="int4",
+    )
     row = {r.id: r for rs in load_seed(seed_dir).benchmarks.values() for r in rs}["osc-added"]
     assert (row.hardware, row.model, row.workload, row.precision) == (  # type: ignore[attr-defined]
-        "nvidia-h100-sxm5-80gb", "llama-3.1-8b", "online-serving", "INT4")  # fmt: skip
+        "nvidia-h100-sxm5-80gb",
+        "llama-3.1-8b",
+        "online-serving",
+        "INT4",
+    )
 
 
 @pytest.mark.parametrize(
@@ -570,8 +617,11 @@ def test_active_parameters_cannot_exceed_the_total(seed_dir: Path, seeded: Engin
 
 def test_an_entry_cites_only_known_sources(seed_dir: Path, seeded: Engine) -> None:
     path = seed_dir / "workloads.yaml"
-    path.write_text(path.read_text().replace("    - serving-engine-guide-18-tools\n",
-                                             "    - serving-engine-guide\n", 1))  # fmt: skip
+    path.write_text(
+        path.read_text().replace(
+            "    - serving-engine-guide-18-tools\n", "    - serving-engine-guide\n", 1
+        )
+    )
     [problem] = refused(seed_dir, seeded)
     assert problem.endswith(
         "decode-tg128: unknown source 'serving-engine-guide' (not in sources.yaml)"

@@ -54,8 +54,10 @@ LLAMAS = [
     ("llama-3-8b", ["Llama 3 8B", "Meta-Llama-3-8B"]),
     ("llama-3-70b", ["Llama 3 70B"]),
 ]
-INSTRUCT_8B = ("llama-3.1-8b-instruct", ["Llama 3.1 8B Instruct", "Meta-Llama-3.1-8B-Instruct",
-                                        "meta-llama/Llama-3.1-8B-Instruct"])  # fmt: skip
+INSTRUCT_8B = (
+    "llama-3.1-8b-instruct",
+    ["Llama 3.1 8B Instruct", "Meta-Llama-3.1-8B-Instruct", "meta-llama/Llama-3.1-8B-Instruct"],
+)
 
 
 def test_model_files_and_repository_ids_name_their_model() -> None:
@@ -77,11 +79,18 @@ def test_model_files_and_repository_ids_name_their_model() -> None:
 
 
 def test_punctuation_is_ignored_where_one_entry_holds_the_name() -> None:
-    systems = Names.of("system", [("llama-cpp", ["llama.cpp"]), ("tensorrt-llm", ["TensorRT-LLM"]),
-                                  ("vllm", ["vLLM"])])  # fmt: skip
-    for text, slug in (("llama.cpp", "llama-cpp"), ("LLAMA.CPP", "llama-cpp"),
-                       ("llama cpp", "llama-cpp"), ("TensorRT LLM", "tensorrt-llm"),
-                       ("tensorrt_llm", "tensorrt-llm"), ("VLLM", "vllm")):  # fmt: skip
+    systems = Names.of(
+        "system",
+        [("llama-cpp", ["llama.cpp"]), ("tensorrt-llm", ["TensorRT-LLM"]), ("vllm", ["vLLM"])],
+    )
+    for text, slug in (
+        ("llama.cpp", "llama-cpp"),
+        ("LLAMA.CPP", "llama-cpp"),
+        ("llama cpp", "llama-cpp"),
+        ("TensorRT LLM", "tensorrt-llm"),
+        ("tensorrt_llm", "tensorrt-llm"),
+        ("VLLM", "vllm"),
+    ):
         assert systems.resolve(text) == slug, text
     # Two entries that differ only by punctuation: the loose form names neither.
     clash = Names.of("model", [("a", ["Qwen 2.5"]), ("b", ["Qwen 2 5"])])
@@ -91,8 +100,11 @@ def test_punctuation_is_ignored_where_one_entry_holds_the_name() -> None:
 
 def test_did_you_mean_puts_the_same_family_and_size_first() -> None:
     names = Names.of("model", LLAMAS)  # no instruct 8B entry: the nearest must come first
-    for text in ("Llama 3.1 8B Instruct", "meta-llama/Llama-3.1-8B-Instruct",
-                 "Meta-Llama-3.1-8B-Instruct-Q4_K_M"):  # fmt: skip
+    for text in (
+        "Llama 3.1 8B Instruct",
+        "meta-llama/Llama-3.1-8B-Instruct",
+        "Meta-Llama-3.1-8B-Instruct-Q4_K_M",
+    ):
         for by_words in (False, True):
             close = names.suggest(text, by_words=by_words)
             assert close[:2] == ["llama-3.1-8b", "llama-3-8b"], (text, by_words, close)
@@ -157,7 +169,11 @@ def test_active_parameters_only_where_a_model_card_gives_them(data: SeedData) ->
 
 def test_precisions_are_spelled_one_way_and_others_kept() -> None:
     assert [canonical_precision(p) for p in ("Int4", "fp8", "q4_k_m", " BF16 ")] == [
-        "INT4", "FP8", "Q4_K_M", "BF16"]  # fmt: skip
+        "INT4",
+        "FP8",
+        "Q4_K_M",
+        "BF16",
+    ]
     assert canonical_precision("EXL2 4.0bpw") == "EXL2 4.0bpw"
 
 
@@ -169,7 +185,8 @@ def test_the_h100_without_a_variant_is_never_the_sxm5_part(data: SeedData) -> No
     table = [r for r in by_id.values() if r.id.startswith("bis-") and "-l70b-" in r.id]  # type: ignore[attr-defined]
     assert len(table) == 12
     assert {(r.hardware, r.gpus, r.model) for r in table} == {  # type: ignore[attr-defined]
-        ("nvidia-h100-sxm5-80gb", 1, "llama-3.3-70b-instruct")}  # fmt: skip
+        ("nvidia-h100-sxm5-80gb", 1, "llama-3.3-70b-instruct")
+    }
     # "Llama 3.1 8B on H100", the overview's "Peak tokens/sec (H100)": no variant, no count.
     for slug in ("bis-sglang-l8b-throughput", "ov-vllm-h100-peak", "gid-vllm-h100-gpu-util"):
         row = by_id[slug]
@@ -203,14 +220,22 @@ def test_gpu_counts_only_where_the_article_gives_one(data: SeedData) -> None:
 def test_vague_entries_are_marked(data: SeedData) -> None:
     vague = {slug for slug, e in data.hardware.items() if e.vague}
     assert vague == {
-        "nvidia-h100-unspecified", "nvidia-h100-or-newer", "nvidia-a100-unspecified",
-        "amd-gpu-unspecified", "apple-silicon-unspecified", "cpu-unspecified",
-        "unspecified-gpu", "unlisted-hardware",
-    }  # fmt: skip
+        "nvidia-h100-unspecified",
+        "nvidia-h100-or-newer",
+        "nvidia-a100-unspecified",
+        "amd-gpu-unspecified",
+        "apple-silicon-unspecified",
+        "cpu-unspecified",
+        "unspecified-gpu",
+        "unlisted-hardware",
+    }
     assert {slug for slug, e in data.models.items() if e.vague} == {
-        "deepseek-unspecified", "unnamed-7b", "small-models-unspecified",
-        "various-incl-opt-175b", "unlisted-model",
-    }  # fmt: skip
+        "deepseek-unspecified",
+        "unnamed-7b",
+        "small-models-unspecified",
+        "various-incl-opt-175b",
+        "unlisted-model",
+    }
     by_id = rows(data)
     assert by_id["ov-llamacpp-cpu-speed"].model == "small-models-unspecified"  # type: ignore[attr-defined]
     assert by_id["seg-powerinfer-4090-avg"].model == "various-incl-opt-175b"  # type: ignore[attr-defined]
@@ -245,6 +270,9 @@ def test_the_seed_files_hold_slugs_not_names() -> None:
     data = load_seed(REAL_SEED_DIR)
     for path in (REAL_SEED_DIR / "benchmarks").glob("*.csv"):
         for row in csv.DictReader(path.read_text().splitlines()):
-            for kind, entries in (("hardware", data.hardware), ("model", data.models),
-                                  ("workload", data.workloads)):  # fmt: skip
+            for kind, entries in (
+                ("hardware", data.hardware),
+                ("model", data.models),
+                ("workload", data.workloads),
+            ):
                 assert not row[kind] or row[kind] in entries, (path.name, row["id"], kind)

@@ -35,8 +35,14 @@ def request_for(app: object, disconnected: bool) -> Request:
         await asyncio.sleep(3600)
         return {}
 
-    scope = {"type": "http", "method": "GET", "path": "/x", "query_string": b"", "headers": [],
-             "app": app}  # fmt: skip
+    scope = {
+        "type": "http",
+        "method": "GET",
+        "path": "/x",
+        "query_string": b"",
+        "headers": [],
+        "app": app,
+    }
     return Request(scope, receive)  # type: ignore[arg-type]
 
 

@@ -110,8 +110,9 @@ def test_version_steps_flag_changes_larger_than_the_spread() -> None:
     from app.measures.versions import TOO_FEW, VersionFigure, steps
 
     # No repeats: 10%. 1000 -> 1080 (+8%) is within it; 1080 -> 900 (-16.7%) is a regression.
-    found, note = steps([VersionFigure("0.9", 1000), VersionFigure("0.10", 1080),
-                         VersionFigure("0.11", 900)])  # fmt: skip
+    found, note = steps(
+        [VersionFigure("0.9", 1000), VersionFigure("0.10", 1080), VersionFigure("0.11", 900)]
+    )
     assert note == "" and [s.flag for s in found] == ["", "", "regression"]
     assert found[2].change == pytest.approx(-180 / 1080)
     # With repeats the spread is the bar: 1800 (1700–1950, 13.9% wide) -> 1900 (+5.6%) is not

@@ -22,8 +22,9 @@ TRACKING = "utm_source=slack&utm_medium=chat&fbclid=x1&gclid=y2&mc_cid=a&mc_eid=
 
 @pytest.mark.parametrize("page", PAGES)
 def test_tracking_parameters_redirect_to_the_clean_url(client: TestClient, page: str) -> None:
-    response = client.get(f"{page}&{TRACKING}" if "?" in page else f"{page}?{TRACKING}",
-                          follow_redirects=False)  # fmt: skip
+    response = client.get(
+        f"{page}&{TRACKING}" if "?" in page else f"{page}?{TRACKING}", follow_redirects=False
+    )
     assert response.status_code == 303
     assert response.headers["location"] == page
     followed = client.get(f"{page}&{TRACKING}" if "?" in page else f"{page}?{TRACKING}")

@@ -12,8 +12,14 @@ from app.schemas import CategoryCells, Caveat, Cell, ClaimView, SourcedText, Sou
 
 
 def source(slug: str, *caveats: str, kind: str = "article") -> SourceRef:
-    return SourceRef(slug=slug, short=slug.title(), title=slug, date="2026-01", kind=kind,
-                     caveats=[Caveat(kind=k, text="…") for k in caveats])  # fmt: skip
+    return SourceRef(
+        slug=slug,
+        short=slug.title(),
+        title=slug,
+        date="2026-01",
+        kind=kind,
+        caveats=[Caveat(kind=k, text="…") for k in caveats],
+    )
 
 
 DOCS = source("docs", kind="project-docs")
@@ -28,23 +34,33 @@ def line(text: str, by: SourceRef) -> SourcedText:
 def cells(*levels: tuple[SourceRef, str], headline: str = "yes") -> list[CategoryCells]:
     """One disputed prefix-caching cell with the claims given, headline `headline`."""
     claims = [ClaimView(level=level, strength=None, note=None, source=s) for s, level in levels]
-    cell = Cell(capability="prefix-caching", name="Prefix caching", description="", level=headline,
-                disputed=len({lv for _, lv in levels}) > 1, claims=claims)  # fmt: skip
+    cell = Cell(
+        capability="prefix-caching",
+        name="Prefix caching",
+        description="",
+        level=headline,
+        disputed=len({lv for _, lv in levels}) > 1,
+        claims=claims,
+    )
     return [CategoryCells(slug="memory", name="Memory", kind="feature", cells=[cell])]
 
 
 def test_lines_on_the_same_topics_fold_and_others_stay_apart() -> None:
-    lines = [line("Tensor- and pipeline-parallel multi-GPU deployments", PLAIN),
-             line("Cold start around a minute", PLAIN),
-             line("Multi-GPU distributed inference", OTHER),
-             line("Mixed GPU clusters", OTHER)]  # fmt: skip
+    lines = [
+        line("Tensor- and pipeline-parallel multi-GPU deployments", PLAIN),
+        line("Cold start around a minute", PLAIN),
+        line("Multi-GPU distributed inference", OTHER),
+        line("Mixed GPU clusters", OTHER),
+    ]
     folded = fold(lines)
     assert [(first.text, [s.text for s in similar]) for first, similar in folded] == [
-        ("Tensor- and pipeline-parallel multi-GPU deployments",
-         ["Multi-GPU distributed inference"]),
+        (
+            "Tensor- and pipeline-parallel multi-GPU deployments",
+            ["Multi-GPU distributed inference"],
+        ),
         ("Cold start around a minute", []),
         ("Mixed GPU clusters", []),  # names no topic: never folded with anything
-    ]  # fmt: skip
+    ]
     # Topics match whole words: "Q&A coverage" is not RAG, "machines" is not a Mac.
     assert topics("Tutorials, Q&A coverage and Kubernetes operators") == {"ecosystem", "cloud"}
     assert "apple" not in topics("Large models on multi-GPU NVIDIA machines")
@@ -55,8 +71,9 @@ def test_a_weakness_resting_on_an_outvoted_claim_is_marked_disputed_and_linked()
     groups = cells((DOCS, "yes"), (PLAIN, "yes"), (MACHINE, "no"))
     [marked] = summarise([weakness], groups, [], "vllm", weakness=True)
     assert marked.caution_kind == "disputed"
-    assert marked.caution == ("Machine reads Prefix caching as “no”, but 2 other sources read "
-                              "it as “yes”.")  # fmt: skip
+    assert marked.caution == (
+        "Machine reads Prefix caching as “no”, but 2 other sources read it as “yes”."
+    )
     assert marked.caution_link == "/systems/vllm/claims/prefix-caching/machine"
     # The same line as a strength does not rest on a "no": nothing disputed about it then,
     # and a source on the winning side is never marked.
@@ -67,19 +84,26 @@ def test_a_weakness_resting_on_an_outvoted_claim_is_marked_disputed_and_linked()
 
 
 def test_a_line_only_weak_sources_give_is_marked_weak_and_sorted_last() -> None:
-    lines = [line("Spiky traffic with hundreds of requests at once", VENDOR),
-             line("Serving many concurrent users", MACHINE),
-             line("Enterprise settings", PLAIN)]  # fmt: skip
+    lines = [
+        line("Spiky traffic with hundreds of requests at once", VENDOR),
+        line("Serving many concurrent users", MACHINE),
+        line("Enterprise settings", PLAIN),
+    ]
     out = summarise(lines, [], [], "vllm", weakness=False)
-    assert [o.text for o in out] == ["Enterprise settings",
-                                     "Spiky traffic with hundreds of requests at once"]  # fmt: skip
+    assert [o.text for o in out] == [
+        "Enterprise settings",
+        "Spiky traffic with hundreds of requests at once",
+    ]
     assert out[0].caution is None
     assert out[1].caution_kind == "weak" and [s.source.slug for s in out[1].similar] == ["machine"]
-    assert out[1].caution == ("Only sources with caveats say this (probably machine-written; "
-                              "written by a vendor with a stake).")  # fmt: skip
+    assert out[1].caution == (
+        "Only sources with caveats say this (probably machine-written; "
+        "written by a vendor with a stake)."
+    )
     # One sound source among them is enough to say it flat.
-    backed = summarise([*lines[:2], line("Many concurrent users", PLAIN)], [], [], "vllm",
-                       weakness=False)  # fmt: skip
+    backed = summarise(
+        [*lines[:2], line("Many concurrent users", PLAIN)], [], [], "vllm", weakness=False
+    )
     assert backed[0].caution is None and len(backed) == 1
 
 
@@ -90,7 +114,8 @@ def test_conditions_read_as_a_clause() -> None:
     assert when_clause({"priority": ["model-breadth"]}) == "when breadth of models matters most"
     assert when_clause({"workload": ["rag", "agents", "coding-agent"], "needs": ["multi-gpu"]}) == (
         "when the main workload is retrieval-augmented generation, agents and tool use or coding "
-        "agents and you need several GPUs for one model")  # fmt: skip
+        "agents and you need several GPUs for one model"
+    )
 
 
 # -- over HTTP, on the fixture seed ----------------------------------------------------------

@@ -88,10 +88,14 @@ def series(
     name: str, key: str, points: Sequence[tuple[float, float]], labels: bool = True
 ) -> SeriesInput:
     flags = pareto_frontier(points)
-    return SeriesInput(name, key, [
-        (x, y, on, f"c={i}" if labels else "", f"{name} {i}")
-        for i, ((x, y), on) in enumerate(zip(points, flags, strict=True))
-    ])  # fmt: skip
+    return SeriesInput(
+        name,
+        key,
+        [
+            (x, y, on, f"c={i}" if labels else "", f"{name} {i}")
+            for i, ((x, y), on) in enumerate(zip(points, flags, strict=True))
+        ],
+    )
 
 
 VLLM = [(142.6, 138.6), (134.4, 524.3), (119.2, 1852.0), (92.0, 5617.9), (54.8, 2411.5)]
@@ -132,10 +136,16 @@ def test_the_line_joins_the_frontier_left_to_right_and_skips_dominated_points() 
 
 
 def test_colours_follow_the_system_and_setups_of_one_system_differ_in_shape_and_dash() -> None:
-    d = sweep_chart("t", "x", "y", [
-        series("vLLM H100", "vllm", VLLM), series("vLLM L40S", "vllm", SGLANG),
-        series("SGLang", "sglang", SGLANG),
-    ])  # fmt: skip
+    d = sweep_chart(
+        "t",
+        "x",
+        "y",
+        [
+            series("vLLM H100", "vllm", VLLM),
+            series("vLLM L40S", "vllm", SGLANG),
+            series("SGLang", "sglang", SGLANG),
+        ],
+    )
     first, second, other = d.series
     assert first.colour == second.colour == colour_for("vllm") and other.colour == colour_for(
         "sglang"
@@ -221,11 +231,20 @@ def test_a_level_on_neither_axis_labels_its_points_and_has_a_caption_not_a_line(
         assert d.top + d.plot_height - cy == pytest.approx(y * y_scale)
         assert (s.level_label.label, s.level_label.cx, s.level_label.cy) == ("80%", cx, cy)
     marks = [m for s in d.series for m in s.marks]
-    rings = [(s.level_mark[0] - LEVEL_RING, s.level_mark[1] - LEVEL_RING,
-              s.level_mark[0] + LEVEL_RING, s.level_mark[1] + LEVEL_RING)
-             for s in d.series if s.level_mark]  # fmt: skip
-    markers = [(m.cx - MARKER_SIZE, m.cy - MARKER_SIZE, m.cx + MARKER_SIZE, m.cy + MARKER_SIZE)
-               for m in marks]  # fmt: skip
+    rings = [
+        (
+            s.level_mark[0] - LEVEL_RING,
+            s.level_mark[1] - LEVEL_RING,
+            s.level_mark[0] + LEVEL_RING,
+            s.level_mark[1] + LEVEL_RING,
+        )
+        for s in d.series
+        if s.level_mark
+    ]
+    markers = [
+        (m.cx - MARKER_SIZE, m.cy - MARKER_SIZE, m.cx + MARKER_SIZE, m.cy + MARKER_SIZE)
+        for m in marks
+    ]
     labels = [label_box(m) for m in marks] + [
         label_box(s.level_label) for s in d.series if s.level_label
     ]
@@ -244,26 +263,43 @@ SCENARIO: list[tuple[str, str, list[tuple[float, float]]]] = [
 ]
 AT_LEVELS: dict[str, list[tuple[tuple[float, float], str]]] = {
     "goodput=80": [((40.625, 1750), "80%"), ((51.25, 1750), "80%"), ((51.25, 2100), "80%")],
-    "ttft_p99=500": [((38.28125, 1812.5), "≤500 ms"), ((48.4375, 1812.5), "≤500 ms"),
-                     ((48.4375, 2175), "≤500 ms")],
-    "ttft_p99=500&tpot_p99=40": [((31.25 + 8 / 18 * 18.75, 2000 - 8 / 18 * 500), "TPOT ≤40 ms"),
-                                 ((48.4375, 1812.5), "TTFT ≤500 ms"),
-                                 ((48.4375, 2175), "TTFT ≤500 ms")],
+    "ttft_p99=500": [
+        ((38.28125, 1812.5), "≤500 ms"),
+        ((48.4375, 1812.5), "≤500 ms"),
+        ((48.4375, 2175), "≤500 ms"),
+    ],
+    "ttft_p99=500&tpot_p99=40": [
+        ((31.25 + 8 / 18 * 18.75, 2000 - 8 / 18 * 500), "TPOT ≤40 ms"),
+        ((48.4375, 1812.5), "TTFT ≤500 ms"),
+        ((48.4375, 2175), "TTFT ≤500 ms"),
+    ],
     # SGLang's point is on the per-user line, unlabelled, just left of and below vLLM 0.10.1's.
-    "ttft_p99=500&per_user=45": [((45, 2000 - 13.75 / 18.75 * 500), ""),
-                                 ((48.4375, 1812.5), "≤500 ms"), ((48.4375, 2175), "≤500 ms")],
-}  # fmt: skip
+    "ttft_p99=500&per_user=45": [
+        ((45, 2000 - 13.75 / 18.75 * 500), ""),
+        ((48.4375, 1812.5), "≤500 ms"),
+        ((48.4375, 2175), "≤500 ms"),
+    ],
+}
 
 
 @pytest.mark.parametrize("query", AT_LEVELS)
 def test_each_level_label_sits_beside_its_own_point(query: str) -> None:
     # Two points on one height, one above them, load markers close by; a label one line off
     # would read as the label of the point above. Nothing overlaps, whatever the labels' length.
-    d = sweep_chart("t", "x", "y", [
-        replace(series(name, key, [(float(x), float(y)) for x, y in points]),
-                at_level=(*at, name), at_level_label=label)
-        for (name, key, points), (at, label) in zip(SCENARIO, AT_LEVELS[query], strict=True)
-    ], caption=("a", "b", "c"))  # fmt: skip
+    d = sweep_chart(
+        "t",
+        "x",
+        "y",
+        [
+            replace(
+                series(name, key, [(float(x), float(y)) for x, y in points]),
+                at_level=(*at, name),
+                at_level_label=label,
+            )
+            for (name, key, points), (at, label) in zip(SCENARIO, AT_LEVELS[query], strict=True)
+        ],
+        caption=("a", "b", "c"),
+    )
     rings = [(s.level_mark[0], s.level_mark[1]) for s in d.series if s.level_mark]
     for s, ring in zip(d.series, rings, strict=True):
         assert (s.level_label is None) == (not s.name.startswith("v") and "per_user" in query)

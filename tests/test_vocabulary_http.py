@@ -21,7 +21,11 @@ def test_hardware_lists_each_entry_with_its_names_and_figures(client: TestClient
     hardware = by_slug(client, "/api/v1/hardware")
     sxm5 = hardware["nvidia-h100-sxm5-80gb"]
     assert (sxm5["name"], sxm5["vague"], sxm5["figures"], sxm5["memory_gb"]) == (
-        "NVIDIA H100 SXM5 80GB", False, 12, 80)  # fmt: skip
+        "NVIDIA H100 SXM5 80GB",
+        False,
+        12,
+        80,
+    )
     assert "H100 SXM" in sxm5["aliases"] and sxm5["sources"] == ["best-inference-servers-2026"]
     bare = hardware["nvidia-h100-unspecified"]
     assert bare["vague"] and "NVIDIA H100" in bare["aliases"] and bare["memory_gb"] is None
@@ -102,12 +106,16 @@ def test_figures_describing_the_same_setup_meet_in_one_context(client: TestClien
     body = client.get("/api/v1/benchmarks?workload=few-shot-shared-prefix").json()
     [context] = body["contexts"]
     assert {r["result"]["source"]["slug"] for r in context["results"]} == {
-        "best-inference-servers-2026", "serving-engine-guide-18-tools"}  # fmt: skip
+        "best-inference-servers-2026",
+        "serving-engine-guide-18-tools",
+    }
     # The Reddit prompt-processing comparison: one test, now one ranked context.
     body = client.get("/api/v1/benchmarks?metric=prompt-throughput&hardware=nvidia-rtx-4090")
     [context] = body.json()["contexts"]
     assert context["ranked"] and [r["result"]["system"] for r in context["results"]] == [
-        "exllamav2", "llama-cpp"]  # fmt: skip
+        "exllamav2",
+        "llama-cpp",
+    ]
 
 
 def test_each_filter_choice_shows_how_many_results_it_gives(client: TestClient) -> None:
@@ -143,8 +151,10 @@ def test_the_counts_follow_an_htmx_swap_without_duplicating_ids(client: TestClie
 
 def test_a_hugging_face_id_finds_its_model_page(client: TestClient) -> None:
     """A repository id holds a slash; the page and the API still answer it with the entry."""
-    for path in ("/models/meta-llama/Llama-3.3-70B-Instruct",
-                 "/api/v1/models/meta-llama/Llama-3.3-70B-Instruct"):  # fmt: skip
+    for path in (
+        "/models/meta-llama/Llama-3.3-70B-Instruct",
+        "/api/v1/models/meta-llama/Llama-3.3-70B-Instruct",
+    ):
         moved = client.get(path, follow_redirects=False)
         assert moved.status_code == 308, path
         assert moved.headers["location"].endswith("/models/llama-3.3-70b-instruct"), path

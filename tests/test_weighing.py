@@ -14,18 +14,47 @@ from app.queries.cells import (
 )
 from app.schemas import Caveat, ClaimView, SourceRef
 
-DOCS = SourceRef(slug="x-docs", short="X docs", title="X documentation", date="2025-01-01",
-                 kind="project-docs", version="v1.2.0", read="2026-11-25")  # fmt: skip
-NOTES = SourceRef(slug="x-notes", short="X notes", title="X release notes", date="2024-06-01",
-                  kind="release-notes", commit="0123456789abcdef", read="2026-11-25")  # fmt: skip
+DOCS = SourceRef(
+    slug="x-docs",
+    short="X docs",
+    title="X documentation",
+    date="2025-01-01",
+    kind="project-docs",
+    version="v1.2.0",
+    read="2026-11-25",
+)
+NOTES = SourceRef(
+    slug="x-notes",
+    short="X notes",
+    title="X release notes",
+    date="2024-06-01",
+    kind="release-notes",
+    commit="0123456789abcdef",
+    read="2026-11-25",
+)
 ARTICLE = SourceRef(slug="guide", short="A guide", title="A guide", date="2026-06")
 OLDER = SourceRef(slug="old", short="Old guide", title="Old guide", date="2026-02")
-MACHINE = SourceRef(slug="bot", short="Bot page", title="Bot page", date="2026-09",
-                    caveats=[Caveat(kind="machine-written", text="Chat markers.")])  # fmt: skip
-VENDOR = SourceRef(slug="vendor", short="Vendor post", title="Vendor post", date="2026-10",
-                   caveats=[Caveat(kind="vendor-interest", text="Sells a rival.")])  # fmt: skip
-DATED = SourceRef(slug="dated", short="Rough date", title="Rough date", date="2026-11",
-                  caveats=[Caveat(kind="vague-date", text="Only a month.")])  # fmt: skip
+MACHINE = SourceRef(
+    slug="bot",
+    short="Bot page",
+    title="Bot page",
+    date="2026-09",
+    caveats=[Caveat(kind="machine-written", text="Chat markers.")],
+)
+VENDOR = SourceRef(
+    slug="vendor",
+    short="Vendor post",
+    title="Vendor post",
+    date="2026-10",
+    caveats=[Caveat(kind="vendor-interest", text="Sells a rival.")],
+)
+DATED = SourceRef(
+    slug="dated",
+    short="Rough date",
+    title="Rough date",
+    date="2026-11",
+    caveats=[Caveat(kind="vague-date", text="Only a month.")],
+)
 
 
 def claim(source: SourceRef, level: str, withdrawn: bool = False) -> ClaimView:
@@ -107,8 +136,9 @@ def test_the_cell_panel_and_api_say_why_on_the_fixture_seed(client: TestClient) 
     assert cell["claims"][0]["source"]["slug"] == "vllm-docs"
     reason = "Reads yes: the project's own docs (v0.33.0) say so; four articles agree; one "
     assert cell["reason"] == reason + "article disagrees."
-    panel = BeautifulSoup(client.get("/matrix/cell?system=vllm&capability=prefix-caching").text,
-                          "html.parser")  # fmt: skip
+    panel = BeautifulSoup(
+        client.get("/matrix/cell?system=vllm&capability=prefix-caching").text, "html.parser"
+    )
     shown = panel.select_one(".cell-reason")
     assert shown is not None and shown.get_text(strip=True) == cell["reason"]
     schema = client.get("/openapi.json").json()["components"]["schemas"]

@@ -35,10 +35,12 @@ class _Checker:
         self.users = {u.name for u in team.users}
         self.names = {
             kind: Names.of(kind, [*((e.slug, ()) for e in withdrawn), *seed.names[kind].entries()])
-            for kind, withdrawn in (("hardware", team.withdrawn_hardware),
-                                    ("model", team.withdrawn_models),
-                                    ("workload", team.withdrawn_workloads))
-        }  # fmt: skip
+            for kind, withdrawn in (
+                ("hardware", team.withdrawn_hardware),
+                ("model", team.withdrawn_models),
+                ("workload", team.withdrawn_workloads),
+            )
+        }
 
     def add(self, section: str, index: int, item: Any, message: str) -> None:
         raw = item.model_dump(mode="json") if hasattr(item, "model_dump") else item
@@ -59,8 +61,13 @@ class _Checker:
         for i, alias in enumerate(team.team_aliases):
             known = self.names[alias.kind].resolve(alias.entry) == alias.entry
             if not known:
-                self.add("team_aliases", i, alias, f"entry: no {alias.kind} {alias.entry!r} in "
-                         "the seed files or among the backup's own entries")  # fmt: skip
+                self.add(
+                    "team_aliases",
+                    i,
+                    alias,
+                    f"entry: no {alias.kind} {alias.entry!r} in "
+                    "the seed files or among the backup's own entries",
+                )
             self.known_user("team_aliases", i, alias, alias.user)
         for i, capability in enumerate(team.withdrawn_capabilities):
             if capability.category not in seed.categories:
@@ -128,8 +135,12 @@ class _Checker:
             self.known("results", i, result, "source", self.sources)
             self.known_user("results", i, result, result.user)
             if result.import_run is not None and result.import_run not in runs:
-                self.add("results", i, result, f"import_run: no run {result.import_run!r} "
-                         "among the file's imports")  # fmt: skip
+                self.add(
+                    "results",
+                    i,
+                    result,
+                    f"import_run: no run {result.import_run!r} among the file's imports",
+                )
             if result.id in seeded:
                 self.add("results", i, result, f"the seed files have a result {result.id!r}")
             units = self.units.get(result.metric)

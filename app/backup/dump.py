@@ -196,8 +196,15 @@ class _Rows:
                 if a.team:
                     user = self.names["user"][a.user_id] if a.user_id is not None else None
                     entry = self.names[kind][getattr(a, parent)]
-                    docs.append({"kind": kind, "entry": entry, "alias": a.alias,
-                                 "position": a.position, "user": user})  # fmt: skip
+                    docs.append(
+                        {
+                            "kind": kind,
+                            "entry": entry,
+                            "alias": a.alias,
+                            "position": a.position,
+                            "user": user,
+                        }
+                    )
         return docs
 
     def claims(self) -> list[dict[str, Any]]:
@@ -252,9 +259,15 @@ class _Rows:
         for note in notes:
             doc = self.doc(note, drop=("id", "slug", "claim_id", "result_id"))
             claim = claims.get(note.claim_id)
-            on = {"capability": self.names["capability"][claim.capability_id],
-                  "source": self.names["source"][claim.source_id],
-                  "note": claim.note} if claim else None  # fmt: skip
+            on = (
+                {
+                    "capability": self.names["capability"][claim.capability_id],
+                    "source": self.names["source"][claim.source_id],
+                    "note": claim.note,
+                }
+                if claim
+                else None
+            )
             item = {"claim": on, "result": results.get(note.result_id)}
             docs.append({"id": note.slug, "system": doc.pop("system")} | item | doc)
         return sorted(docs, key=lambda d: (d["created_at"], d["id"]))

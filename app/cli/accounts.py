@@ -83,10 +83,16 @@ def user_list() -> None:
         typer.echo("No users yet: add one with inference-atlas user add NAME --role admin.")
         return
     table = [("NAME", "ROLE", "STATUS", "SESSIONS", "TOKENS", "ADDED")] + [
-        (u.name, u.role, "disabled" if u.disabled else "active", str(u.sessions), str(u.tokens),
-         u.created_at.strftime("%Y-%m-%d"))
+        (
+            u.name,
+            u.role,
+            "disabled" if u.disabled else "active",
+            str(u.sessions),
+            str(u.tokens),
+            u.created_at.strftime("%Y-%m-%d"),
+        )
         for u in rows
-    ]  # fmt: skip
+    ]
     print_table(table)
 
 
@@ -153,10 +159,17 @@ def token_list(
         return
     now = utcnow()
     table = [("ID", "USER", "LABEL", "STARTS", "CREATED", "EXPIRES", "STATUS")] + [
-        (str(t.id), t.user, t.label or "-", t.prefix + "…", t.created_at.strftime("%Y-%m-%d"),
-         t.expires_at.strftime("%Y-%m-%d") if t.expires_at else "never", t.status(now))
+        (
+            str(t.id),
+            t.user,
+            t.label or "-",
+            t.prefix + "…",
+            t.created_at.strftime("%Y-%m-%d"),
+            t.expires_at.strftime("%Y-%m-%d") if t.expires_at else "never",
+            t.status(now),
+        )
         for t in rows
-    ]  # fmt: skip
+    ]
     print_table(table)
 
 

@@ -61,9 +61,16 @@ def import_results(
     from app.writes.common import TeamError
 
     context = imports.ImportContext.model_validate(
-        {"system": system, "hardware": hardware, "gpus": gpus, "precision": precision,
-         "system_version": system_version, "model": model, "workload": workload}
-    )  # fmt: skip
+        {
+            "system": system,
+            "hardware": hardware,
+            "gpus": gpus,
+            "precision": precision,
+            "system_version": system_version,
+            "model": model,
+            "workload": workload,
+        }
+    )
     read: list[tuple[bytes, ParsedFile]] = []
     big = sum(f.stat().st_size for f in files if f.is_file()) > 5 * 1024 * 1024
     with typer.progressbar(files, label="Reading", file=sys.stderr, hidden=not big) as bar:
@@ -91,12 +98,16 @@ def import_results(
                     name: typer.prompt(f"{name} ({question})") for name, question in missing.items()
                 }
                 context = context.model_copy(update=answers)
-            previews = [imports.preview_parsed(session, who, parsed, data, context)
-                        for data, parsed in read]  # fmt: skip
+            previews = [
+                imports.preview_parsed(session, who, parsed, data, context) for data, parsed in read
+            ]
             for preview in previews:
                 _show_preview(preview.document)
-            problems = [(pv.document["file"], k, v) for pv in previews
-                        for k, v in pv.document["problems"].items()]  # fmt: skip
+            problems = [
+                (pv.document["file"], k, v)
+                for pv in previews
+                for k, v in pv.document["problems"].items()
+            ]
             if problems:
                 for name, field, message in problems:
                     flag = (
@@ -212,8 +223,17 @@ def _editor(session: Session, name: str | None) -> accounts.SignedIn:
 
 def _show_preview(document: "ImportDoc") -> None:
     typer.echo(f"{document['file']}: {document['format_title']}, {len(document['runs'])} runs")
-    columns = ("RUN", "LOAD", "MODEL", "HARDWARE", "PRECISION", "OUT TOK/S", "TTFT MS",
-               "TPOT MS", "TOK/S/USER")  # fmt: skip
+    columns = (
+        "RUN",
+        "LOAD",
+        "MODEL",
+        "HARDWARE",
+        "PRECISION",
+        "OUT TOK/S",
+        "TTFT MS",
+        "TPOT MS",
+        "TOK/S/USER",
+    )
     rows = [columns]
     for run in document["runs"]:
         setup, metrics = run["setup"], run["metrics"]
@@ -222,15 +242,21 @@ def _show_preview(document: "ImportDoc") -> None:
             load = f"{setup['concurrency']} concurrent"
         elif setup.get("request_rate"):
             load = f"{setup['request_rate']:g} req/s"
-        rows.append((
-            run["where"], load, str(setup.get("model", "?"))[:40],
-            f"{setup['gpus']}× {setup['hardware']}" if setup.get("gpus") and setup.get("hardware")
-            else str(setup.get("hardware", "?")),
-            str(setup.get("precision", "?")),
-            _figure(metrics, "output_throughput", "generation_tok_s"),
-            _figure(metrics, "ttft_mean"), _figure(metrics, "tpot_mean"),
-            _figure(metrics, "output_throughput_per_user"),
-        ))  # fmt: skip
+        rows.append(
+            (
+                run["where"],
+                load,
+                str(setup.get("model", "?"))[:40],
+                f"{setup['gpus']}× {setup['hardware']}"
+                if setup.get("gpus") and setup.get("hardware")
+                else str(setup.get("hardware", "?")),
+                str(setup.get("precision", "?")),
+                _figure(metrics, "output_throughput", "generation_tok_s"),
+                _figure(metrics, "ttft_mean"),
+                _figure(metrics, "tpot_mean"),
+                _figure(metrics, "output_throughput_per_user"),
+            )
+        )
     print_table(rows)
     for note in document["notes"]:
         typer.echo(f"  note: {note}")

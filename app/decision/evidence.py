@@ -26,8 +26,13 @@ def recency(date: str, newest: str) -> float:
 
 
 def link(source: SourceRef, weight: float = 0.0) -> SourceLink:
-    return SourceLink(slug=source.slug, short=source.short, title=source.title, date=source.date,
-                      weight=round(weight, 2))  # fmt: skip
+    return SourceLink(
+        slug=source.slug,
+        short=source.short,
+        title=source.title,
+        date=source.date,
+        weight=round(weight, 2),
+    )
 
 
 @dataclass(frozen=True)

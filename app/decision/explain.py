@@ -46,8 +46,14 @@ def find_tie(picks: list[Pick], order: dict[str, list[Reason]]) -> Tie | None:
         for p in tied[:4]
         for r in order.get(p.slug, [])[:1]
     ]
-    return Tie(slugs=[p.slug for p in tied], names=names, score=picks[0].score,
-               no_advice=no_advice, order=entries, text=text)  # fmt: skip
+    return Tie(
+        slugs=[p.slug for p in tied],
+        names=names,
+        score=picks[0].score,
+        no_advice=no_advice,
+        order=entries,
+        text=text,
+    )
 
 
 def _advice(pick: Pick) -> list[Reason]:
@@ -145,9 +151,16 @@ def what_would_change(answers: Answers, current: Recommendation, leader: Leader)
         trial = {**answers, question: (*chosen, option) if kind == "add" else (option,)}
         first = leader(trial)
         if first and first[0] != top:
-            found.append(Change(question=question, option=option,
-                                label=option_label(question, option), new_top=first[0],
-                                new_top_name=first[1], kind=kind))  # fmt: skip
+            found.append(
+                Change(
+                    question=question,
+                    option=option,
+                    label=option_label(question, option),
+                    new_top=first[0],
+                    new_top_name=first[1],
+                    kind=kind,
+                )
+            )
     preference = {"refine": 0, "change": 1, "answer": 2, "add": 3}
     found.sort(key=lambda c: preference[c.kind])
     per_question: dict[str, list[Change]] = {}

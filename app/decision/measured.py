@@ -51,9 +51,10 @@ BROAD = {"amd-gpu": ("amd-instinct", "amd-radeon")}
 def hardware_answers(vendor: str | None, name: str) -> set[str]:
     """The hardware answers an entry (its vendor and name) falls under."""
     found = {
-        answer for answer, (maker, pattern) in HARDWARE_CLASSES.items()
+        answer
+        for answer, (maker, pattern) in HARDWARE_CLASSES.items()
         if (vendor or "").lower().startswith(maker) and re.search(pattern, name, re.IGNORECASE)
-    }  # fmt: skip
+    }
     return found | {broad for broad, fine in BROAD.items() if found & set(fine)}
 
 
@@ -85,10 +86,19 @@ def measured_reasons(figures: Sequence[Measured]) -> dict[str, tuple[Reason, Mea
             continue
         cost = f" (${f.cost:,.2f} per million output tokens)" if f.cost is not None else ""
         leader = "the most" if f.per_gpu >= top else f"{f.per_gpu / top:.0%} of the best"
-        text = (f"The team measured {f.per_gpu:,.0f} tok/s per GPU {f.basis} on {f.setup}"
-                f"{cost}: {leader} among the systems measured on {f.group}.")  # fmt: skip
-        reason = Reason(text=text, source=f.source.slug, source_title=f.source.title,
-                        source_short=f.source.short, source_date=f.source.date, weight=weight,
-                        rule=RULE, lead_weight=weight)  # fmt: skip
+        text = (
+            f"The team measured {f.per_gpu:,.0f} tok/s per GPU {f.basis} on {f.setup}"
+            f"{cost}: {leader} among the systems measured on {f.group}."
+        )
+        reason = Reason(
+            text=text,
+            source=f.source.slug,
+            source_title=f.source.title,
+            source_short=f.source.short,
+            source_date=f.source.date,
+            weight=weight,
+            rule=RULE,
+            lead_weight=weight,
+        )
         out[f.system] = (reason, f)
     return out

@@ -58,8 +58,7 @@ class Memo:
     ) -> tuple[float, list[Reason]]:
         """A what-if changes one answer, which leaves most systems' applying advice as it was:
         their weighing is looked up instead of redone."""
-        key = (c.slug, set_aside,
-               *((i.rule.slug, i.match, id(i.target)) for i in items))  # fmt: skip
+        key = (c.slug, set_aside, *((i.rule.slug, i.match, id(i.target)) for i in items))
         found = self.weighed.get(key)
         if found is None:
             if len(self.weighed) >= self.limit:
@@ -69,8 +68,7 @@ class Memo:
 
     def weigh_score(self, c: Candidate, items: list["Item"], set_aside: frozenset[str]) -> float:
         """What `weigh` adds, for what-ifs, which read scores alone: no reason is built."""
-        key = (c.slug, set_aside,
-               *((i.rule.slug, i.match, id(i.target)) for i in items))  # fmt: skip
+        key = (c.slug, set_aside, *((i.rule.slug, i.match, id(i.target)) for i in items))
         weighed = self.weighed.get(key)
         if weighed is not None:
             return weighed[0]
@@ -97,8 +95,9 @@ class Memo:
                     hits.append((slug, Item(rule, m, spoken)))
                 elif m.known == 1:
                     text = _unknown(rule, names[slug])
-                    unknowns.append((slug, reason(text, spoken.source, rule=rule.slug,
-                                                  kind="unknown")))  # fmt: skip
+                    unknowns.append(
+                        (slug, reason(text, spoken.source, rule=rule.slug, kind="unknown"))
+                    )
             found = self.applications[key] = (hits, unknowns)
         return found
 

@@ -224,8 +224,13 @@ def set_aside_defaults(
     for rule, m in applying:
         if _firm_warning_rule(rule, m):
             warned |= memo.named(rule, m, candidates) & ranked
-        elif (rule.effect == "boost" and not rule.fallback and m.known == 1 and rule.when
-              and rule.weight >= OVERRIDING_STRENGTH):  # fmt: skip
+        elif (
+            rule.effect == "boost"
+            and not rule.fallback
+            and m.known == 1
+            and rule.when
+            and rule.weight >= OVERRIDING_STRENGTH
+        ):
             specific.append((set(rule.when), memo.named(rule, m, candidates) & ranked))
     # Advice for systems that other advice firmly warns against here overrides nothing.
     specific = [(questions, named - warned) for questions, named in specific if named - warned]

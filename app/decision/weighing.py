@@ -44,11 +44,19 @@ def ruling_of(item: Item, c: Candidate) -> tuple[bool, float, Reason]:
     sides = item.target.sides
     if sides is None or sides.share >= 0.5:
         extra: dict[str, Any] = {"disputed": sides.text()} if sides else {}
-        return True, 0.0, reason(text, item.target.source, rule=item.rule.slug, kind="excluded",
-                                 **extra)  # fmt: skip
+        return (
+            True,
+            0.0,
+            reason(text, item.target.source, rule=item.rule.slug, kind="excluded", **extra),
+        )
     weight = -round(EXCLUSION_AS_PENALTY * sides.share, 2)
-    return False, weight, reason(text, item.target.source, weight, item.rule.slug,
-                                 kind="against", disputed=sides.text())  # fmt: skip
+    return (
+        False,
+        weight,
+        reason(
+            text, item.target.source, weight, item.rule.slug, kind="against", disputed=sides.text()
+        ),
+    )
 
 
 def weigh(items: list[Item], set_aside: frozenset[str], c: Candidate) -> tuple[float, list[Reason]]:
@@ -114,8 +122,15 @@ def _group(group: list[Item], shelved: list[Item] | None = None) -> _Group:
     others.pop(lead.rule.source.slug, None)
     bonus = min(CORROBORATION_STEP * len(others), CORROBORATION_CAP) * lead.match.known
     weight = lead.weight + (bonus if lead.weight > 0 else -bonus)
-    return _Group(lead, group, others, weight, round(weight, 2), round(abs(lead.weight), 2),
-                  round(lead.match.known, 2))  # fmt: skip
+    return _Group(
+        lead,
+        group,
+        others,
+        weight,
+        round(weight, 2),
+        round(abs(lead.weight), 2),
+        round(lead.match.known, 2),
+    )
 
 
 def _set_aside(shelved: list[Item]) -> _Group:

@@ -85,8 +85,10 @@ class WhatIfs:
     def standings(self, trial: Answers) -> list[Standing]:
         """Every system still ranked for `trial`, in order, with its score."""
         hardware, applied, plain, set_aside = self._rescored(trial)
-        fresh = {slug: self._placed(slug, hardware, a, aside_for(set_aside, slug))
-                 for slug, a in applied.items()}  # fmt: skip
+        fresh = {
+            slug: self._placed(slug, hardware, a, aside_for(set_aside, slug))
+            for slug, a in applied.items()
+        }
         fresh |= {slug: self._plain(slug, hardware) for slug in plain}
         keys = self.keys | {slug: p[0] for slug, p in fresh.items() if p is not None}
         entries = self.entries | {slug: p[1] for slug, p in fresh.items() if p is not None}
@@ -203,8 +205,10 @@ class WhatIfs:
         the answers as given (near enough: the sum is in another order than a tally's)."""
         if self.rests is None:
             fit = self.memo.fit
-            rests = [(t.score - fit(self.answers, t.candidate).score, slug)
-                     for slug, t in self.tallies.items()]  # fmt: skip
+            rests = [
+                (t.score - fit(self.answers, t.candidate).score, slug)
+                for slug, t in self.tallies.items()
+            ]
             self.rests = sorted(rests, key=lambda r: -r[0])
         return self.rests
 
@@ -238,23 +242,32 @@ class WhatIfs:
         `spoken`: a changed rule applied to it under the answers as given."""
         base = self._applied(slug)
         exclusions = (
-            self._merged(base.exclusions, changed, spoken,
-                         [i for i in added if i.rule.effect == "exclude" and i.match.known >= 1])
+            self._merged(
+                base.exclusions,
+                changed,
+                spoken,
+                [i for i in added if i.rule.effect == "exclude" and i.match.known >= 1],
+            )
             if "exclude" in effects
             else base.exclusions
-        )  # fmt: skip
+        )
         advice = (
-            self._merged(base.advice, changed, spoken,
-                         [i for i in added if i.rule.effect in ("boost", "penalty")])
+            self._merged(
+                base.advice,
+                changed,
+                spoken,
+                [i for i in added if i.rule.effect in ("boost", "penalty")],
+            )
             if "boost" in effects or "penalty" in effects
             else base.advice
-        )  # fmt: skip
+        )
         defaults = (
-            self._merged(base.defaults, changed, spoken,
-                         [i for i in added if i.rule.effect == "default"])
+            self._merged(
+                base.defaults, changed, spoken, [i for i in added if i.rule.effect == "default"]
+            )
             if "default" in effects
             else base.defaults
-        )  # fmt: skip
+        )
         ruled_out, penalties = (
             (base.ruled_out, base.penalties)
             if exclusions is base.exclusions
@@ -290,8 +303,9 @@ class WhatIfs:
 
     def _named(self, trial: Answers) -> set[int]:
         """The rules naming a question whose answer `trial` changes."""
-        changed = [q for q in self.answers.keys() | trial.keys()
-                   if self.answers.get(q) != trial.get(q)]  # fmt: skip
+        changed = [
+            q for q in self.answers.keys() | trial.keys() if self.answers.get(q) != trial.get(q)
+        ]
         return {p for q in changed for p in self.by_question.get(q, ())}
 
     def _refitted(self, trial: Answers) -> frozenset[str]:

@@ -24,29 +24,56 @@ FRAMES = {
 
 OPTION_WORDS = {
     "hardware": {
-        "nvidia-datacenter": "NVIDIA data-centre GPUs", "nvidia-consumer": "an NVIDIA consumer GPU",
-        "amd-gpu": "an AMD GPU", "amd-instinct": "AMD Instinct GPUs",
-        "amd-radeon": "AMD Radeon or Ryzen AI", "apple-silicon": "an Apple Silicon Mac",
-        "cpu-only": "CPUs alone", "mobile": "a phone or tablet", "browser": "the browser",
-        "intel-gaudi": "Intel Gaudi", "aws-inferentia": "AWS Inferentia or Trainium",
-        "google-tpu": "Google TPUs", "ascend-npu": "Huawei Ascend NPUs",
+        "nvidia-datacenter": "NVIDIA data-centre GPUs",
+        "nvidia-consumer": "an NVIDIA consumer GPU",
+        "amd-gpu": "an AMD GPU",
+        "amd-instinct": "AMD Instinct GPUs",
+        "amd-radeon": "AMD Radeon or Ryzen AI",
+        "apple-silicon": "an Apple Silicon Mac",
+        "cpu-only": "CPUs alone",
+        "mobile": "a phone or tablet",
+        "browser": "the browser",
+        "intel-gaudi": "Intel Gaudi",
+        "aws-inferentia": "AWS Inferentia or Trainium",
+        "google-tpu": "Google TPUs",
+        "ascend-npu": "Huawei Ascend NPUs",
     },
     "scale": {
-        "single-user": "just you", "small-team": "a small team",
-        "production": "production traffic", "high-throughput": "high-throughput production",
+        "single-user": "just you",
+        "small-team": "a small team",
+        "production": "production traffic",
+        "high-throughput": "high-throughput production",
     },
     "model": {
-        "dense": "a dense text model", "moe": "a mixture-of-experts model",
+        "dense": "a dense text model",
+        "moe": "a mixture-of-experts model",
         "vision-language": "a vision-language model",
         "speech-translation": "speech recognition or translation",
     },
     "quantization": {"none": "full-precision", "exotic": "exotic-format"},
     "priority": {"model-breadth": "breadth of models"},
     "interface": {"cli": "the command line", "gui": "a desktop app", "api": "an HTTP API"},
-}  # fmt: skip
+}
 
-_NAMES = ("Apple", "Google", "Huawei", "Intel", "Azure", "Docker", "Hugging", "Anthropic",
-          "OpenAI", "NVIDIA", "AMD", "AWS", "GGUF", "AWQ", "FP8", "EXL2", "BentoML")  # fmt: skip
+_NAMES = (
+    "Apple",
+    "Google",
+    "Huawei",
+    "Intel",
+    "Azure",
+    "Docker",
+    "Hugging",
+    "Anthropic",
+    "OpenAI",
+    "NVIDIA",
+    "AMD",
+    "AWS",
+    "GGUF",
+    "AWQ",
+    "FP8",
+    "EXL2",
+    "BentoML",
+)
 
 
 def option_words(question_id: str, option_id: str, label: str) -> str:
@@ -70,8 +97,9 @@ def when_clause(when: dict[str, list[str]]) -> str:
     clauses = []
     for question_id, options in when.items():
         question = QUESTIONS_BY_ID[question_id]
-        named = [option_words(question_id, o.id, o.label) for o in question.options
-                 if o.id in options]  # fmt: skip
+        named = [
+            option_words(question_id, o.id, o.label) for o in question.options if o.id in options
+        ]
         frame = FRAMES.get(question_id)
         if frame is None:
             clauses.append(f"{question.prompt.rstrip('?').lower()}: {either(named)}")

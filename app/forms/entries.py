@@ -12,35 +12,75 @@ from app.writes.common import TeamError
 from app.writes.entry_inputs import INPUTS, EntryIn, SystemIn, SystemPatch, patch_model
 
 KINDS = ("hardware", "model", "workload", "system")
-HEADINGS = {"hardware": "Add hardware", "model": "Add a model", "workload": "Add a workload",
-            "system": "Add a system"}  # fmt: skip
+HEADINGS = {
+    "hardware": "Add hardware",
+    "model": "Add a model",
+    "workload": "Add a workload",
+    "system": "Add a system",
+}
 FIELDS: dict[str, tuple[str, ...]] = {
     "hardware": ("name", "vendor", "memory_gb", "form_factor", "aliases", "slug"),
-    "model": ("name", "hf_id", "family", "parameters_b", "architecture", "active_parameters_b",
-              "aliases", "slug"),
-    "workload": ("name", "shape", "input_tokens", "output_tokens", "description", "aliases",
-                 "slug"),
+    "model": (
+        "name",
+        "hf_id",
+        "family",
+        "parameters_b",
+        "architecture",
+        "active_parameters_b",
+        "aliases",
+        "slug",
+    ),
+    "workload": (
+        "name",
+        "shape",
+        "input_tokens",
+        "output_tokens",
+        "description",
+        "aliases",
+        "slug",
+    ),
     "system": ("name", "kind", "licence", "repository", "summary", "slug"),
-}  # fmt: skip
+}
 CHOICES: dict[str, list[tuple[str, str]]] = {
-    "form_factor": [("sxm", "SXM module"), ("pcie", "PCIe card"),
-                    ("consumer-card", "consumer graphics card"), ("soc", "system on a chip"),
-                    ("cpu", "CPU")],
+    "form_factor": [
+        ("sxm", "SXM module"),
+        ("pcie", "PCIe card"),
+        ("consumer-card", "consumer graphics card"),
+        ("soc", "system on a chip"),
+        ("cpu", "CPU"),
+    ],
     "architecture": [("dense", "dense"), ("moe", "mixture of experts")],
     "shape": [("chat", "chat"), ("rag", "RAG"), ("agentic", "agentic"), ("batch", "batch")],
-    "kind": [("engine", "engine"), ("wrapper", "wrapper"), ("desktop-app", "desktop app"),
-             ("orchestration", "orchestration"), ("proxy", "proxy"), ("library", "library")],
-}  # fmt: skip
+    "kind": [
+        ("engine", "engine"),
+        ("wrapper", "wrapper"),
+        ("desktop-app", "desktop app"),
+        ("orchestration", "orchestration"),
+        ("proxy", "proxy"),
+        ("library", "library"),
+    ],
+}
 LABELS = {
-    "name": "Name", "vendor": "Vendor", "memory_gb": "Memory (GB)", "form_factor": "Form factor",
-    "aliases": "Other names (one per line)", "slug": "Slug (optional)",
-    "hf_id": "Hugging Face id (optional)", "family": "Family",
-    "parameters_b": "Parameters (billions)", "architecture": "Architecture",
+    "name": "Name",
+    "vendor": "Vendor",
+    "memory_gb": "Memory (GB)",
+    "form_factor": "Form factor",
+    "aliases": "Other names (one per line)",
+    "slug": "Slug (optional)",
+    "hf_id": "Hugging Face id (optional)",
+    "family": "Family",
+    "parameters_b": "Parameters (billions)",
+    "architecture": "Architecture",
     "active_parameters_b": "Active parameters (billions, mixture of experts)",
-    "shape": "Shape", "input_tokens": "Input tokens", "output_tokens": "Output tokens",
-    "description": "Description (optional)", "kind": "Kind", "licence": "Licence (optional)",
-    "repository": "Repository (optional)", "summary": "Summary (optional)",
-}  # fmt: skip
+    "shape": "Shape",
+    "input_tokens": "Input tokens",
+    "output_tokens": "Output tokens",
+    "description": "Description (optional)",
+    "kind": "Kind",
+    "licence": "Licence (optional)",
+    "repository": "Repository (optional)",
+    "summary": "Summary (optional)",
+}
 PAGES = {"hardware": "hardware", "model": "models", "workload": "workloads", "system": "systems"}
 
 
@@ -92,8 +132,11 @@ class EntryForm:
 
     @property
     def general(self) -> list[str]:
-        return [v if k == GENERAL else f"{k}: {v}" for k, v in self.problems.items()
-                if k not in self.fields]  # fmt: skip
+        return [
+            v if k == GENERAL else f"{k}: {v}"
+            for k, v in self.problems.items()
+            if k not in self.fields
+        ]
 
     def label(self, name: str) -> str:
         return LABELS[name]
@@ -126,8 +169,11 @@ def entry_changes(form: EntryForm, values: dict[str, str]) -> dict[str, Any]:
         raise TeamError({k: "Required; an entry cannot be left without it." for k in missing})
     # Columns that always hold something: emptied, they go back to what a new entry gets
     # (a workload's description stays as it was).
-    for name, default in (("licence", "unknown"), ("summary", "Added by the team."),
-                          ("description", None)):  # fmt: skip
+    for name, default in (
+        ("licence", "unknown"),
+        ("summary", "Added by the team."),
+        ("description", None),
+    ):
         if name in changes and changes[name] is None:
             if default is None:
                 del changes[name]

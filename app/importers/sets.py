@@ -98,9 +98,12 @@ def parse_result_set(
         message = f"one import is one tool's results, and these files are of {listed}"
         raise ResultFileError(name, message, kind="unknown-format")
     if skipped:
-        notes.append(f"{len(skipped)} files passed over (side files, per-request logs, "
-                     "aggregates, summaries that repeat run=N.json, non-JSON): "
-                     + ", ".join(skipped[:10]) + (" …" if len(skipped) > 10 else ""))  # fmt: skip
+        notes.append(
+            f"{len(skipped)} files passed over (side files, per-request logs, "
+            "aggregates, summaries that repeat run=N.json, non-JSON): "
+            + ", ".join(skipped[:10])
+            + (" …" if len(skipped) > 10 else "")
+        )
     return ParsedFile(name=name, format=kinds[0], runs=tuple(runs), notes=tuple(notes))
 
 
@@ -121,8 +124,10 @@ def _check_bounds(name: str, entries: list[tuple[str, bytes]]) -> None:
         raise ResultFileError(name, message, kind="too-many-runs")
     total = sum(len(data) for _, data in entries)
     if total > MAX_SET_BYTES:
-        message = (f"its files come to {size_text(total)}, over the {size_text(MAX_SET_BYTES)} "
-                   "limit of one import")  # fmt: skip
+        message = (
+            f"its files come to {size_text(total)}, over the {size_text(MAX_SET_BYTES)} "
+            "limit of one import"
+        )
         raise ResultFileError(name, message, kind="too-large")
 
 
@@ -184,6 +189,8 @@ def _check_declared(name: str, count: int, size: int) -> None:
         message = f"the archive holds {count:,} files; one import takes at most {MAX_SET_FILES}"
         raise ResultFileError(name, message, kind="too-many-runs")
     if size > MAX_SET_BYTES:
-        message = (f"the archive unpacks to {size_text(size)}, over the "
-                   f"{size_text(MAX_SET_BYTES)} limit of one import")  # fmt: skip
+        message = (
+            f"the archive unpacks to {size_text(size)}, over the "
+            f"{size_text(MAX_SET_BYTES)} limit of one import"
+        )
         raise ResultFileError(name, message, kind="too-large")

@@ -40,8 +40,10 @@ class Level:
 
     def describe(self) -> str:
         """'≥ 50 tok/s/user and p99 TTFT ≤ 500 ms'"""
-        return " and ".join(f"{TARGETS[name][0]} {TARGETS[name][1]} {value:g} {TARGETS[name][2]}"
-                            for name, value in self.targets())  # fmt: skip
+        return " and ".join(
+            f"{TARGETS[name][0]} {TARGETS[name][1]} {value:g} {TARGETS[name][2]}"
+            for name, value in self.targets()
+        )
 
 
 # target -> (what, comparison, unit); per_user and goodput are floors, the latencies ceilings.
@@ -121,8 +123,9 @@ def _one(points: Sequence[LevelPoint], name: str, target: float) -> AtLevel:
             value = p0.per_gpu + share * (p1.per_gpu - p0.per_gpu)
             # Exactly at a measured load: that load on both sides (nothing interpolated).
             loads = (p1.load,) * 2 if share == 1 else (p0.load,) * 2 if share == 0 else None
-            return AtLevel(value, True, loads or (p0.load, p1.load), None, "", name,
-                           (1 - share, share))  # fmt: skip
+            return AtLevel(
+                value, True, loads or (p0.load, p1.load), None, "", name, (1 - share, share)
+            )
     # The goal equals the only frontier point.
     return AtLevel(highest[1].per_gpu, True, (highest[1].load,) * 2, None, "", name, (1.0, 0.0))
 

@@ -27,9 +27,19 @@ BASELINE = "0001"
 """The revision that creates the tables as they were before Alembic took over."""
 
 PRE_ALEMBIC_TABLES = (
-    "source", "sourcecaveat", "capabilitycategory", "capability", "system", "systemnote",
-    "systemfact", "claim", "metric", "benchmarkresult", "rule", "meta",
-)  # fmt: skip
+    "source",
+    "sourcecaveat",
+    "capabilitycategory",
+    "capability",
+    "system",
+    "systemnote",
+    "systemfact",
+    "claim",
+    "metric",
+    "benchmarkresult",
+    "rule",
+    "meta",
+)
 """The tables `create_all` made before migrations existed; they held nothing but seed data."""
 
 ACCOUNT_TABLES = ("user_account", "login_session", "api_token", "sign_in_failure")

@@ -127,10 +127,16 @@ def log_request(
     access_log.log(
         level,
         '%s "%s %s" %d %.1f ms route=%s id=%s%s',
-        fields["client"] or "-", method, target, status, seconds * 1000, route or "-", request_id,
+        fields["client"] or "-",
+        method,
+        target,
+        status,
+        seconds * 1000,
+        route or "-",
+        request_id,
         who,
         extra={"fields": fields},
-    )  # fmt: skip
+    )
 
 
 def loggable_query(query: str) -> str:

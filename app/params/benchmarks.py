@@ -7,13 +7,43 @@ from pydantic import Field
 from app.params.level import LevelParams
 from app.params.reader import MAX_VALUES, Vocabulary, encode
 
-BENCHMARK_SORTS = ("system", "metric", "value", "hardware", "model", "precision", "concurrency",
-                   "workload", "run_by", "source", "date")  # fmt: skip
+BENCHMARK_SORTS = (
+    "system",
+    "metric",
+    "value",
+    "hardware",
+    "model",
+    "precision",
+    "concurrency",
+    "workload",
+    "run_by",
+    "source",
+    "date",
+)
 BenchmarkSort = Literal[
-    "system", "metric", "value", "hardware", "model", "precision", "concurrency", "workload",
-    "run_by", "source", "date", "-system", "-metric", "-value", "-hardware", "-model",
-    "-precision", "-concurrency", "-workload", "-run_by", "-source", "-date",
-]  # fmt: skip
+    "system",
+    "metric",
+    "value",
+    "hardware",
+    "model",
+    "precision",
+    "concurrency",
+    "workload",
+    "run_by",
+    "source",
+    "date",
+    "-system",
+    "-metric",
+    "-value",
+    "-hardware",
+    "-model",
+    "-precision",
+    "-concurrency",
+    "-workload",
+    "-run_by",
+    "-source",
+    "-date",
+]
 Concurrency = Annotated[int, Field(ge=0, le=1_000_000)]
 
 
@@ -63,9 +93,13 @@ class BenchmarkParams(LevelParams):
     ] = ""
     page: Annotated[
         int,
-        Field(description=f"which page of the page's results table ({RESULTS_PAGE_SIZE} rows "
-                          "each); the JSON and CSV always hold every result", ge=1, le=100_000),
-    ] = 1  # fmt: skip
+        Field(
+            description=f"which page of the page's results table ({RESULTS_PAGE_SIZE} rows "
+            "each); the JSON and CSV always hold every result",
+            ge=1,
+            le=100_000,
+        ),
+    ] = 1
 
     def query_string(self, with_page: bool = True) -> str:
         pairs: list[tuple[str, str]] = []
@@ -130,11 +164,18 @@ class BenchmarkApiParams(BenchmarkParams):
 
     page: Annotated[
         int,
-        Field(description=f"which page of results ({API_RESULTS_PAGE_SIZE} a page unless "
-                          "per_page says; follow `next`)", ge=1, le=100_000),
-    ] = 1  # fmt: skip
+        Field(
+            description=f"which page of results ({API_RESULTS_PAGE_SIZE} a page unless "
+            "per_page says; follow `next`)",
+            ge=1,
+            le=100_000,
+        ),
+    ] = 1
     per_page: Annotated[
         int,
-        Field(description=f"results per page (at most {API_RESULTS_MAX_PAGE_SIZE})", ge=1,
-              le=API_RESULTS_MAX_PAGE_SIZE),
-    ] = API_RESULTS_PAGE_SIZE  # fmt: skip
+        Field(
+            description=f"results per page (at most {API_RESULTS_MAX_PAGE_SIZE})",
+            ge=1,
+            le=API_RESULTS_MAX_PAGE_SIZE,
+        ),
+    ] = API_RESULTS_PAGE_SIZE

@@ -17,32 +17,41 @@ class ChangesParams(QueryModel):
 
     user: Annotated[
         str,
-        Field(description="who made the changes: a user's name, or `seed` for reseeds",
-              max_length=100),
+        Field(
+            description="who made the changes: a user's name, or `seed` for reseeds", max_length=100
+        ),
         Vocabulary("user"),
-    ] = ""  # fmt: skip
+    ] = ""
     system: Annotated[
         str,
         Field(description="the system the changes are filed under (a slug)", max_length=100),
         Vocabulary("system"),
-    ] = ""  # fmt: skip
+    ] = ""
     kind: Annotated[
         str,
-        Field(description="the kind of item changed (`claim`, `system`, `benchmark_result`, …)",
-              max_length=40),
+        Field(
+            description="the kind of item changed (`claim`, `system`, `benchmark_result`, …)",
+            max_length=40,
+        ),
         Vocabulary("kind"),
-    ] = ""  # fmt: skip
+    ] = ""
     before: Annotated[
         int | None,
-        Field(description="only changes older than this revision id: the `next` link of a page "
-                          "carries it, so pages stay put while new changes arrive",
-              ge=1, le=2**31 - 1),  # revision ids are SQL integers (PostgreSQL: 4 bytes)
-    ] = None  # fmt: skip
+        Field(
+            description="only changes older than this revision id: the `next` link of a page "
+            "carries it, so pages stay put while new changes arrive",
+            ge=1,
+            le=2**31 - 1,
+        ),  # revision ids are SQL integers (PostgreSQL: 4 bytes)
+    ] = None
     limit: Annotated[
         int,
-        Field(description=f"changes per page (at most {CHANGES_MAX_LIMIT})", ge=1,
-              le=CHANGES_MAX_LIMIT),
-    ] = CHANGES_PAGE_SIZE  # fmt: skip
+        Field(
+            description=f"changes per page (at most {CHANGES_MAX_LIMIT})",
+            ge=1,
+            le=CHANGES_MAX_LIMIT,
+        ),
+    ] = CHANGES_PAGE_SIZE
 
     def query_string(self, **changes: object) -> str:
         """The canonical query string (stable order, no defaults), with optional changes."""

@@ -13,8 +13,9 @@ class CompareParams(LevelParams):
     s: Annotated[
         tuple[str, ...],
         Field(description="two to four system slugs, in display order", max_length=MAX_VALUES),
-        Vocabulary("system"), SPLIT,
-    ] = ()  # fmt: skip
+        Vocabulary("system"),
+        SPLIT,
+    ] = ()
     diff: Annotated[bool, Field(description="show only the rows where the systems differ")] = False
     q: Annotated[str, Field(description="find a system to add", max_length=100)] = ""
     # The Find button: add the system `q` names (exactly, or as the only match) at once.
@@ -35,10 +36,15 @@ class CompareParams(LevelParams):
 class CompareApiParams(LevelParams):
     s: Annotated[
         tuple[str, ...],
-        Field(description="two to four system slugs, in display order", min_length=2,
-              max_length=4, json_schema_extra={"uniqueItems": True}),
-        Vocabulary("system"), SPLIT,
-    ] = ()  # fmt: skip
+        Field(
+            description="two to four system slugs, in display order",
+            min_length=2,
+            max_length=4,
+            json_schema_extra={"uniqueItems": True},
+        ),
+        Vocabulary("system"),
+        SPLIT,
+    ] = ()
     diff: Annotated[bool, Field(description="only the rows where the systems differ")] = False
 
 

@@ -16,8 +16,10 @@ def _answer_field(question: Question) -> tuple[Any, Any]:
     options: Any = Literal[question.option_ids()]
     described = ", ".join(f"`{o.id}` ({o.label})" for o in question.options)
     if question.multiple:
-        field = Field(description=f"{question.prompt} Several allowed: {described}",
-                      max_length=len(question.options))  # fmt: skip
+        field = Field(
+            description=f"{question.prompt} Several allowed: {described}",
+            max_length=len(question.options),
+        )
         return Annotated[tuple[options, ...], field, SPLIT], ()
     return Annotated[
         options | None, Field(description=f"{question.prompt} One of: {described}")

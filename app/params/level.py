@@ -20,21 +20,30 @@ class LevelOnly(QueryModel):
     ] = None
     ttft_p99: Annotated[
         float | None,
-        Field(description="service level: p99 time to first token at most this (ms)", gt=0,
-              le=10_000_000),
-    ] = None  # fmt: skip
+        Field(
+            description="service level: p99 time to first token at most this (ms)",
+            gt=0,
+            le=10_000_000,
+        ),
+    ] = None
     tpot_p99: Annotated[
         float | None,
-        Field(description="service level: p99 time per output token at most this (ms)", gt=0,
-              le=10_000_000),
-    ] = None  # fmt: skip
+        Field(
+            description="service level: p99 time per output token at most this (ms)",
+            gt=0,
+            le=10_000_000,
+        ),
+    ] = None
 
     goodput: Annotated[
         float | None,
-        Field(description="service level: at least this per cent of requests within the goodput "
-                          "targets each run was given (only runs whose file carries a goodput)",
-              gt=0, le=100),
-    ] = None  # fmt: skip
+        Field(
+            description="service level: at least this per cent of requests within the goodput "
+            "targets each run was given (only runs whose file carries a goodput)",
+            gt=0,
+            le=100,
+        ),
+    ] = None
 
     def level(self) -> Level:
         return Level(self.per_user, self.ttft_p99, self.tpot_p99, self.goodput)
@@ -49,7 +58,10 @@ class LevelParams(LevelOnly):
 
     price: Annotated[
         float | None,
-        Field(description="US dollars per GPU-hour for costs per million tokens, in place of "
-                          "the instance's price; only when exactly one hardware is filtered",
-              gt=0, le=10_000),
-    ] = None  # fmt: skip
+        Field(
+            description="US dollars per GPU-hour for costs per million tokens, in place of "
+            "the instance's price; only when exactly one hardware is filtered",
+            gt=0,
+            le=10_000,
+        ),
+    ] = None

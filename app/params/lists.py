@@ -15,13 +15,17 @@ class ListParams(QueryModel):
     """The catalogue lists: a page of `per_page` items; a `Link: <…>; rel="next"` header
     names the next page while there is one."""
 
-    page: Annotated[int, Field(description="which page (follow the Link header's next)",
-                               ge=1, le=100_000)] = 1  # fmt: skip
+    page: Annotated[
+        int, Field(description="which page (follow the Link header's next)", ge=1, le=100_000)
+    ] = 1
     per_page: Annotated[
         int,
-        Field(description=f"items per page (at most {LIST_MAX_PAGE_SIZE})", ge=1,
-              le=LIST_MAX_PAGE_SIZE),
-    ] = LIST_PAGE_SIZE  # fmt: skip
+        Field(
+            description=f"items per page (at most {LIST_MAX_PAGE_SIZE})",
+            ge=1,
+            le=LIST_MAX_PAGE_SIZE,
+        ),
+    ] = LIST_PAGE_SIZE
 
 
 NOTES_PAGE_SIZE = 100
@@ -35,33 +39,38 @@ class NotesParams(QueryModel):
 
     system: Annotated[
         str,
-        Field(description="a system: alone, every note on it (on the system, its claims and "
-                          "its figures)", max_length=100),
+        Field(
+            description="a system: alone, every note on it (on the system, its claims and "
+            "its figures)",
+            max_length=100,
+        ),
         Vocabulary("system"),
-    ] = ""  # fmt: skip
+    ] = ""
     capability: Annotated[
         str,
         Field(description="with system and source: the notes on that claim", max_length=100),
         Vocabulary("capability"),
-    ] = ""  # fmt: skip
+    ] = ""
     source: Annotated[
         str,
         Field(description="with system and capability: the notes on that claim", max_length=100),
         Vocabulary("source"),
-    ] = ""  # fmt: skip
+    ] = ""
     reading: Annotated[
         int | None,
-        Field(description="which of the source's readings, when it gives several of one cell",
-              ge=1, le=100),
-    ] = None  # fmt: skip
+        Field(
+            description="which of the source's readings, when it gives several of one cell",
+            ge=1,
+            le=100,
+        ),
+    ] = None
     result: Annotated[
         str, Field(description="a benchmark figure's id: the notes on it", max_length=120)
     ] = ""
     limit: Annotated[
         int,
-        Field(description=f"notes per reply (at most {NOTES_MAX_LIMIT})", ge=1,
-              le=NOTES_MAX_LIMIT),
-    ] = NOTES_PAGE_SIZE  # fmt: skip
+        Field(description=f"notes per reply (at most {NOTES_MAX_LIMIT})", ge=1, le=NOTES_MAX_LIMIT),
+    ] = NOTES_PAGE_SIZE
     offset: Annotated[
         int, Field(description="notes to skip (newest first)", ge=0, le=2**31 - 1)
     ] = 0

@@ -45,15 +45,19 @@ class MatrixParams(QueryModel):
 
     need: Annotated[
         tuple[str, ...],
-        Field(description="capability a row must have, optionally `capability:partial|yes`",
-              max_length=MAX_VALUES),
-        Vocabulary("need"), SPLIT,
-    ] = ()  # fmt: skip
+        Field(
+            description="capability a row must have, optionally `capability:partial|yes`",
+            max_length=MAX_VALUES,
+        ),
+        Vocabulary("need"),
+        SPLIT,
+    ] = ()
     hw: Annotated[
         tuple[str, ...],
         Field(description="hardware targets every row supports", max_length=MAX_VALUES),
-        Vocabulary("hardware-target"), SPLIT,
-    ] = ()  # fmt: skip
+        Vocabulary("hardware-target"),
+        SPLIT,
+    ] = ()
     licence: Annotated[tuple[LicenceFamily, ...], Field(description="licence families"), SPLIT] = ()
     kind: Annotated[tuple[SystemKind, ...], Field(description="kinds of system"), SPLIT] = ()
     status: Annotated[tuple[Status, ...], Field(description="maintenance status"), SPLIT] = ()
@@ -63,30 +67,43 @@ class MatrixParams(QueryModel):
     group: Annotated[
         tuple[str, ...],
         Field(description="capability categories to show", max_length=MAX_VALUES),
-        Vocabulary("group"), SPLIT,
-    ] = ()  # fmt: skip
+        Vocabulary("group"),
+        SPLIT,
+    ] = ()
     add: Annotated[
         str,
-        Field(description="a must-have to add (the page's picker); folded into `need`",
-              max_length=100),
+        Field(
+            description="a must-have to add (the page's picker); folded into `need`", max_length=100
+        ),
         Vocabulary("capability"),
-    ] = ""  # fmt: skip
+    ] = ""
     at: Annotated[NeedLevel, Field(description="the minimum level for `add`")] = "any"
     cell: Annotated[
         str,
-        Field(description="the cell whose claims are open beside the matrix, `system:capability`",
-              max_length=120, pattern=r"^[a-z0-9.-]+:[a-z0-9.-]+$"),
-    ] = ""  # fmt: skip
+        Field(
+            description="the cell whose claims are open beside the matrix, `system:capability`",
+            max_length=120,
+            pattern=r"^[a-z0-9.-]+:[a-z0-9.-]+$",
+        ),
+    ] = ""
     min_coverage: Annotated[
         int,
-        Field(description="hide systems that sources speak to on fewer than this percentage of"
-                          " the view's capabilities", ge=0, le=100),
-    ] = 0  # fmt: skip
+        Field(
+            description="hide systems that sources speak to on fewer than this percentage of"
+            " the view's capabilities",
+            ge=0,
+            le=100,
+        ),
+    ] = 0
     page: Annotated[
         int,
-        Field(description=f"which page of rows ({MATRIX_PAGE_SIZE} systems each); a page past "
-                          "the last one shows the last", ge=1, le=100_000),
-    ] = 1  # fmt: skip
+        Field(
+            description=f"which page of rows ({MATRIX_PAGE_SIZE} systems each); a page past "
+            "the last one shows the last",
+            ge=1,
+            le=100_000,
+        ),
+    ] = 1
 
     @property
     def needs(self) -> tuple[Need, ...]:

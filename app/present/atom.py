@@ -26,8 +26,7 @@ MEDIA_TYPE = "application/atom+xml"
 TAG = "tag:inference-atlas,2026"
 # Characters XML 1.0 cannot carry at all, even escaped (most C0 controls, lone surrogates).
 _NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
-PAST_TENSE = {"create": "Created", "update": "Updated", "delete": "Deleted",
-              "withdraw": "Withdrew"}  # fmt: skip
+PAST_TENSE = {"create": "Created", "update": "Updated", "delete": "Deleted", "withdraw": "Withdrew"}
 
 
 @dataclass(frozen=True)

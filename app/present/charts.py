@@ -7,9 +7,19 @@ from dataclasses import dataclass, field, replace
 # Okabe-Ito (without yellow and black) followed by Paul Tol's muted hues: told apart under
 # the common colour-vision deficiencies, and mid-light enough to read on light and dark pages.
 PALETTE = (
-    "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00",
-    "#44AA99", "#AA4499", "#999933", "#CC6677", "#6677CC", "#888888",
-)  # fmt: skip
+    "#0072B2",
+    "#E69F00",
+    "#009E73",
+    "#CC79A7",
+    "#56B4E9",
+    "#D55E00",
+    "#44AA99",
+    "#AA4499",
+    "#999933",
+    "#CC6677",
+    "#6677CC",
+    "#888888",
+)
 
 # One colour per system in every chart on every page, so vLLM is the same blue on
 # /benchmarks, /compare and its own page. The systems most often charted together get
@@ -162,8 +172,19 @@ def bar_chart(
         legend.append(("team", TEAM_NOTE))
     if any(b.error_from is not None for b in bars):
         legend.append(("range", "range the source gives (bar at its midpoint)"))
-    return BarChart(title, unit, width, top + len(items) * row + 40, plot_left, plot_width,
-                    bar_height, bars, axis, legend, stacked)  # fmt: skip
+    return BarChart(
+        title,
+        unit,
+        width,
+        top + len(items) * row + 40,
+        plot_left,
+        plot_width,
+        bar_height,
+        bars,
+        axis,
+        legend,
+        stacked,
+    )
 
 
 def _bar(item: BarInput, label: str, y: float, scale: float) -> Bar:
@@ -250,18 +271,34 @@ def scatter(
     y_ticks = nice_ticks(max(p.y for p in points))
     x_scale, y_scale = plot_width / x_ticks[-1], plot_height / y_ticks[-1]
     drawn = [
-        Point(p.label, p.x, p.y, left + p.x * x_scale, top + plot_height - p.y * y_scale,
-              colour_for(p.colour_key), f"{p.label}: {p.x:g} ({x_label}), {p.y:g} ({y_label})",
-              team=p.team)
+        Point(
+            p.label,
+            p.x,
+            p.y,
+            left + p.x * x_scale,
+            top + plot_height - p.y * y_scale,
+            colour_for(p.colour_key),
+            f"{p.label}: {p.x:g} ({x_label}), {p.y:g} ({y_label})",
+            team=p.team,
+        )
         for p in points
-    ]  # fmt: skip
+    ]
     legend = [("dot", "a published figure"), ("ring", "the team's own run")]
     return Scatter(
-        title, x_label, y_label, width, height, left, top, plot_width, plot_height,
+        title,
+        x_label,
+        y_label,
+        width,
+        height,
+        left,
+        top,
+        plot_width,
+        plot_height,
         [Tick(t, left + t * x_scale, tick_label(t)) for t in x_ticks],
         [Tick(t, top + plot_height - t * y_scale, tick_label(t)) for t in y_ticks],
-        _nudge_labels(drawn, width), legend if any(p.team for p in points) else [],
-    )  # fmt: skip
+        _nudge_labels(drawn, width),
+        legend if any(p.team for p in points) else [],
+    )
 
 
 POINT_R = 6.0

@@ -32,10 +32,30 @@ def _row(cells: list[object]) -> list[object]:
     return [spreadsheet_safe(cell) for cell in cells]
 
 
-BENCHMARK_COLUMNS = ("id", "system", "metric", "value", "low", "high", "qualifier", "unit",
-                     "hardware", "gpus", "model", "precision", "concurrency", "workload", "setup",
-                     "system_version", "baseline", "run_by", "date", "age_days", "stale",
-                     "source")  # fmt: skip
+BENCHMARK_COLUMNS = (
+    "id",
+    "system",
+    "metric",
+    "value",
+    "low",
+    "high",
+    "qualifier",
+    "unit",
+    "hardware",
+    "gpus",
+    "model",
+    "precision",
+    "concurrency",
+    "workload",
+    "setup",
+    "system_version",
+    "baseline",
+    "run_by",
+    "date",
+    "age_days",
+    "stale",
+    "source",
+)
 
 
 def matrix_csv(result: MatrixResult) -> str:

@@ -23,8 +23,14 @@ LEVEL_ICONS = {
     "no-claim": "◌",
 }
 
-LEVEL_SHORT = {"yes": "Yes", "partial": "Part", "experimental": "Exp", "via": "Via", "no": "No",
-               "unknown": "?"}  # fmt: skip
+LEVEL_SHORT = {
+    "yes": "Yes",
+    "partial": "Part",
+    "experimental": "Exp",
+    "via": "Via",
+    "no": "No",
+    "unknown": "?",
+}
 
 
 def level_short(level: str) -> str:

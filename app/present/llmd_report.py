@@ -41,10 +41,16 @@ def llmd_reports(runs: Sequence[SavedRun]) -> list[dict[str, Any]]:
     # A saved import keeps each run's setup, normalised metrics and the file's own numbers;
     # request counts are not among them, so the reports leave `requests` out.
     return [
-        llmd_report(r.setup, r.metrics, uid=r.uid, eid=r.eid, description=r.description,
-                    load_tool=r.load_tool)
+        llmd_report(
+            r.setup,
+            r.metrics,
+            uid=r.uid,
+            eid=r.eid,
+            description=r.description,
+            load_tool=r.load_tool,
+        )
         for r in runs
-    ]  # fmt: skip
+    ]
 
 
 def llmd_report(

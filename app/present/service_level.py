@@ -23,13 +23,28 @@ class OffAxis:
 
 
 OFF_AXIS = {
-    "ttft_p99": OffAxis("p99 time to first token ≤ {} ms", "p99 TTFT ≤ {} ms", "≤{} ms", "TTFT",
-                        "where p99 TTFT is {} ms"),
-    "tpot_p99": OffAxis("p99 time per output token ≤ {} ms", "p99 TPOT ≤ {} ms", "≤{} ms",
-                        "TPOT", "where p99 TPOT is {} ms"),
-    "goodput": OffAxis("goodput ≥ {}% of requests", "goodput ≥ {}%", "{}%", "goodput",
-                       "where {}% of requests are within the run's goodput targets"),
-}  # fmt: skip
+    "ttft_p99": OffAxis(
+        "p99 time to first token ≤ {} ms",
+        "p99 TTFT ≤ {} ms",
+        "≤{} ms",
+        "TTFT",
+        "where p99 TTFT is {} ms",
+    ),
+    "tpot_p99": OffAxis(
+        "p99 time per output token ≤ {} ms",
+        "p99 TPOT ≤ {} ms",
+        "≤{} ms",
+        "TPOT",
+        "where p99 TPOT is {} ms",
+    ),
+    "goodput": OffAxis(
+        "goodput ≥ {}% of requests",
+        "goodput ≥ {}%",
+        "{}%",
+        "goodput",
+        "where {}% of requests are within the run's goodput targets",
+    ),
+}
 
 
 def off_axis(level: Level) -> list[tuple[str, float]]:

@@ -28,8 +28,14 @@ LEVEL_COLOURS = {
     "no": ("#8a1f2b", "#f9e1e4"),
     "unknown": ("#4a4f57", "#eceef1"),
 }
-LEVEL_WORDS = {"yes": "Yes", "via": "Via", "partial": "Partial", "experimental": "Experimental",
-               "no": "No", "unknown": "Unknown"}  # fmt: skip
+LEVEL_WORDS = {
+    "yes": "Yes",
+    "via": "Via",
+    "partial": "Partial",
+    "experimental": "Experimental",
+    "no": "No",
+    "unknown": "Unknown",
+}
 SHORT_WORDS = {"partial": "Part.", "experimental": "Exp.", "unknown": "?"}  # for narrow columns
 FONT_DIRS = (Path("/usr/share/fonts/truetype/dejavu"), Path("/usr/share/fonts/dejavu"))
 
@@ -63,8 +69,9 @@ def preview_png(comparison: Comparison, names: list[str], site: str) -> bytes:
     return out.getvalue()
 
 
-def fit(draw: ImageDraw.ImageDraw, text: str, width: int, size: int, bold: bool = False
-        ) -> tuple[str, Font]:  # fmt: skip
+def fit(
+    draw: ImageDraw.ImageDraw, text: str, width: int, size: int, bold: bool = False
+) -> tuple[str, Font]:
     """`text` in the largest font up to `size` that fits `width`, cut with … if even 60% won't."""
     for step in range(size, int(size * 0.6), -2):
         if draw.textlength(text, font=font(step, bold)) <= width:
@@ -105,8 +112,9 @@ def _rule(draw: ImageDraw.ImageDraw, y: int) -> None:
     draw.line((MARGIN, y, WIDTH - MARGIN, y), fill=RULE, width=1)
 
 
-def _text_row(draw: ImageDraw.ImageDraw, label: str, values: list[str], xs: list[int],
-              column: int, y: int) -> int:  # fmt: skip
+def _text_row(
+    draw: ImageDraw.ImageDraw, label: str, values: list[str], xs: list[int], column: int, y: int
+) -> int:
     _rule(draw, y)
     draw.text((MARGIN, y + 10), label, font=font(22, True), fill=INK)
     for x, value in zip(xs, values, strict=True):
@@ -115,8 +123,9 @@ def _text_row(draw: ImageDraw.ImageDraw, label: str, values: list[str], xs: list
     return y + ROW_HEIGHT
 
 
-def _level_row(draw: ImageDraw.ImageDraw, row: CompareRow, xs: list[int], column: int,
-               y: int) -> int:  # fmt: skip
+def _level_row(
+    draw: ImageDraw.ImageDraw, row: CompareRow, xs: list[int], column: int, y: int
+) -> int:
     _rule(draw, y)
     label, face = fit(draw, row.name, LABEL_WIDTH - 16, 22, bold=True)
     draw.text((MARGIN, y + 10), label, font=face, fill=INK)
@@ -142,8 +151,9 @@ def _level_words(draw: ImageDraw.ImageDraw, level: str, ahead: bool, width: int)
 AHEAD_MARK = 22  # room for the ▲, drawn as a shape: not every font has the glyph
 
 
-def _pill(draw: ImageDraw.ImageDraw, x: int, y: int, text: str, ink: str, fill: str,
-          ahead: bool = False) -> None:  # fmt: skip
+def _pill(
+    draw: ImageDraw.ImageDraw, x: int, y: int, text: str, ink: str, fill: str, ahead: bool = False
+) -> None:
     face = font(21, True)
     width = int(draw.textlength(text, font=face)) + (AHEAD_MARK if ahead else 0)
     draw.rounded_rectangle((x, y, x + width + 22, y + 33), radius=8, fill=fill)

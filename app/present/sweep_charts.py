@@ -145,10 +145,20 @@ def sweep_chart(
             if spread:
                 (x0, y0), (x1, y1) = place(spread[0], spread[2]), place(spread[1], spread[3])
                 bar = (x0, x1, y0, y1)
-            marks.append(Mark(
-                cx, cy, on_frontier, marker_path(shape, cx, cy), label, point_title,
-                cx - 9 if near_right else cx + 9, 4.0, "end" if near_right else "start", bar,
-            ))  # fmt: skip
+            marks.append(
+                Mark(
+                    cx,
+                    cy,
+                    on_frontier,
+                    marker_path(shape, cx, cy),
+                    label,
+                    point_title,
+                    cx - 9 if near_right else cx + 9,
+                    4.0,
+                    "end" if near_right else "start",
+                    bar,
+                )
+            )
         frontier = sorted((m.cx, m.cy) for m in marks if m.on_frontier)
         line = " ".join(f"{cx:.2f},{cy:.2f}" for cx, cy in frontier)
         at, at_label = None, None
@@ -156,17 +166,36 @@ def sweep_chart(
             at = (*place(item.at_level[0], item.at_level[1]), item.at_level[2])
             if item.at_level_label:
                 at_label = Mark(at[0], at[1], True, "", item.at_level_label, at[2], at[0] + 11)
-        drawn.append(Series(item.name, colour_for(item.colour_key), shape, dash, line, marks,
-                            marker_path(shape, 14, 6), at, at_label))  # fmt: skip
+        drawn.append(
+            Series(
+                item.name,
+                colour_for(item.colour_key),
+                shape,
+                dash,
+                line,
+                marks,
+                marker_path(shape, 14, 6),
+                at,
+                at_label,
+            )
+        )
     return SweepDrawing(
-        title, x_label, y_label, width, height, left, top, plot_width, plot_height,
+        title,
+        x_label,
+        y_label,
+        width,
+        height,
+        left,
+        top,
+        plot_width,
+        plot_height,
         [Tick(t, place(t, 0)[0], tick_label(t)) for t in x_ticks],
         [Tick(t, place(0, t)[1], tick_label(t)) for t in y_ticks],
         _place_labels(drawn, (0, top - 14, width, top + plot_height)),
         place(level[0], 0)[0] if level else None,
         level[1] if level else "",
         tuple((14.0 + n * CAPTION_LINE, text) for n, text in enumerate(caption)),
-    )  # fmt: skip
+    )
 
 
 Box = tuple[float, float, float, float]  # left, top, right, bottom
@@ -278,8 +307,9 @@ def _place_level_label(mark: Mark, taken: list[Box], bounds: Box, rings: list[Pa
                 left, baseline = mark.cx + dx, mark.cy + dy
                 box = (left, baseline - LABEL_ASCENT, left + width, baseline + LABEL_DESCENT)
                 if (near := gap(box, centre)) >= LEVEL_RING + 4:  # clear of the ring's stroke
-                    found.append((max(near, LEVEL_BESIDE), abs(dy - 4), dx < 0, abs(dx), near,
-                                  dx, dy))  # fmt: skip
+                    found.append(
+                        (max(near, LEVEL_BESIDE), abs(dy - 4), dx < 0, abs(dx), near, dx, dy)
+                    )
         return sorted(found)
 
     # Beside the ring first (a few hundred spots), then further on a coarser grid.
@@ -295,10 +325,12 @@ def _place_level_label(mark: Mark, taken: list[Box], bounds: Box, rings: list[Pa
                 # Anchored on the side towards the ring, so a label drawn wider than its
                 # estimate grows away from the ring, not into it.
                 x, anchor = (
-                    (box[2], "end") if box[2] <= mark.cx
-                    else (left, "start") if left >= mark.cx
+                    (box[2], "end")
+                    if box[2] <= mark.cx
+                    else (left, "start")
+                    if left >= mark.cx
                     else (left + width / 2, "middle")
-                )  # fmt: skip
+                )
                 return replace(mark, label_x=x, label_dy=float(dy), label_anchor=anchor)
     return _place_one(mark, taken, taken, bounds)  # a crowd with no room near the ring
 
@@ -313,10 +345,11 @@ def _place_one(mark: Mark, taken: list[Box], labels: list[Box], bounds: Box) -> 
     if mark.label_anchor == "end":  # too near the right edge to write on the right
         right, left = left, right
     sides = [
-        (right[0], 4.0, right[1]), (left[0], 4.0, left[1]),
+        (right[0], 4.0, right[1]),
+        (left[0], 4.0, left[1]),
         (mark.cx, -(MARKER_SIZE + 5), "middle"),
         (mark.cx, MARKER_SIZE + 5 + LABEL_ASCENT, "middle"),
-    ]  # fmt: skip
+    ]
     for step in range(1, 7):  # then further up or down, on either side
         for dy in (4.0 - step * LABEL_GAP, 4.0 + step * LABEL_GAP):
             sides += [(right[0], dy, right[1]), (left[0], dy, left[1])]

@@ -26,23 +26,40 @@ def sweep_drawing(chart: SweepChart, level: LevelView | None = None) -> SweepDra
         mark = _level_mark(curve, target)
         binding = curve.at_level.binding if mark and curve.at_level else ""
         bindings += [binding] if mark else []
-        series.append(SeriesInput(curve.label, curve.system, [
-            (p.per_user, p.per_gpu, p.on_frontier, _short_load(p), _point_title(curve, p))
-            for p in curve.points
-        ], mark, [_error(p) for p in curve.points], point_label(target, binding)))  # fmt: skip
+        series.append(
+            SeriesInput(
+                curve.label,
+                curve.system,
+                [
+                    (p.per_user, p.per_gpu, p.on_frontier, _short_load(p), _point_title(curve, p))
+                    for p in curve.points
+                ],
+                mark,
+                [_error(p) for p in curve.points],
+                point_label(target, binding),
+            )
+        )
     line = (level.per_user, f"{level.per_user:g} tok/s/user") if level and level.per_user else None
     return sweep_chart(
-        f"Sweep: {chart.label}", X_LABEL, Y_LABEL, series, level=line,
+        f"Sweep: {chart.label}",
+        X_LABEL,
+        Y_LABEL,
+        series,
+        level=line,
         caption=chart_caption(target, bindings),
-    )  # fmt: skip
+    )
 
 
 def _error(p: SweepPoint) -> tuple[float, float, float, float] | None:
     """A repeated load's spread: per-user low and high, per-GPU low and high."""
     if p.n < 2 or None in (p.per_user_low, p.per_user_high, p.per_gpu_low, p.per_gpu_high):
         return None
-    return (p.per_user_low or 0.0, p.per_user_high or 0.0, p.per_gpu_low or 0.0,
-            p.per_gpu_high or 0.0)  # fmt: skip
+    return (
+        p.per_user_low or 0.0,
+        p.per_user_high or 0.0,
+        p.per_gpu_low or 0.0,
+        p.per_gpu_high or 0.0,
+    )
 
 
 def _level_mark(curve: SweepCurve, level: Level) -> tuple[float, float, str] | None:
@@ -52,8 +69,10 @@ def _level_mark(curve: SweepCurve, level: Level) -> tuple[float, float, str] | N
     between = " and ".join(at.between or [])
     if point_label(level, at.binding):
         between += ", " + OFF_AXIS[at.binding].where.format(f"{getattr(level, at.binding):g}")
-    title = (f"{curve.label} at the service level: {at.per_gpu:,.0f} tok/s per GPU "
-             f"(interpolated between {between})")  # fmt: skip
+    title = (
+        f"{curve.label} at the service level: {at.per_gpu:,.0f} tok/s per GPU "
+        f"(interpolated between {between})"
+    )
     return at.per_user, at.per_gpu, title
 
 
@@ -73,7 +92,11 @@ def _point_title(curve: SweepCurve, p: SweepPoint) -> str:
     frontier = "on the frontier" if p.on_frontier else "dominated"
     repeats = ""
     if p.n > 1:
-        repeats = (f"; median of {p.n} runs, {p.spread} {p.per_gpu_low:,.0f}–"
-                   f"{p.per_gpu_high:,.0f} tok/s per GPU")  # fmt: skip
-    return (f"{curve.label}, {p.load}: {p.per_user:,.1f} tok/s/user, "
-            f"{p.per_gpu:,.0f} tok/s per GPU ({frontier}{repeats})")  # fmt: skip
+        repeats = (
+            f"; median of {p.n} runs, {p.spread} {p.per_gpu_low:,.0f}–"
+            f"{p.per_gpu_high:,.0f} tok/s per GPU"
+        )
+    return (
+        f"{curve.label}, {p.load}: {p.per_user:,.1f} tok/s/user, "
+        f"{p.per_gpu:,.0f} tok/s per GPU ({frontier}{repeats})"
+    )

@@ -61,8 +61,15 @@ def benchmark_views_by_system(session: Session) -> dict[str, list[BenchmarkView]
     return grouped
 
 
-NOT_SHOWN = {"id", "slug", "system_id", "metric_id", "source_id", "position",
-             *(f"{kind}_id" for kind in VOCABULARY_TABLES)}  # fmt: skip
+NOT_SHOWN = {
+    "id",
+    "slug",
+    "system_id",
+    "metric_id",
+    "source_id",
+    "position",
+    *(f"{kind}_id" for kind in VOCABULARY_TABLES),
+}
 
 
 def _vocabulary(

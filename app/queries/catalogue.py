@@ -16,10 +16,16 @@ from app.schemas import CapabilityView, Freshness, Names, SourceDetail
 def list_capabilities(session: Session) -> list[CapabilityView]:
     """Every capability with its category, in display order."""
     return [
-        CapabilityView(slug=cap.slug, name=cap.name, description=cap.description,
-                       category=cat.slug, category_name=cat.name, kind=cat.kind)
+        CapabilityView(
+            slug=cap.slug,
+            name=cap.name,
+            description=cap.description,
+            category=cat.slug,
+            category_name=cat.name,
+            kind=cat.kind,
+        )
         for cap, cat in capabilities_in_order(session)
-    ]  # fmt: skip
+    ]
 
 
 @per_version()

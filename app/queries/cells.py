@@ -69,10 +69,18 @@ def is_weak(claims: list[ClaimView]) -> bool:
     return headline is not None and headline.level == "no" and evidence_tier(headline) == WEAKENED
 
 
-_READS = {"yes": "yes", "partial": "partly", "experimental": "experimental",
-          "via": "yes, through another project", "no": "no"}  # fmt: skip
-_OWN_WORD = {"project-docs": "the project's own docs", "release-notes": "the project's release "
-             "notes", "official-blog": "the project's own blog"}  # fmt: skip
+_READS = {
+    "yes": "yes",
+    "partial": "partly",
+    "experimental": "experimental",
+    "via": "yes, through another project",
+    "no": "no",
+}
+_OWN_WORD = {
+    "project-docs": "the project's own docs",
+    "release-notes": "the project's release notes",
+    "official-blog": "the project's own blog",
+}
 _COUNT = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
 
 
@@ -110,8 +118,15 @@ def cell_reason(claims: list[ClaimView]) -> str:
     tier = evidence_tier(headline)
     level = _READS.get(headline.level, headline.level)
     if tier == WEAKENED:
-        marks = " and ".join(sorted({caveat_label(c.kind) for c in headline.source.caveats
-                                     if c.kind in WEAKENING_CAVEATS}))  # fmt: skip
+        marks = " and ".join(
+            sorted(
+                {
+                    caveat_label(c.kind)
+                    for c in headline.source.caveats
+                    if c.kind in WEAKENING_CAVEATS
+                }
+            )
+        )
         if headline.level == "no":
             sentence = f"Reads no, but weakly: {who} says so, and it is {marks}"
         else:

@@ -23,15 +23,34 @@ from app.schemas import Caveat, SourceRef
 def source_refs(session: Session) -> dict[int, SourceRef]:
     """Every source as a reference, with its caveats, by database id."""
     caveats = source_caveats(session)
-    columns = (Source.id, Source.slug, Source.short, Source.title, Source.date, Source.kind,
-               Source.version, Source.commit, Source.read)  # fmt: skip
+    columns = (
+        Source.id,
+        Source.slug,
+        Source.short,
+        Source.title,
+        Source.date,
+        Source.kind,
+        Source.version,
+        Source.commit,
+        Source.read,
+    )
     return {
-        sid: SourceRef(slug=slug, short=short, title=title, date=date, kind=kind,
-                       caveats=caveats.get(sid, []), version=version, commit=commit, read=read)
+        sid: SourceRef(
+            slug=slug,
+            short=short,
+            title=title,
+            date=date,
+            kind=kind,
+            caveats=caveats.get(sid, []),
+            version=version,
+            commit=commit,
+            read=read,
+        )
         # SQLModel's select() is typed for at most four columns (app/queries/matrix_data.py).
-        for sid, slug, short, title, date, kind, version, commit, read
-        in session.exec(select(*columns))  # type: ignore[call-overload]
-    }  # fmt: skip
+        for sid, slug, short, title, date, kind, version, commit, read in session.exec(
+            select(*columns)  # type: ignore[call-overload]
+        )
+    }
 
 
 def source_caveats(session: Session) -> dict[int, list[Caveat]]:

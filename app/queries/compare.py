@@ -115,8 +115,13 @@ def build_comparison(
 def _at_level(session: Session, slugs: list[str], level: Level) -> SweepPage:
     """The compared systems' team sweeps at `level` (ranked within one hardware, model,
     precision and workload, as /benchmarks does)."""
-    params = SweepParams(system=tuple(slugs), per_user=level.per_user, ttft_p99=level.ttft_p99,
-                         tpot_p99=level.tpot_p99, goodput=level.goodput)  # fmt: skip
+    params = SweepParams(
+        system=tuple(slugs),
+        per_user=level.per_user,
+        ttft_p99=level.ttft_p99,
+        tpot_p99=level.tpot_p99,
+        goodput=level.goodput,
+    )
     return team_sweeps(session, params)
 
 
@@ -159,8 +164,10 @@ def _sections(details: list[SystemDetail], view: str) -> list[CompareSection]:
                 cells[(index, cell.capability)] = cell
     sections = []
     for slug, (name, caps) in order.items():
-        rows = [_row(key, n, d, [cells.get((i, key)) for i in range(len(details))])
-                for key, (n, d) in caps.items()]  # fmt: skip
+        rows = [
+            _row(key, n, d, [cells.get((i, key)) for i in range(len(details))])
+            for key, (n, d) in caps.items()
+        ]
         sections.append(CompareSection(slug=slug, name=name, rows=rows))
     return sections
 
@@ -169,9 +176,16 @@ def _row(key: str, name: str, description: str, cells: list[Cell | None]) -> Com
     groups = [LEVEL_GROUP.get(c.level) if c else None for c in cells]
     covered = [g is not None for g in groups]
     stated = [g for g in groups if g is not None]
-    return CompareRow(key=key, name=name, description=description, cells=cells,
-                      covered=covered, differs=len(set(stated)) > 1,
-                      gap=0 < len(stated) < len(cells), ahead=_ahead(groups))  # fmt: skip
+    return CompareRow(
+        key=key,
+        name=name,
+        description=description,
+        cells=cells,
+        covered=covered,
+        differs=len(set(stated)) > 1,
+        gap=0 < len(stated) < len(cells),
+        ahead=_ahead(groups),
+    )
 
 
 def _ahead(groups: list[str | None]) -> int | None:
@@ -228,8 +242,10 @@ def suggestions(systems: list[SystemSummary], params: CompareParams) -> list[Sys
 
     # Name matches first: "llama" should offer llama.cpp before systems that mention it, and
     # before ExLlamaV2 and Ollama, whose names hold it in the middle of a word.
-    by_name = sorted((s for s in pool if matches(s, f"{s.name} {s.slug}")),
-                     key=lambda s: (_name_rank(s, params.q), s.name.lower()))  # fmt: skip
+    by_name = sorted(
+        (s for s in pool if matches(s, f"{s.name} {s.slug}")),
+        key=lambda s: (_name_rank(s, params.q), s.name.lower()),
+    )
     by_summary = [s for s in pool if s not in by_name and matches(s, s.summary)]
     return (by_name + by_summary)[:8]
 
@@ -249,8 +265,11 @@ def _name_rank(system: SystemSummary, q: str) -> int:
 def clear_pick(systems: list[SystemSummary], params: CompareParams) -> str | None:
     """The system the search names: exactly, or as the only name that holds it; else None."""
     words = params.q.lower().split()
-    named = [s for s in suggestions(systems, params)
-             if all(w in f"{s.name} {s.slug}".lower() for w in words)]  # fmt: skip
+    named = [
+        s
+        for s in suggestions(systems, params)
+        if all(w in f"{s.name} {s.slug}".lower() for w in words)
+    ]
     exact = [s for s in named if _name_rank(s, params.q) == 0]
     if len(exact) == 1:
         return exact[0].slug

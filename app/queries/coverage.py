@@ -21,9 +21,18 @@ if TYPE_CHECKING:
 # The share of a view's cells the Atlas aims to answer: for the systems most readers compare,
 # and for every system overall (issue 21, "Coverage").
 TARGET_SYSTEMS = (
-    "vllm", "sglang", "llama-cpp", "ollama", "tensorrt-llm", "tgi", "lmdeploy", "mlc-llm",
-    "lm-studio", "exllamav2", "localai",
-)  # fmt: skip
+    "vllm",
+    "sglang",
+    "llama-cpp",
+    "ollama",
+    "tensorrt-llm",
+    "tgi",
+    "lmdeploy",
+    "mlc-llm",
+    "lm-studio",
+    "exllamav2",
+    "localai",
+)
 TARGET_SYSTEM_SHARE = 0.95
 TARGET_OVERALL_SHARE = 0.80
 VIEWS = ("feature", "hardware")
@@ -129,14 +138,17 @@ def seed_coverage(data: "SeedData") -> Coverage:
 def report_lines(coverage: Coverage) -> list[str]:
     """The coverage as `inference-atlas check` prints it: one line per system, then totals."""
     width = max((len(s.name) for s in coverage.systems), default=6)
-    lines = [f"Coverage: cells a source answers (target {TARGET_OVERALL_SHARE:.0%} overall, "
-             f"{TARGET_SYSTEM_SHARE:.0%} for {', '.join(TARGET_SYSTEMS)})",
-             f"  {'system':<{width}}  features        hardware"]  # fmt: skip
+    lines = [
+        f"Coverage: cells a source answers (target {TARGET_OVERALL_SHARE:.0%} overall, "
+        f"{TARGET_SYSTEM_SHARE:.0%} for {', '.join(TARGET_SYSTEMS)})",
+        f"  {'system':<{width}}  features        hardware",
+    ]
     for s in coverage.systems:
         mark = "  below target" if s.short_of_target else ""
         lines.append(f"  {s.name:<{width}}  {_cells(s.feature)}  {_cells(s.hardware)}{mark}")
-    lines.append(f"  {'all systems':<{width}}  {_cells(coverage.feature)}  "
-                 f"{_cells(coverage.hardware)}")  # fmt: skip
+    lines.append(
+        f"  {'all systems':<{width}}  {_cells(coverage.feature)}  {_cells(coverage.hardware)}"
+    )
     return lines
 
 

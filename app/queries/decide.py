@@ -86,12 +86,22 @@ def rules(session: Session) -> list[RuleSpec]:
     refs = source_refs(session)
     names = dict(session.exec(select(Capability.slug, Capability.name)).all())
     return [
-        RuleSpec(slug=r.slug, when=r.when, systems=r.systems, requires=r.requires,
-                 effect=r.effect, weight=r.weight, reason=r.reason, source=refs[r.source_id],
-                 advice=r.advice, fallback=r.fallback, rests_on=r.rests_on,
-                 subject=names.get(_tested(r.requires)))
+        RuleSpec(
+            slug=r.slug,
+            when=r.when,
+            systems=r.systems,
+            requires=r.requires,
+            effect=r.effect,
+            weight=r.weight,
+            reason=r.reason,
+            source=refs[r.source_id],
+            advice=r.advice,
+            fallback=r.fallback,
+            rests_on=r.rests_on,
+            subject=names.get(_tested(r.requires)),
+        )
         for r in session.exec(select(Rule).order_by(col(Rule.position)))
-    ]  # fmt: skip
+    ]
 
 
 def _tested(requires: dict[str, object] | None) -> str:
@@ -114,15 +124,23 @@ def recommendation(
     pool = candidates(session)
     if found:
         pool = [replace(c, measured=found[c.slug][0]) if c.slug in found else c for c in pool]
-    result = recommend(answers, pool, rules(session), explain=explain,
-                       memo=scoring_memo(session))  # fmt: skip
+    result = recommend(answers, pool, rules(session), explain=explain, memo=scoring_memo(session))
     if found:
         result.measured = [
-            MeasuredRow(system=slug, setup=f.setup, group=f.group, per_gpu=f.per_gpu,
-                        basis=f.basis, weight=reason.weight, cost_per_million_output_tokens=f.cost,
-                        joules_per_output_token=f.joules, source=f.source.slug, link=f.link)
+            MeasuredRow(
+                system=slug,
+                setup=f.setup,
+                group=f.group,
+                per_gpu=f.per_gpu,
+                basis=f.basis,
+                weight=reason.weight,
+                cost_per_million_output_tokens=f.cost,
+                joules_per_output_token=f.joules,
+                source=f.source.slug,
+                link=f.link,
+            )
             for slug, (reason, f) in sorted(found.items(), key=lambda i: -i[1][0].weight)
-        ]  # fmt: skip
+        ]
         result.measured_weight = WEIGHT_EXPLAINED
     return result
 
@@ -133,8 +151,12 @@ def measured_for(session: Session, answers: Answers, level: Level) -> dict[str, 
     if not hardware:
         return {}
     entries = {h.slug: h for h in session.exec(select(Hardware))}
-    params = SweepParams(per_user=level.per_user, ttft_p99=level.ttft_p99,
-                         tpot_p99=level.tpot_p99, goodput=level.goodput)  # fmt: skip
+    params = SweepParams(
+        per_user=level.per_user,
+        ttft_p99=level.ttft_p99,
+        tpot_p99=level.tpot_p99,
+        goodput=level.goodput,
+    )
     page = team_sweeps(session, params)
     systems = {c.slug for c in candidates(session)}
     figures = []
@@ -145,8 +167,12 @@ def measured_for(session: Session, answers: Answers, level: Level) -> dict[str, 
                 continue
             if not hardware & hardware_answers(entry.vendor, entry.name):
                 continue
-            figure = _figure(chart, curve, page.level.description if page.level else "",
-                             urlencode(params.level_pairs()))  # fmt: skip
+            figure = _figure(
+                chart,
+                curve,
+                page.level.description if page.level else "",
+                urlencode(params.level_pairs()),
+            )
             if figure is not None:
                 figures.append(figure)
     return measured_reasons(figures)
@@ -161,14 +187,30 @@ def _figure(chart: SweepChart, curve: SweepCurve, level: str, query: str) -> Mea
         if at is None or at.per_gpu is None:
             return None
         cost = at.cost_per_million_output_tokens
-        return Measured(curve.system, group, curve.label, at.per_gpu, f"at {level}",
-                        curve.points[0].source, cost, link, at.joules_per_output_token)  # fmt: skip
+        return Measured(
+            curve.system,
+            group,
+            curve.label,
+            at.per_gpu,
+            f"at {level}",
+            curve.points[0].source,
+            cost,
+            link,
+            at.joules_per_output_token,
+        )
     frontier = [p for p in curve.points if p.on_frontier] or curve.points
     best = max(frontier, key=lambda p: p.per_gpu)
-    return Measured(curve.system, group, curve.label, best.per_gpu,
-                    f"at its best measured load ({best.load})", best.source,
-                    best.cost_per_million_output_tokens, link,
-                    best.joules_per_output_token)  # fmt: skip
+    return Measured(
+        curve.system,
+        group,
+        curve.label,
+        best.per_gpu,
+        f"at its best measured load ({best.load})",
+        best.source,
+        best.cost_per_million_output_tokens,
+        link,
+        best.joules_per_output_token,
+    )
 
 
 def explain_why_not(result: Recommendation | None, slug: str | None) -> WhyNot | None:

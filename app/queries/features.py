@@ -58,8 +58,9 @@ def feature_page(session: Session, slug: str) -> FeaturePage | None:
         if cell is None or not cell.claimed:  # withdrawn claims alone say nothing
             unknown.append(ref)
         else:
-            rows.append(FeatureRow(system=ref, level=cell.level, disputed=cell.disputed,
-                                   claims=cell.claims))  # fmt: skip
+            rows.append(
+                FeatureRow(system=ref, level=cell.level, disputed=cell.disputed, claims=cell.claims)
+            )
     rows.sort(key=lambda r: (-LEVEL_RANK.get(r.level, 0), r.system.name.lower()))
     capability = CapabilityView(
         slug=slug,

@@ -38,11 +38,15 @@ def feature_index(session: Session) -> FeatureIndex:
     """Every feature and hardware target, grouped as in the matrix, with its coverage."""
     base = matrix_base(session)
     groups = [
-        FeatureGroup(slug=g.slug, name=g.name, kind="feature" if view == "features" else "hardware",
-                     features=[_coverage(base, c.slug, c.name, c.description) for c in g.columns])
+        FeatureGroup(
+            slug=g.slug,
+            name=g.name,
+            kind="feature" if view == "features" else "hardware",
+            features=[_coverage(base, c.slug, c.name, c.description) for c in g.columns],
+        )
         for view, view_groups in base.groups.items()
         for g in view_groups
-    ]  # fmt: skip
+    ]
     return FeatureIndex(systems=len(base.systems), groups=groups)
 
 
@@ -104,11 +108,21 @@ def search(session: Session, q: str) -> SearchResult:
             for c in g.columns
         ]
     for kind, entries in vocabulary_entries(session).items():
-        candidates += [_hit(q, kind, [e.name, e.slug, *e.aliases], f"{ENTRY_PATHS[kind]}/{e.slug}",
-                            f"{e.figures} figure{'s' if e.figures != 1 else ''}")
-                       for e in entries if not e.withdrawn]  # fmt: skip
-    candidates += [_hit(q, "source", [r.title, r.slug, r.short], f"/sources#{r.slug}", r.date)
-                   for r in source_refs(session).values()]  # fmt: skip
+        candidates += [
+            _hit(
+                q,
+                kind,
+                [e.name, e.slug, *e.aliases],
+                f"{ENTRY_PATHS[kind]}/{e.slug}",
+                f"{e.figures} figure{'s' if e.figures != 1 else ''}",
+            )
+            for e in entries
+            if not e.withdrawn
+        ]
+    candidates += [
+        _hit(q, "source", [r.title, r.slug, r.short], f"/sources#{r.slug}", r.date)
+        for r in source_refs(session).values()
+    ]
     hits = sorted((h for h in candidates if h), key=lambda h: not h.exact)
     exact = [h for h in hits if h.exact]
     only = exact if len(exact) == 1 else hits if len(hits) == 1 else []

@@ -12,8 +12,13 @@ from app.text import number
 
 IMPORT_PREFIX = "import-"
 # The figure a group's one line gives, first found first: what a reader of a sweep looks for.
-HEADLINE_METRICS = ("throughput", "total-token-throughput", "decode-throughput",
-                    "prompt-throughput", "request-throughput")  # fmt: skip
+HEADLINE_METRICS = (
+    "throughput",
+    "total-token-throughput",
+    "decode-throughput",
+    "prompt-throughput",
+    "request-throughput",
+)
 
 
 @dataclass(frozen=True)

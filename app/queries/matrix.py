@@ -172,8 +172,9 @@ def _capability_matches(base: MatrixBase, params: MatrixParams) -> list[Capabili
                 need = (*(n.token() for n in params.needs), *extra)
                 query = params.query_string(q="", need=need, add="", page=1)
             kind = "feature" if view == "features" else "hardware"
-            out.append(CapabilityMatch(slug=column.slug, name=column.name, kind=kind,
-                                       filter_query=query))  # fmt: skip
+            out.append(
+                CapabilityMatch(slug=column.slug, name=column.name, kind=kind, filter_query=query)
+            )
     return out[:8]
 
 
@@ -199,8 +200,13 @@ def search_systems(base: MatrixBase, q: str) -> Search:
     named = {s.slug for s in base.systems if _words_in(q, _name_text(s))}
     if named:
         return Search("name", frozenset(named))
-    columns = [c.slug for gs in base.groups.values() for g in gs for c in g.columns
-               if _words_in(q, f"{c.name} {c.slug.replace('-', ' ')}")]  # fmt: skip
+    columns = [
+        c.slug
+        for gs in base.groups.values()
+        for g in gs
+        for c in g.columns
+        if _words_in(q, f"{c.name} {c.slug.replace('-', ' ')}")
+    ]
     if columns:
         supported = {
             s.slug
@@ -289,8 +295,14 @@ def _row(
     matches = _matches(base, system.slug, needs)
     coverage = sum(_coverage_weight(c.level) for c in cells)
     claimed, claimable = claim_count(base, view, system.slug)
-    return MatrixRow(system=system, cells=cells, matches=matches, coverage=coverage,
-                     claimed=claimed, claimable=claimable)  # fmt: skip
+    return MatrixRow(
+        system=system,
+        cells=cells,
+        matches=matches,
+        coverage=coverage,
+        claimed=claimed,
+        claimable=claimable,
+    )
 
 
 def _coverage_weight(level: str) -> float:
@@ -301,8 +313,9 @@ def _coverage_weight(level: str) -> float:
 def _matrix_cell(base: MatrixBase, system: str, capability: str) -> MatrixCell:
     cell = base.cell(system, capability)
     if cell is None:
-        return MatrixCell(capability=capability, level=NO_CLAIM, disputed=False, strength=None,
-                          sources=[])  # fmt: skip
+        return MatrixCell(
+            capability=capability, level=NO_CLAIM, disputed=False, strength=None, sources=[]
+        )
     claims = current(cell.claims)
     headline = next((c for c in claims if c.level == cell.level), None)
     return MatrixCell(
@@ -344,7 +357,11 @@ def _relaxation(base: MatrixBase, view: str, params: MatrixParams) -> Relaxation
         relaxed = params.without(name, value)
         count = len(_filter_rows(base, view, relaxed))
         if count and (best is None or count > best.would_show):
-            best = Relaxation(field=name, value=value, would_show=count,
-                              query=relaxed.query_string(),
-                              action=relax_action(base, name, value))  # fmt: skip
+            best = Relaxation(
+                field=name,
+                value=value,
+                would_show=count,
+                query=relaxed.query_string(),
+                action=relax_action(base, name, value),
+            )
     return best

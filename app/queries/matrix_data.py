@@ -109,9 +109,13 @@ def _load_base(session: Session) -> MatrixBase:
             view = "features" if category.kind == "feature" else "hardware"
             groups[view].append(group)
         group.columns.append(
-            MatrixColumn(slug=capability.slug, name=capability.name,
-                         description=capability.description, group=category.slug)
-        )  # fmt: skip
+            MatrixColumn(
+                slug=capability.slug,
+                name=capability.name,
+                description=capability.description,
+                group=category.slug,
+            )
+        )
     return MatrixBase(summaries, groups, _load_cells(session, systems, cap_slugs))
 
 
@@ -140,10 +144,19 @@ def _load_cells(
     readings = reading_numbers([(r.system_id, r.capability_id, r.source_id) for r in rows])
     for r, reading in zip(rows, readings, strict=True):
         claims[(system_slugs[r.system_id], cap_slugs[r.capability_id])].append(
-            ClaimView(level=r.level, strength=r.strength, note=r.note, source=refs[r.source_id],
-                      since=r.since, how=r.how, page=r.page, withdrawn=r.withdrawn,
-                      reading=reading, team_notes=notes.get(r.id, []))
-        )  # fmt: skip
+            ClaimView(
+                level=r.level,
+                strength=r.strength,
+                note=r.note,
+                source=refs[r.source_id],
+                since=r.since,
+                how=r.how,
+                page=r.page,
+                withdrawn=r.withdrawn,
+                reading=reading,
+                team_notes=notes.get(r.id, []),
+            )
+        )
     return {key: _cell_claims(views) for key, views in claims.items()}
 
 

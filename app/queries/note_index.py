@@ -48,6 +48,12 @@ def with_authors() -> Any:
 
 def note_view(note: TeamNote, by: str | None) -> TeamNoteView:
     """A note row as readers see it."""
-    return TeamNoteView(id=note.slug, text=note.text, link=note.link, by=by,
-                        created_at=note.created_at, updated_at=note.updated_at,
-                        version=note.version)  # fmt: skip
+    return TeamNoteView(
+        id=note.slug,
+        text=note.text,
+        link=note.link,
+        by=by,
+        created_at=note.created_at,
+        updated_at=note.updated_at,
+        version=note.version,
+    )

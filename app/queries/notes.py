@@ -82,21 +82,36 @@ def find_item(
     """The item these name: a figure by its id alone; a claim by system, capability and
     source (and `reading` when the source gives several); else the system itself."""
     if result:
-        extra = [n for n, v in (("system", system), ("capability", capability),
-                                ("source", source), ("reading", reading)) if v]  # fmt: skip
+        extra = [
+            n
+            for n, v in (
+                ("system", system),
+                ("capability", capability),
+                ("source", source),
+                ("reading", reading),
+            )
+            if v
+        ]
         if extra:
-            raise ItemError(extra[0], "a figure is named by its id alone (`result`); "
-                                      f"leave out {', '.join(extra)}")  # fmt: skip
+            raise ItemError(
+                extra[0],
+                f"a figure is named by its id alone (`result`); leave out {', '.join(extra)}",
+            )
         return _result_item(session, BenchmarkResult.slug == result, result)
     if not system:
-        raise ItemError("system", "required: the system the note is on (a slug), or `result` "
-                                  "for a benchmark figure")  # fmt: skip
+        raise ItemError(
+            "system",
+            "required: the system the note is on (a slug), or `result` for a benchmark figure",
+        )
     if not (capability or source or reading):
         return _system_item(session, system)
     for name, value in (("capability", capability), ("source", source)):
         if not value:
-            raise ItemError(name, "required for a note on a claim: give system, capability and "
-                                  "source (or only system, for a note on the system)")  # fmt: skip
+            raise ItemError(
+                name,
+                "required for a note on a claim: give system, capability and "
+                "source (or only system, for a note on the system)",
+            )
     return _claim_item(session, system, str(capability), str(source), reading)
 
 
@@ -123,24 +138,37 @@ def _claim_item(
         message = f"the source {source!r} makes no claim on {system}/{capability}"
         raise ItemError("source", message, missing=True)
     if reading is None and len(found) > 1:
-        listed = "; ".join(f"{i} ({row[0].note or row[0].level})" for i, row in
-                           enumerate(found, start=1))  # fmt: skip
-        raise ItemError("reading", f"{source!r} gives {len(found)} readings of this cell; "
-                                   f"say which: {listed}")  # fmt: skip
+        listed = "; ".join(
+            f"{i} ({row[0].note or row[0].level})" for i, row in enumerate(found, start=1)
+        )
+        raise ItemError(
+            "reading", f"{source!r} gives {len(found)} readings of this cell; say which: {listed}"
+        )
     if reading is not None and not 1 <= reading <= len(found):
         allowed = "none (the source gives one reading)" if len(found) == 1 else f"1–{len(found)}"
         raise ItemError("reading", f"{reading} is not one of the readings; allowed: {allowed}")
     claim, sys_row, cap_row, src_row = found[(reading or 1) - 1]
     label = f"{sys_row.name} · {cap_row.name}, as {src_row.short} says"
-    return ItemRef("claim", sys_row.id, system, label, claim_id=claim.id,  # type: ignore[arg-type]
-                   capability=capability, source=source,
-                   reading=reading if len(found) > 1 else None,
-                   published=src_row.published, withdrawn=claim.withdrawn)  # fmt: skip
+    return ItemRef(
+        "claim",
+        sys_row.id,  # type: ignore[arg-type]
+        system,
+        label,
+        claim_id=claim.id,
+        capability=capability,
+        source=source,
+        reading=reading if len(found) > 1 else None,
+        published=src_row.published,
+        withdrawn=claim.withdrawn,
+    )
 
 
 def _check_slugs(session: Session, system: str, capability: str, source: str) -> None:
-    for model, name, value in ((System, "system", system), (Capability, "capability", capability),
-                               (Source, "source", source)):  # fmt: skip
+    for model, name, value in (
+        (System, "system", system),
+        (Capability, "capability", capability),
+        (Source, "source", source),
+    ):
         if session.exec(select(model.id).where(model.slug == value)).first() is None:
             raise ItemError(name, f"no {name} has the slug {value!r}", missing=True)
 
@@ -156,8 +184,16 @@ def _result_item(session: Session, where: Any, shown: str) -> ItemRef:
         .where(BenchmarkResult.slug == view.id)
     ).one()
     label = f"{view.system_name}: {view.metric_name} {figure(view)} ({view.source.short})"
-    return ItemRef("result", row[1], view.system, label, result_id=row[0], result=view.id,
-                   published=row[2], withdrawn=view.withdrawn)  # fmt: skip
+    return ItemRef(
+        "result",
+        row[1],
+        view.system,
+        label,
+        result_id=row[0],
+        result=view.id,
+        published=row[2],
+        withdrawn=view.withdrawn,
+    )
 
 
 def item_of(session: Session, note: TeamNote) -> ItemRef:
@@ -178,11 +214,14 @@ def item_of(session: Session, note: TeamNote) -> ItemRef:
     readings = list(
         session.exec(
             select(Claim.id)
-            .where(Claim.system_id == claim.system_id, Claim.capability_id == claim.capability_id,
-                   Claim.source_id == claim.source_id)
+            .where(
+                Claim.system_id == claim.system_id,
+                Claim.capability_id == claim.capability_id,
+                Claim.source_id == claim.source_id,
+            )
             .order_by(col(Claim.position))
         )
-    )  # fmt: skip
+    )
     reading = readings.index(claim.id) + 1 if len(readings) > 1 else None
     return _claim_item(session, system.slug, capability.slug, source.slug, reading)
 
@@ -233,8 +272,11 @@ def note_items(session: Session, rows: Sequence[tuple[TeamNote, str | None]]) ->
         if where not in items:  # the same item's notes come together; look it up once
             items[where] = item_of(session, note)
         item = items[where]
-        out.append(TeamNoteItem(**note_view(note, by).model_dump(), **item.fields(),
-                                item_withdrawn=item.withdrawn))  # fmt: skip
+        out.append(
+            TeamNoteItem(
+                **note_view(note, by).model_dump(), **item.fields(), item_withdrawn=item.withdrawn
+            )
+        )
     return out
 
 

@@ -23,5 +23,10 @@ def paginate(items: Sequence[T], page: int, size: int) -> tuple[list[T], Paging]
     page = min(max(page, 1), pages)
     shown = list(items[(page - 1) * size : page * size])
     first = (page - 1) * size + 1 if shown else 0
-    return shown, Paging(page=page, pages=pages, total=len(items), first_row=first,
-                         last_row=first + len(shown) - 1 if shown else 0)  # fmt: skip
+    return shown, Paging(
+        page=page,
+        pages=pages,
+        total=len(items),
+        first_row=first,
+        last_row=first + len(shown) - 1 if shown else 0,
+    )

@@ -63,8 +63,9 @@ def read_benchmarks(
         # A value nobody knows: name what is allowed as the pages name it, and show nothing
         # rather than every result as if that filter had not been asked for.
         names = benchmark_display_names(session)
-        problems = [_named(p, names.get(p.field, {})) if p in refused else p
-                    for p in reading.problems]  # fmt: skip
+        problems = [
+            _named(p, names.get(p.field, {})) if p in refused else p for p in reading.problems
+        ]
         reading = Reading(reading.params, problems, reading.ignored)
         return reading, build_benchmark_page(session, reading.params, NO_RESULTS, window)
     return reading, build_benchmark_page(session, reading.params, index, window)
@@ -108,8 +109,14 @@ def read_changes(session: Session, query: Query) -> tuple[Reading[ChangesParams]
     """Parse the filters against the history's own values, then read one page of it."""
     reading = read_query(ChangesParams, query, change_vocabularies(session))
     p = reading.params
-    page = revision_page(session, user=p.user or None, system=p.system or None,
-                         entity=p.kind or None, limit=p.limit, before_id=p.before)  # fmt: skip
+    page = revision_page(
+        session,
+        user=p.user or None,
+        system=p.system or None,
+        entity=p.kind or None,
+        limit=p.limit,
+        before_id=p.before,
+    )
     return reading, page
 
 
@@ -120,9 +127,14 @@ def read_change_entries(
     feed; the JSON API keeps every revision). Also the `before` of the older page."""
     reading = read_query(ChangesParams, query, change_vocabularies(session))
     p = reading.params
-    entries, older = collapsed_page(session, user=p.user or None, system=p.system or None,
-                                    entity=p.kind or None, limit=p.limit,
-                                    before_id=p.before)  # fmt: skip
+    entries, older = collapsed_page(
+        session,
+        user=p.user or None,
+        system=p.system or None,
+        entity=p.kind or None,
+        limit=p.limit,
+        before_id=p.before,
+    )
     return reading, entries, older
 
 

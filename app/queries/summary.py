@@ -37,10 +37,23 @@ WEAKENING = ("machine-written", "vendor-interest")
 
 TOPICS: dict[str, tuple[str, ...]] = {
     "multi-gpu": ("multi-gpu", "tensor-", "pipeline-parallel", "distributed", "several gpus"),
-    "model-breadth": ("architectures", "model types", "many different models", "several model",
-                      "model support", "new models"),
-    "concurrency": ("concurrent", "many users", "multi-user", "spiky", "heavy traffic",
-                    "hundreds of requests", "high concurrency"),
+    "model-breadth": (
+        "architectures",
+        "model types",
+        "many different models",
+        "several model",
+        "model support",
+        "new models",
+    ),
+    "concurrency": (
+        "concurrent",
+        "many users",
+        "multi-user",
+        "spiky",
+        "heavy traffic",
+        "hundreds of requests",
+        "high concurrency",
+    ),
     "production": ("production",),
     "ecosystem": ("ecosystem", "community", "tutorials", "integrations", "observability"),
     "cloud": ("cloud", "clouds", "kubernetes"),
@@ -54,18 +67,49 @@ TOPICS: dict[str, tuple[str, ...]] = {
     "throughput": ("throughput",),
     "latency": ("latency", "ttft"),
     "setup": ("setup", "configuration", "install"),
-}  # fmt: skip
+}
 _TOPIC_PATTERNS = {
     topic: re.compile(r"(?<![a-z0-9])(" + "|".join(re.escape(k) for k in keys) + r")(?![a-z0-9])")
     for topic, keys in TOPICS.items()
 }
 # Words of a capability's name too common to tie a line to it ("Prefix caching" is tied by
 # "prefix", "AMD ROCm" by "rocm").
-GENERIC = {"support", "supported", "model", "models", "serving", "server", "output", "api",
-           "apis", "gpu", "gpus", "cpu", "cache", "caching", "decoding", "batching", "mode",
-           "with", "and", "the", "for", "decode", "prefill", "inference", "throughput",
-           "latency", "memory", "multi", "format", "formats", "user", "users", "setup",
-           "easy"}  # fmt: skip
+GENERIC = {
+    "support",
+    "supported",
+    "model",
+    "models",
+    "serving",
+    "server",
+    "output",
+    "api",
+    "apis",
+    "gpu",
+    "gpus",
+    "cpu",
+    "cache",
+    "caching",
+    "decoding",
+    "batching",
+    "mode",
+    "with",
+    "and",
+    "the",
+    "for",
+    "decode",
+    "prefill",
+    "inference",
+    "throughput",
+    "latency",
+    "memory",
+    "multi",
+    "format",
+    "formats",
+    "user",
+    "users",
+    "setup",
+    "easy",
+}
 
 
 def topics(text: str) -> frozenset[str]:
@@ -127,12 +171,17 @@ def _disputed(
             claim = _outvoted(cell, line.source.slug, weakness) if names & said else None
             if claim is None:
                 continue
-            others = sum(1 for c in cell.claims if not c.withdrawn
-                         and LEVEL_GROUP.get(c.level) == LEVEL_GROUP.get(cell.level))  # fmt: skip
-            text = (f"{claim.source.short} reads {cell.name} as "
-                    f"“{level_label(claim.level).lower()}”, but {others} other "
-                    f"{'source reads' if others == 1 else 'sources read'} it as "
-                    f"“{level_label(cell.level).lower()}”.")  # fmt: skip
+            others = sum(
+                1
+                for c in cell.claims
+                if not c.withdrawn and LEVEL_GROUP.get(c.level) == LEVEL_GROUP.get(cell.level)
+            )
+            text = (
+                f"{claim.source.short} reads {cell.name} as "
+                f"“{level_label(claim.level).lower()}”, but {others} other "
+                f"{'source reads' if others == 1 else 'sources read'} it as "
+                f"“{level_label(cell.level).lower()}”."
+            )
             link = f"/systems/{system}/claims/{cell.capability}/{claim.source.slug}"
             return text, link
     return None
@@ -152,9 +201,13 @@ def _weak_only(sources: list[SourceRef]) -> str | None:
 
 
 def summarise(
-    lines: list[SourcedText], features: list[CategoryCells], hardware: list[CategoryCells],
-    system: str, *, weakness: bool,
-) -> list[SummaryLine]:  # fmt: skip
+    lines: list[SourcedText],
+    features: list[CategoryCells],
+    hardware: list[CategoryCells],
+    system: str,
+    *,
+    weakness: bool,
+) -> list[SummaryLine]:
     """The lines folded and marked: the best supported first (most sources), cautioned ones
     last, otherwise in the seed's order."""
     cells = [c for group in (*features, *hardware) for c in group.cells]
@@ -167,7 +220,13 @@ def summarise(
         if caution is not None:
             kind = "disputed" if disputed else "weak"
         sources = len({t.source.slug for t in texts})
-        line = SummaryLine(text=first.text, source=first.source, similar=similar,
-                           caution=caution, caution_kind=kind, caution_link=link)  # fmt: skip
+        line = SummaryLine(
+            text=first.text,
+            source=first.source,
+            similar=similar,
+            caution=caution,
+            caution_kind=kind,
+            caution_link=link,
+        )
         out.append(((caution is not None, -sources, position), line))
     return [line for _, line in sorted(out, key=lambda pair: pair[0])]

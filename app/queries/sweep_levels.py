@@ -106,12 +106,16 @@ def with_costs(
     for chart in charts:
         for curve in chart.curves:
             if override is not None and curve.hardware == filters.hardware[0]:
-                curve.price = PriceView(usd_per_gpu_hour=override, basis="given in the URL",
-                                        given_in="the URL (price=)")  # fmt: skip
+                curve.price = PriceView(
+                    usd_per_gpu_hour=override, basis="given in the URL", given_in="the URL (price=)"
+                )
             elif curve.hardware in listed and not curve.hardware_in_file:
                 row = listed[curve.hardware]
-                curve.price = PriceView(usd_per_gpu_hour=row.usd_per_gpu_hour, basis=row.basis,
-                                        given_in="the instance's price list")  # fmt: skip
+                curve.price = PriceView(
+                    usd_per_gpu_hour=row.usd_per_gpu_hour,
+                    basis=row.basis,
+                    given_in="the instance's price list",
+                )
             if curve.price is None:
                 continue
             priced += 1
@@ -128,8 +132,11 @@ def with_costs(
     notes = []
     if filters.price is not None and override is None:
         notes.append("price= is used only when exactly one hardware is filtered; it was not")
-    notes.append(COST_ASSUMES if priced else "no price per GPU-hour is set for this hardware, "
-                 "so no cost is shown")  # fmt: skip
+    notes.append(
+        COST_ASSUMES
+        if priced
+        else "no price per GPU-hour is set for this hardware, so no cost is shown"
+    )
     return "; ".join(notes)
 
 
@@ -138,8 +145,13 @@ def timelines(chart: SweepChart, level: Level) -> list[Timeline]:
     groups: dict[tuple[Any, ...], list[SweepCurve]] = {}
     for curve in chart.curves:
         if curve.system_version:
-            key = (curve.system, curve.hardware, curve.hardware_in_file, curve.gpus,
-                   curve.precision)  # fmt: skip
+            key = (
+                curve.system,
+                curve.hardware,
+                curve.hardware_in_file,
+                curve.gpus,
+                curve.precision,
+            )
             groups.setdefault(key, []).append(curve)
     out = []
     for curves in groups.values():
@@ -149,20 +161,39 @@ def timelines(chart: SweepChart, level: Level) -> list[Timeline]:
             figures = [_at_level_figure(c) for c in curves]
         else:
             load = _common_load(curves)
-            basis = (f"at {load}, the heaviest load every version ran" if load
-                     else "no load was run in every version")  # fmt: skip
+            basis = (
+                f"at {load}, the heaviest load every version ran"
+                if load
+                else "no load was run in every version"
+            )
             figures = [_at_load_figure(c, load) for c in curves]
         found, note = steps([f for f, _, _ in figures])
         entries = [
-            TimelineEntry(version=step.figure.version, per_gpu=step.figure.value,
-                          per_gpu_low=step.figure.low, per_gpu_high=step.figure.high, n=n,
-                          change=step.change, threshold=step.threshold, flag=step.flag, note=why)
+            TimelineEntry(
+                version=step.figure.version,
+                per_gpu=step.figure.value,
+                per_gpu_low=step.figure.low,
+                per_gpu_high=step.figure.high,
+                n=n,
+                change=step.change,
+                threshold=step.threshold,
+                flag=step.flag,
+                note=why,
+            )
             for step, (_, n, why) in zip(found, figures, strict=True)
-        ]  # fmt: skip
+        ]
         first = curves[0]
         setup = first.label.split(" · ", 1)[1] + f" · {chart.label}"
-        out.append(Timeline(system=first.system, system_name=first.system_name, setup=setup,
-                            basis=basis, entries=entries, note=note))  # fmt: skip
+        out.append(
+            Timeline(
+                system=first.system,
+                system_name=first.system_name,
+                setup=setup,
+                basis=basis,
+                entries=entries,
+                note=note,
+            )
+        )
     return out
 
 

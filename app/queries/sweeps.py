@@ -106,8 +106,18 @@ def _runs() -> Any:
     """Columns, not objects: a run's `raw` numbers (up to 250 a run) are never needed here."""
     batch, run = ImportBatch, ImportRun
     kept = exists().where(col(BenchmarkResult.import_run_id) == col(run.id))
-    columns = (run.setup, run.metrics, batch.key, batch.file_name, run.location, Source.slug,
-               Source.short, Source.title, Source.date, Source.kind)  # fmt: skip
+    columns = (
+        run.setup,
+        run.metrics,
+        batch.key,
+        batch.file_name,
+        run.location,
+        Source.slug,
+        Source.short,
+        Source.title,
+        Source.date,
+        Source.kind,
+    )
     return (
         sql_select(*map(col, columns))
         .join(batch, col(batch.id) == col(run.batch_id))
@@ -115,13 +125,17 @@ def _runs() -> Any:
         .where(col(batch.state) == "saved", kept)
         .order_by(col(batch.created_at).desc(), col(batch.id).desc(), col(run.position))
         .limit(MAX_RUNS + 1)
-    )  # fmt: skip
+    )
 
 
 def _passes(setup: dict[str, Any], source: str, f: SweepParams) -> bool:
-    checks = ((f.system, setup.get("system")), (f.hardware, setup.get("hardware")),
-              (f.model, setup.get("model")), (f.precision, setup.get("precision")),
-              (f.source, source))  # fmt: skip
+    checks = (
+        (f.system, setup.get("system")),
+        (f.hardware, setup.get("hardware")),
+        (f.model, setup.get("model")),
+        (f.precision, setup.get("precision")),
+        (f.source, source),
+    )
     if any(allowed and value not in allowed for allowed, value in checks):
         return False
     concurrency = setup.get("concurrency")
@@ -203,10 +217,16 @@ def _charts(
             left_out[SINGLE] = left_out.get(SINGLE, 0) + 1
             continue
         model, input_tokens, output_tokens = key[0]
-        chart = charts.setdefault(key[0], SweepChart(
-            model=_slug(model), model_in_file=_in_file(model), input_tokens=input_tokens,
-            output_tokens=output_tokens, curves=[]
-        ))  # fmt: skip
+        chart = charts.setdefault(
+            key[0],
+            SweepChart(
+                model=_slug(model),
+                model_in_file=_in_file(model),
+                input_tokens=input_tokens,
+                output_tokens=output_tokens,
+                curves=[],
+            ),
+        )
         if len(chart.curves) < MAX_CURVES:
             chart.curves.append(_curve(key, found, names))
         else:
@@ -251,17 +271,27 @@ def _merged(runs: list[SweepPoint]) -> SweepPoint:
         values = [v for r in runs if (v := getattr(r, name)) is not None]
         return statistics.median(values) if values else None
 
-    return first.model_copy(update={
-        "per_gpu": per_gpu.median, "per_user": per_user.median, "n": per_gpu.n,
-        "spread": per_gpu.kind, "per_gpu_low": per_gpu.low, "per_gpu_high": per_gpu.high,
-        "per_user_low": per_user.low, "per_user_high": per_user.high,
-        "output_throughput": median("output_throughput"), "total_per_gpu": median("total_per_gpu"),
-        "ttft_p99": median("ttft_p99"), "tpot_p99": median("tpot_p99"),
-        "goodput": median("goodput"), "goodput_share": median("goodput_share"),
-        "gpu_watts": median("gpu_watts"),
-        "joules_per_output_token": joules_per_token(median("gpu_watts"), per_gpu.median),
-        "runs": refs,
-    })  # fmt: skip
+    return first.model_copy(
+        update={
+            "per_gpu": per_gpu.median,
+            "per_user": per_user.median,
+            "n": per_gpu.n,
+            "spread": per_gpu.kind,
+            "per_gpu_low": per_gpu.low,
+            "per_gpu_high": per_gpu.high,
+            "per_user_low": per_user.low,
+            "per_user_high": per_user.high,
+            "output_throughput": median("output_throughput"),
+            "total_per_gpu": median("total_per_gpu"),
+            "ttft_p99": median("ttft_p99"),
+            "tpot_p99": median("tpot_p99"),
+            "goodput": median("goodput"),
+            "goodput_share": median("goodput_share"),
+            "gpu_watts": median("gpu_watts"),
+            "joules_per_output_token": joules_per_token(median("gpu_watts"), per_gpu.median),
+            "runs": refs,
+        }
+    )
 
 
 def _workload(known: list[Workload], setup: dict[str, Any]) -> Workload:

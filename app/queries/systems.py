@@ -224,7 +224,8 @@ def group_facts(facts: list[Fact]) -> list[FactGroup]:
     for fact in facts:
         groups.setdefault(fact.attribute, {}).setdefault(fact.value, []).append(fact)
     return [
-        FactGroup(attribute=attribute,
-                  values=[FactValue(value=v, facts=f) for v, f in values.items()])
+        FactGroup(
+            attribute=attribute, values=[FactValue(value=v, facts=f) for v, f in values.items()]
+        )
         for attribute, values in groups.items()
-    ]  # fmt: skip
+    ]

@@ -101,8 +101,9 @@ def team_catalogue(session: Session) -> TeamCatalogue:
                 named[entry.slug] = TeamEntry(kind, entry.slug, entry.name, False, [], [])
             named[entry.slug].aliases.append(alias.alias)
         aliased += named.values()
-    systems = list(session.exec(select(System).where(col(System.team).is_(True))
-                                .order_by(System.name)))  # fmt: skip
+    systems = list(
+        session.exec(select(System).where(col(System.team).is_(True)).order_by(System.name))
+    )
     uses = _system_uses(session, [s.id for s in systems if s.id is not None])
     entries["system"] = [
         TeamEntry("system", s.slug, s.name, bool(s.withdrawn), uses.get(s.id or 0, []))

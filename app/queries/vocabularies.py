@@ -107,10 +107,12 @@ def change_options(session: Session) -> dict[str, list[tuple[str, str]]]:
         "kind": {k: entity_label(k) for k in vocabularies["kind"]},
     }
     return {
-        field: sorted(((v, labels[field].get(v, v)) for v in vocabularies[field]),
-                      key=lambda option: option[1].lower())
+        field: sorted(
+            ((v, labels[field].get(v, v)) for v in vocabularies[field]),
+            key=lambda option: option[1].lower(),
+        )
         for field in ("user", "system", "kind")
-    }  # fmt: skip
+    }
 
 
 def note_vocabularies(session: Session) -> Vocabularies:

@@ -52,8 +52,15 @@ def _cards(session: SessionDep, page: BenchmarkPage, charted: set[str]) -> list[
             continue
         key = (today, c.key, tuple(r.result.id for r in c.results))
         # mypy cannot type a lambda's default arguments (here binding the loop's values).
-        card = cards.get_or_build(version, key, lambda c=c: Markup(cards_ui.context_card(  # type: ignore[misc]
-            c, context_chart(c), CARD_ID, describe_ratio)))  # fmt: skip
+        card = cards.get_or_build(
+            version,
+            key,
+            lambda c=c: Markup(
+                cards_ui.context_card(  # type: ignore[misc]
+                    c, context_chart(c), CARD_ID, describe_ratio
+                )
+            ),
+        )
         out.append(Markup(card.replace(CARD_ID, f"ctx-{position}")))
     return out
 
@@ -97,9 +104,15 @@ def benchmarks_page(request: Request, session: SessionDep) -> Response:
         "team": benchmarks_editing(request, session, canonical),
         **({"sweeps": None} if problems else _sweeps(session, params)),
     }
-    return render(request, "pages/benchmarks.html", context, session=session,
-                  fragments=("benchmark_results", "team_sweeps"), canonical=canonical,
-                  status_code=422 if problems else 200)  # fmt: skip
+    return render(
+        request,
+        "pages/benchmarks.html",
+        context,
+        session=session,
+        fragments=("benchmark_results", "team_sweeps"),
+        canonical=canonical,
+        status_code=422 if problems else 200,
+    )
 
 
 def _sweeps(session: SessionDep, params: BenchmarkParams) -> dict[str, object]:
@@ -108,15 +121,22 @@ def _sweeps(session: SessionDep, params: BenchmarkParams) -> dict[str, object]:
         return {"sweeps": None}
     sweeps = team_sweeps(session, SweepParams.of(params))
     query = f"?{sweeps.query}" if sweeps.query else ""
-    return {"sweeps": sweeps, "sweep_drawings": sweep_drawings(sweeps.charts, sweeps.level),
-            "sweeps_json_url": f"/api/v1/sweeps{query}"}  # fmt: skip
+    return {
+        "sweeps": sweeps,
+        "sweep_drawings": sweep_drawings(sweeps.charts, sweeps.level),
+        "sweeps_json_url": f"/api/v1/sweeps{query}",
+    }
 
 
 FILTER_GROUPS = (
-    ("system", "System", False), ("metric", "Metric", True), ("hardware", "Hardware", False),
-    ("model", "Model", False), ("precision", "Precision", False),
-    ("workload", "Workload", False), ("source", "Source", False),
-)  # fmt: skip
+    ("system", "System", False),
+    ("metric", "Metric", True),
+    ("hardware", "Hardware", False),
+    ("model", "Model", False),
+    ("precision", "Precision", False),
+    ("workload", "Workload", False),
+    ("source", "Source", False),
+)
 """The filter lists as the page shows them: (parameter, heading, open when none is ticked)."""
 
 

@@ -95,9 +95,14 @@ def _saved(session: SessionDep, kind: str, slug: str) -> dict[str, Any]:
 
 def _edit_form(kind: str, doc: dict[str, Any]) -> EntryForm:
     published = not doc.get("team")
-    return EntryForm(kind, form_values(kind, doc, published), slug=doc["slug"],
-                     name=doc.get("name", doc["slug"]), version=int(doc["version"]),
-                     published=published)  # fmt: skip
+    return EntryForm(
+        kind,
+        form_values(kind, doc, published),
+        slug=doc["slug"],
+        name=doc.get("name", doc["slug"]),
+        version=int(doc["version"]),
+        published=published,
+    )
 
 
 @page(router, "/catalogue")
@@ -132,9 +137,13 @@ def _reason(exc: Exception) -> str:
 
 
 def _save(
-    request: Request, session: SessionDep, who: SignedIn, kind: str, slug: str,
+    request: Request,
+    session: SessionDep,
+    who: SignedIn,
+    kind: str,
+    slug: str,
     values: dict[str, str],
-) -> Response:  # fmt: skip
+) -> Response:
     try:
         doc = _saved(session, kind, slug)
     except (common.UnknownItemError, common.TeamError) as exc:
@@ -169,14 +178,22 @@ def _sentence(text: str) -> str:
 
 
 def _confirm(
-    request: Request, session: SessionDep, kind: str, doc: dict[str, Any], status: int,
+    request: Request,
+    session: SessionDep,
+    kind: str,
+    doc: dict[str, Any],
+    status: int,
     problem: str | None = None,
-) -> Response:  # fmt: skip
+) -> Response:
     context = {
-        "kind": kind, "doc": doc, "problem": problem, "active": "benchmarks",
-        "uses": entry_uses(session, kind, doc["slug"]), "page_url": f"/{PAGES[kind]}/{doc['slug']}",
+        "kind": kind,
+        "doc": doc,
+        "problem": problem,
+        "active": "benchmarks",
+        "uses": entry_uses(session, kind, doc["slug"]),
+        "page_url": f"/{PAGES[kind]}/{doc['slug']}",
         "noun": {**entries.NOUNS, "system": "system"}[kind],
-    }  # fmt: skip
+    }
     return form_page(request, session, "pages/catalogue_delete.html", context, status, {})
 
 
@@ -203,9 +220,13 @@ async def delete_entry(
 
 
 def _delete(
-    request: Request, session: SessionDep, who: SignedIn, kind: str, slug: str,
+    request: Request,
+    session: SessionDep,
+    who: SignedIn,
+    kind: str,
+    slug: str,
     values: dict[str, str],
-) -> Response:  # fmt: skip
+) -> Response:
     try:
         doc = _saved(session, kind, slug)
     except (common.UnknownItemError, common.TeamError) as exc:
@@ -236,9 +257,13 @@ async def withdraw_entry(
 
 
 def _withdraw(
-    request: Request, session: SessionDep, who: SignedIn, kind: str, slug: str,
+    request: Request,
+    session: SessionDep,
+    who: SignedIn,
+    kind: str,
+    slug: str,
     values: dict[str, str],
-) -> Response:  # fmt: skip
+) -> Response:
     withdrawn = values.get("withdrawn") != "no"
     try:
         doc = _saved(session, kind, slug)

@@ -68,9 +68,15 @@ def changes_page(request: Request, session: SessionDep, read: ChangeEntries) -> 
         "atom_url": f"/changes.atom{_query(_filters(params))}",
         "active": "changes",
     }
-    return render(request, "pages/changes.html", context, session=session,
-                  fragments=("change_list",), canonical=canonical,
-                  status_code=422 if problems else 200)  # fmt: skip
+    return render(
+        request,
+        "pages/changes.html",
+        context,
+        session=session,
+        fragments=("change_list",),
+        canonical=canonical,
+        status_code=422 if problems else 200,
+    )
 
 
 def _system_name(session: SessionDep, slug: str) -> str:

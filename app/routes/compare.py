@@ -39,8 +39,9 @@ def compare_page(request: Request, session: SessionDep, reading: CompareReading)
     systems = list_systems(session)
     comparison: Comparison | None = None
     if len(params.s) >= 2:
-        comparison = build_comparison(session, list(params.s), params.diff,
-                                      level=params.level() or None)  # fmt: skip
+        comparison = build_comparison(
+            session, list(params.s), params.diff, level=params.level() or None
+        )
     base = request.app.state.settings.public_base()
     share_url = f"{base}/compare?{params.query_string(q='')}"
     preview_url = f"{base}/compare/preview.png?{params.query_string(q='', diff=False)}"
@@ -76,8 +77,15 @@ def compare_page(request: Request, session: SessionDep, reading: CompareReading)
         else [],
     }
     status = 422 if problems and params.s else 200
-    return render(request, "pages/compare.html", context, session=session, fragments=FRAGMENTS,
-                  canonical=canonical, status_code=status)  # fmt: skip
+    return render(
+        request,
+        "pages/compare.html",
+        context,
+        session=session,
+        fragments=FRAGMENTS,
+        canonical=canonical,
+        status_code=status,
+    )
 
 
 @page(router, "/compare/preview.png")

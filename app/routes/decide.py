@@ -54,6 +54,12 @@ def decide_page(request: Request, session: SessionDep, reading: FlowReading) -> 
         "level": level,
         "active": "decide",
     }
-    return render(request, "pages/decide.html", context, session=session,
-                  fragments=("decide_flow",), canonical=canonical,
-                  status_code=422 if problems else 200)  # fmt: skip
+    return render(
+        request,
+        "pages/decide.html",
+        context,
+        session=session,
+        fragments=("decide_flow",),
+        canonical=canonical,
+        status_code=422 if problems else 200,
+    )

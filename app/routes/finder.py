@@ -27,8 +27,12 @@ INDEXES = {  # path -> (vocabulary kind, heading, JSON twin)
 def features_page(request: Request, session: SessionDep, ignored: Ignored) -> Response:
     if redirect := tidy_redirect(request, "/features", ignored):
         return redirect
-    context = {"index": feature_index(session), "json_url": "/api/v1/features",
-               "active": "feature-index", "ignored_parameters": ignored}  # fmt: skip
+    context = {
+        "index": feature_index(session),
+        "json_url": "/api/v1/features",
+        "active": "feature-index",
+        "ignored_parameters": ignored,
+    }
     return render(request, "pages/features.html", context, session=session)
 
 
@@ -36,9 +40,16 @@ def _entries_page(request: Request, session: SessionDep, ignored: list[str], pat
     if redirect := tidy_redirect(request, path, ignored):
         return redirect
     kind, heading, json_url = INDEXES[path]
-    context = {"kind": kind, "heading": heading, "entries": vocabulary_entries(session)[kind],
-               "entry_path": ENTRY_PATHS[kind], "json_url": json_url, "active": "benchmarks",
-               "ignored_parameters": ignored, "can_add": is_editor(request)}  # fmt: skip
+    context = {
+        "kind": kind,
+        "heading": heading,
+        "entries": vocabulary_entries(session)[kind],
+        "entry_path": ENTRY_PATHS[kind],
+        "json_url": json_url,
+        "active": "benchmarks",
+        "ignored_parameters": ignored,
+        "can_add": is_editor(request),
+    }
     return render(request, "pages/entries.html", context, session=session)
 
 
@@ -62,7 +73,10 @@ def search_page(request: Request, session: SessionDep, ignored: Ignored, q: str 
     result = search(session, q[:200])
     if result.go_to:  # one page is named exactly: go there, as a caniuse reader expects
         return RedirectResponse(result.go_to, status_code=303)
-    context = {"result": result, "q": result.q,
-               "json_url": f"/api/v1/search?{urlencode({'q': result.q})}",
-               "ignored_parameters": [p for p in ignored if p != "q"]}  # fmt: skip
+    context = {
+        "result": result,
+        "q": result.q,
+        "json_url": f"/api/v1/search?{urlencode({'q': result.q})}",
+        "ignored_parameters": [p for p in ignored if p != "q"],
+    }
     return render(request, "pages/search.html", context, session=session)

@@ -30,8 +30,9 @@ def offers(preview: Any) -> list[dict[str, str]]:
         for kind in OFFERED:
             text = setup.get(f"{kind}_in_file")
             if text and not setup.get(kind) and kind in preview.get("problems", {}):
-                found.setdefault((kind, text), {"kind": kind, "file": text,
-                                                "name": entry_name(kind, text)})  # fmt: skip
+                found.setdefault(
+                    (kind, text), {"kind": kind, "file": text, "name": entry_name(kind, text)}
+                )
     return list(found.values())
 
 

@@ -162,6 +162,12 @@ def _preview_page(
     form.problems = {**preview["problems"], **form.problems}
     form.with_choices(session)
     names = {kind: dict(entries) for kind, entries in form.vocabulary.items()}
-    context = {"preview": preview, "form": form, "columns": PREVIEW_COLUMNS, "entry_names": names,
-               "offers": offers(preview), "active": "imports"}  # fmt: skip
+    context = {
+        "preview": preview,
+        "form": form,
+        "columns": PREVIEW_COLUMNS,
+        "entry_names": names,
+        "offers": offers(preview),
+        "active": "imports",
+    }
     return form_page(request, session, "pages/import_preview.html", context, status, {})

@@ -50,8 +50,13 @@ def figure_page(
         raise figure_or_404(session, figure_id)
     if redirect := tidy_redirect(request, detail.links.page, ignored):
         return redirect
-    context = {"d": detail, "json_url": detail.links.json_url, "active": "benchmarks",
-               "editor": is_editor(request), "ignored_parameters": ignored}  # fmt: skip
+    context = {
+        "d": detail,
+        "json_url": detail.links.json_url,
+        "active": "benchmarks",
+        "editor": is_editor(request),
+        "ignored_parameters": ignored,
+    }
     return render(request, "pages/figure.html", context, session=session)
 
 
@@ -65,6 +70,11 @@ def claim_page(
     if redirect := tidy_redirect(request, detail.links.page, ignored):
         return redirect
     view = "features" if detail.capability.kind == "feature" else "hardware"
-    context = {"d": detail, "json_url": detail.links.json_url, "active": view,
-               "editor": is_editor(request), "ignored_parameters": ignored}  # fmt: skip
+    context = {
+        "d": detail,
+        "json_url": detail.links.json_url,
+        "active": view,
+        "editor": is_editor(request),
+        "ignored_parameters": ignored,
+    }
     return render(request, "pages/claim.html", context, session=session)

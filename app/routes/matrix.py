@@ -75,8 +75,15 @@ def _matrix_page(
         # Editors may open a cell no source covers, to give the team's claim on it.
         "can_edit": is_editor(request),
     }
-    return render(request, "pages/matrix.html", context, session=session, fragments=FRAGMENTS,
-                  canonical=canonical, status_code=422 if problems else 200)  # fmt: skip
+    return render(
+        request,
+        "pages/matrix.html",
+        context,
+        session=session,
+        fragments=FRAGMENTS,
+        canonical=canonical,
+        status_code=422 if problems else 200,
+    )
 
 
 @page(router, "/matrix")
@@ -122,8 +129,13 @@ def cell_page(
     # In a panel the page around it is the matrix, as filtered: the form goes back there.
     here = "" if as_panel else f"/matrix/cell?system={system}&capability={capability}"
     editor = cell_editing(request, session, *found.names, here)
-    context = {"system": found.system, "capability": found.capability, "cell": found.cell,
-               "as_panel": as_panel, "editor": editor}  # fmt: skip
+    context = {
+        "system": found.system,
+        "capability": found.capability,
+        "cell": found.cell,
+        "as_panel": as_panel,
+        "editor": editor,
+    }
     return render(request, "pages/cell.html", context, session=session, fragments=("cell_detail",))
 
 

@@ -120,14 +120,25 @@ def _edit_form(
 ) -> NoteForm:
     item = _keys(doc)
     back = next_path or note_forms.item_page(doc)
-    return NoteForm(item=item, label=_label(session, item), values=values, note_id=doc["id"],
-                    version=int(doc["version"]), next=back, cancel=back)  # fmt: skip
+    return NoteForm(
+        item=item,
+        label=_label(session, item),
+        values=values,
+        note_id=doc["id"],
+        version=int(doc["version"]),
+        next=back,
+        cancel=back,
+    )
 
 
 def _confirm_page(
-    request: Request, session: SessionDep, doc: NoteReply, next_path: str, changed: bool,
+    request: Request,
+    session: SessionDep,
+    doc: NoteReply,
+    next_path: str,
+    changed: bool,
     status: int,
-) -> Response:  # fmt: skip
+) -> Response:
     item = _keys(doc)
     back = next_path or note_forms.item_page(doc)
     context = {"doc": doc, "label": _label(session, item), "next": back, "changed": changed}

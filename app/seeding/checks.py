@@ -129,8 +129,12 @@ def check_benchmark(
     metric = reader.data.metrics.get(row.metric)
     if metric and row.unit not in metric.units:
         allowed = ", ".join(metric.units)
-        reader.problem(path, line, where, f"column 'unit': {row.unit!r} does not fit metric "
-                       f"{row.metric!r}; allowed: {allowed}")  # fmt: skip
+        reader.problem(
+            path,
+            line,
+            where,
+            f"column 'unit': {row.unit!r} does not fit metric {row.metric!r}; allowed: {allowed}",
+        )
         ok = False
     ok = _check_ratio(reader, path, line, where, row) and ok
     ok = _check_context(reader, path, line, where, row) and ok

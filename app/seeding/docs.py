@@ -163,15 +163,16 @@ class _Reader:
         for f in self._rows(self._table(SystemFact), col(SystemFact.position)):
             if f.source_id in self.published:
                 facts[f.system_id].append(
-                    _compact({**f, "source": self.published[f.source_id]},
-                             {*NOT_CONTENT, "system_id", "source_id"})
-                )  # fmt: skip
+                    _compact(
+                        {**f, "source": self.published[f.source_id]},
+                        {*NOT_CONTENT, "system_id", "source_id"},
+                    )
+                )
         return [
-            Doc("system", s.slug, s.slug,
-                _compact({**s, **notes[s.id], "facts": facts[s.id]}))
+            Doc("system", s.slug, s.slug, _compact({**s, **notes[s.id], "facts": facts[s.id]}))
             for s in self._rows(self._table(System))
             if not s.team
-        ]  # fmt: skip
+        ]
 
     def claims(self) -> list[Doc]:
         # A source that contradicts itself has several readings of one cell: one document.
@@ -194,11 +195,15 @@ class _Reader:
         for r in self._rows(self._table(BenchmarkResult)):
             if r.source_id in self.published:
                 body = _compact(
-                    {**r, "system": self.system[r.system_id], "metric": self.metric[r.metric_id],
-                     "source": self.published[r.source_id],
-                     **{kind: ids.get(r[f"{kind}_id"]) for kind, ids in self.vocabulary.items()}},
+                    {
+                        **r,
+                        "system": self.system[r.system_id],
+                        "metric": self.metric[r.metric_id],
+                        "source": self.published[r.source_id],
+                        **{kind: ids.get(r[f"{kind}_id"]) for kind, ids in self.vocabulary.items()},
+                    },
                     {*NOT_CONTENT, "system_id", "metric_id", "source_id", *VOCABULARY_IDS},
-                )  # fmt: skip
+                )
                 docs.append(Doc("benchmark_result", r.slug, self.system[r.system_id], body))
         return docs
 

@@ -197,10 +197,17 @@ def _system(session: Session, system: System, slugs: _Slugs) -> dict[str, Any]:
             {"text": n.text, "source": slugs.source[n.source_id]} for n in notes if n.kind == kind
         ]
     out["facts"] = [
-        _clean({"attribute": f.attribute, "value": f.value, "date": f.date,
-                "source": slugs.source[f.source_id], "note": f.note})
+        _clean(
+            {
+                "attribute": f.attribute,
+                "value": f.value,
+                "date": f.date,
+                "source": slugs.source[f.source_id],
+                "note": f.note,
+            }
+        )
         for f in facts
-    ]  # fmt: skip
+    ]
     return _clean(out, SystemFile)
 
 
@@ -255,9 +262,19 @@ def _csv(rows: list[dict[str, Any]]) -> str:
 def _rules(session: Session, slugs: _Slugs) -> dict[str, Any]:
     rows = session.exec(select(Rule).order_by(col(Rule.position)))
     return {
-        r.slug: _clean({"when": r.when or None, "systems": r.systems, "requires": r.requires,
-                        "effect": r.effect, "weight": r.weight, "reason": r.reason,
-                        "source": slugs.source[r.source_id], "advice": r.advice,
-                        "fallback": r.fallback or None, "rests_on": r.rests_on})
+        r.slug: _clean(
+            {
+                "when": r.when or None,
+                "systems": r.systems,
+                "requires": r.requires,
+                "effect": r.effect,
+                "weight": r.weight,
+                "reason": r.reason,
+                "source": slugs.source[r.source_id],
+                "advice": r.advice,
+                "fallback": r.fallback or None,
+                "rests_on": r.rests_on,
+            }
+        )
         for r in rows
-    }  # fmt: skip
+    }

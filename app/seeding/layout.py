@@ -4,9 +4,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 TOP_FILES = (
-    "sources.yaml", "capabilities.yaml", "metrics.yaml", "hardware.yaml", "models.yaml",
-    "workloads.yaml", "rules.yaml",
-)  # fmt: skip
+    "sources.yaml",
+    "capabilities.yaml",
+    "metrics.yaml",
+    "hardware.yaml",
+    "models.yaml",
+    "workloads.yaml",
+    "rules.yaml",
+)
 # Written by `inference-atlas export` beside the seed files: the team's own data, which
 # `inference-atlas import` restores (app/backup). Not published data, so seeding skips it.
 BACKUP_FILES = ("team.json",)

@@ -62,16 +62,49 @@ Licence = Literal[
     "unknown",
 ]
 Tag = Literal[
-    "local-dev", "desktop", "apple-silicon", "cpu", "edge", "mobile", "browser",
-    "production", "high-throughput", "prefix-heavy", "structured-output", "agents",
-    "coding-agents", "quantized", "exotic-quantization", "creative-writing", "nvidia-only",
-    "non-nvidia", "multi-model", "orchestration", "proxy", "research", "embedded",
-    "huggingface", "enterprise", "large-models", "translation", "moe",
-]  # fmt: skip
+    "local-dev",
+    "desktop",
+    "apple-silicon",
+    "cpu",
+    "edge",
+    "mobile",
+    "browser",
+    "production",
+    "high-throughput",
+    "prefix-heavy",
+    "structured-output",
+    "agents",
+    "coding-agents",
+    "quantized",
+    "exotic-quantization",
+    "creative-writing",
+    "nvidia-only",
+    "non-nvidia",
+    "multi-model",
+    "orchestration",
+    "proxy",
+    "research",
+    "embedded",
+    "huggingface",
+    "enterprise",
+    "large-models",
+    "translation",
+    "moe",
+]
 FactAttribute = Literal[
-    "licence", "status", "language", "repository", "version", "developer", "github-stars",
-    "contributors", "paper", "model-support", "platform", "based-on",
-]  # fmt: skip
+    "licence",
+    "status",
+    "language",
+    "repository",
+    "version",
+    "developer",
+    "github-stars",
+    "contributors",
+    "paper",
+    "model-support",
+    "platform",
+    "based-on",
+]
 
 
 def _date_to_text(value: Any) -> Any:
@@ -178,9 +211,14 @@ Level = Literal["yes", "partial", "experimental", "via", "no", "unknown"]
 CaveatKind = Literal["machine-written", "vendor-interest", "estimates", "vague-date"]
 assert get_args(CaveatKind) == CAVEAT_KINDS
 SourceKind = Literal[
-    "article", "paper", "project-docs", "release-notes", "official-blog", "benchmark-report",
+    "article",
+    "paper",
+    "project-docs",
+    "release-notes",
+    "official-blog",
+    "benchmark-report",
     "team-measurement",
-]  # fmt: skip
+]
 assert get_args(SourceKind) == SOURCE_KINDS
 
 

@@ -62,8 +62,9 @@ class Names:
             return found
         loose = self._loose()
         tail = key.rsplit("/", 1)[-1]
-        for form in dict.fromkeys((key, _without_file_suffixes(key), tail,
-                                   _without_file_suffixes(tail))):  # fmt: skip
+        for form in dict.fromkeys(
+            (key, _without_file_suffixes(key), tail, _without_file_suffixes(tail))
+        ):
             found = loose.get(_loose_key(form)) if form else None
             if found:
                 return found
@@ -166,10 +167,30 @@ def api_listing(kind: str) -> str:
 # "fp8") is written as here, so figures with the same precision meet in one context; any
 # other text is kept as given (a team may run a format this list has not met yet).
 PRECISIONS = (
-    "FP32", "FP16", "BF16", "FP8", "FP4", "NVFP4", "MXFP4", "INT8", "INT4", "AWQ", "GPTQ",
-    "4-bit", "8-bit", "Q2_K", "Q3_K_M", "Q4", "Q4_0", "Q4_K_S", "Q4_K_M", "Q5_K_M", "Q6_K",
-    "Q8_0", "IQ4_XS",
-)  # fmt: skip
+    "FP32",
+    "FP16",
+    "BF16",
+    "FP8",
+    "FP4",
+    "NVFP4",
+    "MXFP4",
+    "INT8",
+    "INT4",
+    "AWQ",
+    "GPTQ",
+    "4-bit",
+    "8-bit",
+    "Q2_K",
+    "Q3_K_M",
+    "Q4",
+    "Q4_0",
+    "Q4_K_S",
+    "Q4_K_M",
+    "Q5_K_M",
+    "Q6_K",
+    "Q8_0",
+    "IQ4_XS",
+)
 _PRECISION_KEYS = {alias_key(p).replace(" ", ""): p for p in PRECISIONS}
 
 

@@ -49,8 +49,14 @@ class NotFoundError(Exception):
 
 
 # Where a suggestion links, per kind of slug.
-PAGES = {"system": "/systems/", "capability": "/features/", "hardware": "/hardware/",
-         "model": "/models/", "workload": "/workloads/", "figure": "/benchmarks/"}  # fmt: skip
+PAGES = {
+    "system": "/systems/",
+    "capability": "/features/",
+    "hardware": "/hardware/",
+    "model": "/models/",
+    "workload": "/workloads/",
+    "figure": "/benchmarks/",
+}
 
 
 class RefusedError(Exception):
@@ -79,8 +85,13 @@ def _wants_json(request: Request) -> bool:
 
 async def _not_found(request: Request, exc: NotFoundError) -> Response:
     close = suggestions(exc.value, exc.allowed, exc.names)
-    body = {"detail": str(exc), "field": exc.kind, "value": exc.value,
-            "allowed": exc.allowed if exc.listed else [], "suggestions": close}  # fmt: skip
+    body = {
+        "detail": str(exc),
+        "field": exc.kind,
+        "value": exc.value,
+        "allowed": exc.allowed if exc.listed else [],
+        "suggestions": close,
+    }
     if _wants_json(request):
         return JSONResponse(body, status_code=404)
     context = {"error": body, "names": exc.names, "link": exc.link or PAGES.get(exc.kind)}

@@ -124,8 +124,17 @@ def revise(
     system: str,
 ) -> None:
     """Record a team change, by `who`, filed under `system` (in the caller's transaction)."""
-    record(session, actor=who.name, user_id=who.user_id, entity=entity, key=key, action=action,
-           before=before, after=after, system_slug=system)  # fmt: skip
+    record(
+        session,
+        actor=who.name,
+        user_id=who.user_id,
+        entity=entity,
+        key=key,
+        action=action,
+        before=before,
+        after=after,
+        system_slug=system,
+    )
 
 
 def by_slug(session: Session, model: Any, slugs: set[str]) -> dict[str, Any]:

@@ -69,9 +69,13 @@ def slugify(name: str) -> str:
 
 
 def add_entry(
-    session: Session, who: SignedIn, kind: str, fields: Mapping[str, Any], aliases: list[str],
+    session: Session,
+    who: SignedIn,
+    kind: str,
+    fields: Mapping[str, Any],
+    aliases: list[str],
     slug: str | None = None,
-) -> dict[str, Any]:  # fmt: skip
+) -> dict[str, Any]:
     """Add the team's own entry of `kind`; return its document (with `slug` and `version`)."""
     lock_writes(session)
     model = VOCABULARY_TABLES[kind][0]
@@ -81,8 +85,16 @@ def add_entry(
     values = dict(fields)
     if kind == "workload" and not values.get("description"):
         values["description"] = _workload_description(values)
-    row = model(**values, slug=slug, team=True, position=position, sources=[],
-                user_id=who.user_id, version=1, updated_at=now())  # fmt: skip
+    row = model(
+        **values,
+        slug=slug,
+        team=True,
+        position=position,
+        sources=[],
+        user_id=who.user_id,
+        version=1,
+        updated_at=now(),
+    )
     session.add(row)
     session.flush()
     _put_aliases(session, who, kind, row, aliases)
@@ -93,9 +105,13 @@ def add_entry(
 
 
 def update_entry(
-    session: Session, who: SignedIn, kind: str, slug: str, changes: Mapping[str, Any],
+    session: Session,
+    who: SignedIn,
+    kind: str,
+    slug: str,
+    changes: Mapping[str, Any],
     version: int | None,
-) -> dict[str, Any]:  # fmt: skip
+) -> dict[str, Any]:
     """Change a team entry's fields or aliases; on a published entry only `aliases` (the
     team's own names for it; the published ones stay)."""
     lock_writes(session)
@@ -105,9 +121,13 @@ def update_entry(
     if not row.team:
         fixed = sorted(set(changes) - {"aliases"})
         if fixed:
-            raise TeamError({name: f"{slug!r} is published data, read-only here; a team may "
-                                   "add aliases to it (PATCH {\"aliases\": [...]})"
-                             for name in fixed})  # fmt: skip
+            raise TeamError(
+                {
+                    name: f"{slug!r} is published data, read-only here; a team may "
+                    'add aliases to it (PATCH {"aliases": [...]})'
+                    for name in fixed
+                }
+            )
     own = {k: v for k, v in changes.items() if k != "aliases"}
     if "name" in own:
         if not own["name"]:
@@ -142,8 +162,12 @@ def delete_entry(
     before = entry_doc(session, kind, row)
     _check(f"the {NOUNS[kind]} {slug}", row.version, version, _shown(session, before, row))
     if not row.team:
-        raise TeamError({"slug": f"{slug!r} is published data and stays; a team can remove only "
-                                 "its own entries (or its aliases, by PATCH)"})  # fmt: skip
+        raise TeamError(
+            {
+                "slug": f"{slug!r} is published data and stays; a team can remove only "
+                "its own entries (or its aliases, by PATCH)"
+            }
+        )
     column = getattr(BenchmarkResult, f"{kind}_id")
     used = list(session.exec(select(BenchmarkResult.slug).where(column == row.id).limit(10)))
     if used:
@@ -232,10 +256,16 @@ def _put_aliases(
 ) -> None:
     _, alias_model, parent = VOCABULARY_TABLES[kind]
     taken = {alias_key(row.slug), alias_key(row.name)}
-    start = int(session.exec(
-        select(func.coalesce(func.max(alias_model.position), -1)).where(
-            getattr(alias_model, parent) == row.id)
-    ).one()) + 1  # fmt: skip
+    start = (
+        int(
+            session.exec(
+                select(func.coalesce(func.max(alias_model.position), -1)).where(
+                    getattr(alias_model, parent) == row.id
+                )
+            ).one()
+        )
+        + 1
+    )
     new = [a for a in dict.fromkeys(aliases) if alias_key(a) not in taken]
     for offset, alias in enumerate(new):
         named = {parent: row.id, "alias": alias, "key": alias_key(alias)}
@@ -263,8 +293,11 @@ def _replace_aliases(
 
 def _workload_description(values: Mapping[str, Any]) -> str:
     shape = values.get("shape")
-    tokens = [f"{values[k]:,} {w}" for k, w in (("input_tokens", "in"), ("output_tokens", "out"))
-              if values.get(k)]  # fmt: skip
+    tokens = [
+        f"{values[k]:,} {w}"
+        for k, w in (("input_tokens", "in"), ("output_tokens", "out"))
+        if values.get(k)
+    ]
     parts = [
         f"{shape} traffic" if shape else "Traffic",
         *(["of " + " / ".join(tokens)] if tokens else []),
@@ -273,12 +306,26 @@ def _workload_description(values: Mapping[str, Any]) -> str:
 
 
 def _revise(
-    session: Session, who: SignedIn, entity: str, key: str, action: Any,
-    before: Mapping[str, object] | None, after: Mapping[str, object] | None,
+    session: Session,
+    who: SignedIn,
+    entity: str,
+    key: str,
+    action: Any,
+    before: Mapping[str, object] | None,
+    after: Mapping[str, object] | None,
     system: str | None = None,
-) -> None:  # fmt: skip
-    record(session, actor=who.name, user_id=who.user_id, entity=entity, key=key, action=action,
-           before=before, after=after, system_slug=system)  # fmt: skip
+) -> None:
+    record(
+        session,
+        actor=who.name,
+        user_id=who.user_id,
+        entity=entity,
+        key=key,
+        action=action,
+        before=before,
+        after=after,
+        system_slug=system,
+    )
 
 
 # Systems -------------------------------------------------------------------------------------
@@ -297,8 +344,16 @@ def add_system(
     for other_slug, name in session.exec(select(System.slug, System.name)):
         if wanted in (alias_key(name), alias_key(other_slug)):
             raise NameTakenError("name", fields["name"], other_slug, "system")
-    row = System(**fields, slug=slug, team=True, tags=[], summary_sources=[],
-                 user_id=who.user_id, version=1, updated_at=now())  # fmt: skip
+    row = System(
+        **fields,
+        slug=slug,
+        team=True,
+        tags=[],
+        summary_sources=[],
+        user_id=who.user_id,
+        version=1,
+        updated_at=now(),
+    )
     session.add(row)
     session.flush()
     doc = system_doc(row)
@@ -371,6 +426,10 @@ def _system(session: Session, slug: str) -> System:
     if row is None:
         raise UnknownItemError(f"no system has the slug {slug!r}")
     if not row.team:
-        raise TeamError({"slug": f"{slug!r} is a published system, read-only here; add team "
-                                 "claims, results or notes to it instead"})  # fmt: skip
+        raise TeamError(
+            {
+                "slug": f"{slug!r} is a published system, read-only here; add team "
+                "claims, results or notes to it instead"
+            }
+        )
     return row

@@ -58,8 +58,9 @@ class ModelIn(EntryIn):
     def _active(self) -> "ModelIn":
         if self.active_parameters_b is not None:
             if self.architecture != "moe":
-                raise ValueError("active_parameters_b is for a mixture of experts "
-                                 "(architecture moe)")  # fmt: skip
+                raise ValueError(
+                    "active_parameters_b is for a mixture of experts (architecture moe)"
+                )
             if self.parameters_b is not None and self.active_parameters_b > self.parameters_b:
                 raise ValueError("active_parameters_b cannot exceed parameters_b")
         return self
@@ -124,8 +125,10 @@ class WorkloadPatch(_Patch):
 
 
 PATCHES: dict[str, type[Strict]] = {
-    "hardware": HardwarePatch, "model": ModelPatch, "workload": WorkloadPatch,
-}  # fmt: skip
+    "hardware": HardwarePatch,
+    "model": ModelPatch,
+    "workload": WorkloadPatch,
+}
 
 
 class SystemIn(Strict):

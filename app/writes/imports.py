@@ -212,10 +212,16 @@ def confirm_import(session: Session, who: SignedIn, key: str, team_name: str) ->
         raise TeamError(preview["problems"] or {"file": "nothing to save"})
     source = _import_source(session, batch, who)
     runs = [
-        {"batch_id": batch.id, "position": run["index"], "location": run["where"][:100],
-         "setup": run["setup"], "metrics": run["metrics"], "raw": run["raw"]}
+        {
+            "batch_id": batch.id,
+            "position": run["index"],
+            "location": run["where"][:100],
+            "setup": run["setup"],
+            "metrics": run["metrics"],
+            "raw": run["raw"],
+        }
         for run in preview["runs"]
-    ]  # fmt: skip
+    ]
     # One statement for every run (see add_results); the batch's runs are then read back by
     # their place in the file (RETURNING in order runs row by row on SQLite).
     session.execute(insert(ImportRun), runs)

@@ -51,8 +51,12 @@ def add_note(session: Session, who: SignedIn, note: TeamNoteIn) -> Saved[NoteRep
     item = _published_item(session, note)
     if notes_on(session, item) >= MAX_NOTES_PER_ITEM:
         field = _item_field(item)
-        raise TeamError({field: f"{item.label} already holds {MAX_NOTES_PER_ITEM} notes, the "
-                                "most one item takes; change or remove one of them"})  # fmt: skip
+        raise TeamError(
+            {
+                field: f"{item.label} already holds {MAX_NOTES_PER_ITEM} notes, the "
+                "most one item takes; change or remove one of them"
+            }
+        )
     saved_at = now()
     row = TeamNote(
         slug=f"{NOTE_PREFIX}{secrets.token_hex(5)}",
@@ -131,8 +135,12 @@ def _published_item(session: Session, note: TeamNoteIn) -> ItemRef:
         raise TeamError({exc.field: exc.message}) from None
     if not item.published:
         kind = "result" if item.on == "result" else "claim"
-        raise TeamError({_item_field(item): f"this is the team's own {kind}: change it (its "
-                                            "note field) rather than annotate it"})  # fmt: skip
+        raise TeamError(
+            {
+                _item_field(item): f"this is the team's own {kind}: change it (its "
+                "note field) rather than annotate it"
+            }
+        )
     return item
 
 

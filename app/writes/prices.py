@@ -23,9 +23,11 @@ class PriceIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     usd_per_gpu_hour: float = Field(gt=0, le=10_000, description="US dollars per GPU per hour")
-    basis: str = Field(min_length=3, max_length=300,
-                       description="where the price comes from: provider, on-demand or reserved, "
-                                   "date")  # fmt: skip
+    basis: str = Field(
+        min_length=3,
+        max_length=300,
+        description="where the price comes from: provider, on-demand or reserved, date",
+    )
 
 
 class PriceOut(BaseModel):
@@ -47,11 +49,23 @@ def set_price(session: Session, who: SignedIn, slug: str, price: PriceIn) -> Pri
     row.usd_per_gpu_hour, row.basis = price.usd_per_gpu_hour, price.basis.strip()
     row.user_id, row.updated_at = who.user_id, _now()
     session.add(row)
-    record(session, actor=who.name, user_id=who.user_id, entity=ENTITY, key=slug,
-           action="update" if before else "create", before=before, after=_doc(row))  # fmt: skip
+    record(
+        session,
+        actor=who.name,
+        user_id=who.user_id,
+        entity=ENTITY,
+        key=slug,
+        action="update" if before else "create",
+        before=before,
+        after=_doc(row),
+    )
     bump_data_version(session)
-    return PriceOut(hardware=slug, usd_per_gpu_hour=row.usd_per_gpu_hour, basis=row.basis,
-                    updated_at=row.updated_at)  # fmt: skip
+    return PriceOut(
+        hardware=slug,
+        usd_per_gpu_hour=row.usd_per_gpu_hour,
+        basis=row.basis,
+        updated_at=row.updated_at,
+    )
 
 
 def prices(session: Session) -> dict[str, HardwarePrice]:
@@ -60,8 +74,7 @@ def prices(session: Session) -> dict[str, HardwarePrice]:
 
 
 def _doc(row: HardwarePrice) -> dict[str, object]:
-    return {"hardware": row.hardware, "usd_per_gpu_hour": row.usd_per_gpu_hour,
-            "basis": row.basis}  # fmt: skip
+    return {"hardware": row.hardware, "usd_per_gpu_hour": row.usd_per_gpu_hour, "basis": row.basis}
 
 
 def _now() -> dt.datetime:

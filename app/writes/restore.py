@@ -131,9 +131,11 @@ class _Restorer:
         self.ids["system"] |= self.insert(System, team.withdrawn_systems, "slug")
         self.ids["capability"] |= self.insert(Capability, team.withdrawn_capabilities, "slug")
         self.ids["metric"] |= self.insert(Metric, team.withdrawn_metrics, "slug")
-        for kind, items in (("hardware", team.withdrawn_hardware),
-                            ("model", team.withdrawn_models),
-                            ("workload", team.withdrawn_workloads)):  # fmt: skip
+        for kind, items in (
+            ("hardware", team.withdrawn_hardware),
+            ("model", team.withdrawn_models),
+            ("workload", team.withdrawn_workloads),
+        ):
             self.ids[kind] |= self.insert(VOCABULARY_TABLES[kind][0], items, "slug")
         for item in team.team_aliases:
             _, alias_model, parent = VOCABULARY_TABLES[item.kind]
@@ -182,16 +184,29 @@ class _Restorer:
         for note in notes:
             system = self.ids["system"][note.system]
             on = note.claim
-            claim = None if on is None else claims[
-                (system, self.ids["capability"][on.capability], self.ids["source"][on.source],
-                 on.note)
-            ]  # fmt: skip
+            claim = (
+                None
+                if on is None
+                else claims[
+                    (
+                        system,
+                        self.ids["capability"][on.capability],
+                        self.ids["source"][on.source],
+                        on.note,
+                    )
+                ]
+            )
             fields = note.model_dump(exclude={"id", "system", "claim", "result", "user"})
             self.session.add(
-                TeamNote(**fields, slug=note.id, system_id=system, claim_id=claim,
-                         result_id=results[note.result] if note.result else None,
-                         user_id=self.ids["user"][note.user] if note.user else None)
-            )  # fmt: skip
+                TeamNote(
+                    **fields,
+                    slug=note.id,
+                    system_id=system,
+                    claim_id=claim,
+                    result_id=results[note.result] if note.result else None,
+                    user_id=self.ids["user"][note.user] if note.user else None,
+                )
+            )
 
     def insert(
         self,

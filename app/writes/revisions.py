@@ -16,8 +16,17 @@ ACTIONS: tuple[str, ...] = get_args(Action)
 SEED_ACTOR = "seed"
 """The actor of every revision a reseed writes."""
 
-ENTITIES = ("dataset", "source", "capability_category", "capability", "metric", "system",
-            "claim", "benchmark_result", "rule")  # fmt: skip
+ENTITIES = (
+    "dataset",
+    "source",
+    "capability_category",
+    "capability",
+    "metric",
+    "system",
+    "claim",
+    "benchmark_result",
+    "rule",
+)
 """The kinds of item the seed records revisions of."""
 TEAM_ENTITIES = ("note", "hardware_price", "hardware", "model", "workload")
 """Kinds only team changes make (team claims and results are `claim`, `benchmark_result`)."""

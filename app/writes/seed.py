@@ -63,10 +63,24 @@ from app.writes.seed_rows import SeedReport, SeedRows
 # Children before the rows they point at, so a parent is checked for references only once
 # its own published children are gone.
 _REMOVAL_ORDER: tuple[type[SQLModel], ...] = (
-    Rule, BenchmarkResult, HardwareAlias, LanguageModelAlias, WorkloadAlias, Hardware,
-    LanguageModel, Workload, Claim, SystemFact, SystemNote, System, Metric,
-    Capability, CapabilityCategory, SourceCaveat, Source,
-)  # fmt: skip
+    Rule,
+    BenchmarkResult,
+    HardwareAlias,
+    LanguageModelAlias,
+    WorkloadAlias,
+    Hardware,
+    LanguageModel,
+    Workload,
+    Claim,
+    SystemFact,
+    SystemNote,
+    System,
+    Metric,
+    Capability,
+    CapabilityCategory,
+    SourceCaveat,
+    Source,
+)
 
 
 def apply_seed(engine: Engine, data: SeedData, actor: str = revisions.SEED_ACTOR) -> SeedReport:

@@ -121,10 +121,18 @@ def add_results(
         }
         rows.append(row)
         doc = result_doc(row, result.system, result.metric, entries.slugs, source.slug)
-        revisions.append(revision_values(actor=who.name, user_id=who.user_id,
-                                         entity="benchmark_result", key=row["slug"],
-                                         action="create", after=doc, system_slug=result.system,
-                                         at=saved_at))  # fmt: skip
+        revisions.append(
+            revision_values(
+                actor=who.name,
+                user_id=who.user_id,
+                entity="benchmark_result",
+                key=row["slug"],
+                action="create",
+                after=doc,
+                system_slug=result.system,
+                at=saved_at,
+            )
+        )
         saved.items.append(doc | {"version": 1, "by": who.name})
     session.execute(insert(BenchmarkResult), rows)
     record_many(session, revisions)
@@ -283,9 +291,11 @@ def _team_result(session: Session, slug: str) -> tuple[BenchmarkResult, System, 
     row, system, metric, source = found
     if source.published:
         raise TeamError(
-            {"id": f"{slug!r} is a published figure from {source.short}: it belongs to the "
-                   "seed files and cannot be changed here; add a team result instead"}
-        )  # fmt: skip
+            {
+                "id": f"{slug!r} is a published figure from {source.short}: it belongs to the "
+                "seed files and cannot be changed here; add a team result instead"
+            }
+        )
     return row, system, metric, source
 
 
@@ -312,8 +322,10 @@ def _unit_problem(
     unit: str, value: float | None, fields: Mapping[str, object], metric: Metric
 ) -> dict[str, str]:
     if unit not in metric.units:
-        return {"unit": f"{unit!r} does not fit the metric {metric.slug!r}; "
-                        f"allowed: {', '.join(metric.units)}"}  # fmt: skip
+        return {
+            "unit": f"{unit!r} does not fit the metric {metric.slug!r}; "
+            f"allowed: {', '.join(metric.units)}"
+        }
     if unit == "x":
         zero = [n for n in ("value", "low", "high") if fields.get(n) == 0]
         if zero:

@@ -75,8 +75,10 @@ def measure_views(
             settle(server)
             view.pairs.append((floor, result))
             view.exceptions += server.exceptions_since(offset)
-            progress(f"  round {round_number}/{rounds} c{c} {path}: "
-                     f"{result.rps / floor.rps if floor.rps else 0:.2f}× floor")  # fmt: skip
+            progress(
+                f"  round {round_number}/{rounds} c{c} {path}: "
+                f"{result.rps / floor.rps if floor.rps else 0:.2f}× floor"
+            )
     return list(stats.values())
 
 
@@ -140,8 +142,14 @@ def _seed(server: Server) -> list[str]:
     """Run `inference-atlas seed` against the server's database; a failure as one line."""
     command = [str(BIN / "inference-atlas"), "seed"]
     try:
-        done = subprocess.run(command, env=server.env, capture_output=True, text=True,
-                              check=False, timeout=SEED_LIMIT_S)  # fmt: skip
+        done = subprocess.run(
+            command,
+            env=server.env,
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=SEED_LIMIT_S,
+        )
     except subprocess.TimeoutExpired:
         return [f"seed still running after {SEED_LIMIT_S} s (stopped)"]
     if done.returncode == 0:
@@ -159,9 +167,18 @@ FAILURES = re.compile(r"(\d+) (?:unique )?failures?\b")
 def measure_fuzzer(server: Server, folder: Path, headers: dict[str, str] | None = None) -> int:
     """Run the schema fuzzer (schemathesis, every check) against the server's /openapi.json;
     the number of failures it reports (-1: it could not run)."""
-    command = [str(BIN / "schemathesis"), "run", f"{server.base}/openapi.json", "--checks",
-               "all", "--max-examples", str(FUZZ_EXAMPLES), "--phases",
-               "examples,coverage,fuzzing", "--no-color"]  # fmt: skip
+    command = [
+        str(BIN / "schemathesis"),
+        "run",
+        f"{server.base}/openapi.json",
+        "--checks",
+        "all",
+        "--max-examples",
+        str(FUZZ_EXAMPLES),
+        "--phases",
+        "examples,coverage,fuzzing",
+        "--no-color",
+    ]
     for name, value in (headers or {}).items():
         command += ["-H", f"{name}: {value}"]
     if headers:
@@ -169,8 +186,9 @@ def measure_fuzzer(server: Server, folder: Path, headers: dict[str, str] | None 
         # that must exist, a common password, a file that must parse): their 422s are right.
         command += ["--exclude-checks", SEMANTIC_CHECKS]
     try:
-        run = subprocess.run(command, capture_output=True, text=True, timeout=FUZZ_LIMIT_S,
-                             cwd=folder, check=False)  # fmt: skip
+        run = subprocess.run(
+            command, capture_output=True, text=True, timeout=FUZZ_LIMIT_S, cwd=folder, check=False
+        )
     except (OSError, subprocess.TimeoutExpired):
         return -1
     if run.returncode == 0:

@@ -112,14 +112,32 @@ def _rows(result: ScaleResult) -> list[tuple[str, ...]]:
         )
     for view in result.views:
         rps, p99 = _numbers(view.runs)
-        rows.append((f"`{view.path}`", str(view.connections), rps, f"{view.ratio:.2f}", p99,
-                     *_errors(view.runs), str(len(view.exceptions))))  # fmt: skip
+        rows.append(
+            (
+                f"`{view.path}`",
+                str(view.connections),
+                rps,
+                f"{view.ratio:.2f}",
+                p99,
+                *_errors(view.runs),
+                str(len(view.exceptions)),
+            )
+        )
     for run in (result.distinct, result.reseed):
         label = run.label + (f" ({run.unanswered} never answered)" if run.unanswered else "")
         label += "".join(f"; {failure}" for failure in run.failures)
         rps, p99 = _numbers([run.result])
-        rows.append((label, str(run.connections), rps, "–", p99, *_errors([run.result]),
-                     str(len(run.exceptions))))  # fmt: skip
+        rows.append(
+            (
+                label,
+                str(run.connections),
+                rps,
+                "–",
+                p99,
+                *_errors([run.result]),
+                str(len(run.exceptions)),
+            )
+        )
     return rows
 
 

@@ -33,16 +33,27 @@ class Server:
         self.log = log
         # The access log on, as in production (its lines go to the log file); PYTHONPATH so
         # that the checkout this script lives in is measured, whatever the venv points to.
-        self.env = {**os.environ, "DATABASE_URL": f"sqlite:///{db}", "SEED_DIR": str(seed_dir),
-                    "ACCESS_LOG": "true", "PYTHONPATH": str(ROOT)}  # fmt: skip
+        self.env = {
+            **os.environ,
+            "DATABASE_URL": f"sqlite:///{db}",
+            "SEED_DIR": str(seed_dir),
+            "ACCESS_LOG": "true",
+            "PYTHONPATH": str(ROOT),
+        }
         self._log_file: IO[bytes] | None = None
         self.process: subprocess.Popen[bytes] | None = None
 
     def launch(self) -> None:
         """Start the server; wait_ready() waits for it to answer."""
         self._log_file = self.log.open("wb")
-        command = [sys.executable, "-c", "from app.cli import main; main()",
-                   "serve", "--port", str(self.port)]  # fmt: skip
+        command = [
+            sys.executable,
+            "-c",
+            "from app.cli import main; main()",
+            "serve",
+            "--port",
+            str(self.port),
+        ]
         self.process = subprocess.Popen(
             command, env=self.env, stdout=self._log_file, stderr=subprocess.STDOUT
         )
@@ -82,11 +93,20 @@ class Server:
     def editor_token(self) -> str:
         """An editor account and an API token for it, made with the command line."""
         cli = [sys.executable, "-c", "from app.cli import main; main()"]
-        subprocess.run([*cli, "user", "add", "bench-editor", "--role", "editor",
-                        "--password-stdin"], input=b"a bench editor's password\n",
-                       env=self.env, check=True, capture_output=True)  # fmt: skip
-        made = subprocess.run([*cli, "token", "add", "--user", "bench-editor"], env=self.env,
-                              check=True, capture_output=True, text=True)  # fmt: skip
+        subprocess.run(
+            [*cli, "user", "add", "bench-editor", "--role", "editor", "--password-stdin"],
+            input=b"a bench editor's password\n",
+            env=self.env,
+            check=True,
+            capture_output=True,
+        )
+        made = subprocess.run(
+            [*cli, "token", "add", "--user", "bench-editor"],
+            env=self.env,
+            check=True,
+            capture_output=True,
+            text=True,
+        )
         return made.stdout.strip().splitlines()[-1]
 
     def log_size(self) -> int:
@@ -193,10 +213,20 @@ class BareServer:
         self.process: subprocess.Popen[bytes] | None = None
 
     def __enter__(self) -> "BareServer":
-        command = [sys.executable, "-m", "uvicorn", "scripts.benchkit.bare:app", "--port",
-                   str(self.port), "--no-access-log", "--log-level", "warning"]  # fmt: skip
-        self.process = subprocess.Popen(command, cwd=ROOT, env={**os.environ,
-                                        "PYTHONPATH": str(ROOT)})  # fmt: skip
+        command = [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "scripts.benchkit.bare:app",
+            "--port",
+            str(self.port),
+            "--no-access-log",
+            "--log-level",
+            "warning",
+        ]
+        self.process = subprocess.Popen(
+            command, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}
+        )
         deadline = time.monotonic() + 60
         while True:
             try:

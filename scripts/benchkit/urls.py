@@ -140,15 +140,36 @@ HOSTILE_BASES = (
 )
 BIG = "a," * 30_000  # 60 KB: past our 8 KB limit, short of the HTTP parser's own 64 KB one
 UNKNOWN_VALUES = (
-    "need=nope", "need=paged-kv-cache:maybe", "hw=quantum", "kind=rocket", "sort=sideways",
-    "s=nope", "system=nope", "metric=nope", "scale=galactic", "needs=nope", "diff=maybe",
-    "origin=moon", "cmin=abc", "cmin=-1", "cmax=1e9", "cmin=99999999999999999999999999",
-)  # fmt: skip
+    "need=nope",
+    "need=paged-kv-cache:maybe",
+    "hw=quantum",
+    "kind=rocket",
+    "sort=sideways",
+    "s=nope",
+    "system=nope",
+    "metric=nope",
+    "scale=galactic",
+    "needs=nope",
+    "diff=maybe",
+    "origin=moon",
+    "cmin=abc",
+    "cmin=-1",
+    "cmax=1e9",
+    "cmin=99999999999999999999999999",
+)
 # Characters that str.isdigit() accepts but int() may not, bytes that are not UTF-8, controls.
 ODD_CHARACTERS = (
-    "cmin=%C2%B2", "cmax=%E2%91%A0", "cmin=%D9%A3", "cmin=%EF%BC%91", "q=%FF%FE", "q=%00",
-    "q=%0D%0ASet-Cookie:%20x=1", "s=%F0%9F%98%80", "need=%2e%2e%2f", "q=" + "%F0%9F%98%80" * 500,
-)  # fmt: skip
+    "cmin=%C2%B2",
+    "cmax=%E2%91%A0",
+    "cmin=%D9%A3",
+    "cmin=%EF%BC%91",
+    "q=%FF%FE",
+    "q=%00",
+    "q=%0D%0ASet-Cookie:%20x=1",
+    "s=%F0%9F%98%80",
+    "need=%2e%2e%2f",
+    "q=" + "%F0%9F%98%80" * 500,
+)
 HOSTILE_QUERIES: dict[str, tuple[str, ...]] = {
     "tracking parameters": ("utm_source=x&fbclid=y", "gclid=abc", "utm_medium=email&ref=hn"),
     "oversized (60 KB)": tuple(f"{n}={BIG}" for n in ("need", "hw", "system", "s", "needs", "q")),
@@ -160,9 +181,15 @@ HOSTILE_QUERIES: dict[str, tuple[str, ...]] = {
     "odd characters": ODD_CHARACTERS,
 }
 HOSTILE_PATHS = (
-    "/systems/%2e%2e", "/systems/" + "a" * 5000, "/static/../app/main.py", "/compare",
-    "/compare?s=vllm", "/api/v1/systems/nope", "//matrix", "/matrix/cell?system=nope",
-)  # fmt: skip
+    "/systems/%2e%2e",
+    "/systems/" + "a" * 5000,
+    "/static/../app/main.py",
+    "/compare",
+    "/compare?s=vllm",
+    "/api/v1/systems/nope",
+    "//matrix",
+    "/matrix/cell?system=nope",
+)
 
 
 def hostile_requests() -> Iterator[tuple[str, str]]:

@@ -80,8 +80,12 @@ def test_listing_changing_and_disabling_users(db: str) -> None:
     result = run("user", "disable", "eddie")
     assert result.stdout == "Disabled eddie: 0 browser sessions ended, 1 API token revoked.\n"
     assert run("user", "list").stdout.splitlines()[2].split()[:5] == [
-        "eddie", "viewer", "disabled", "0", "0"
-    ]  # fmt: skip
+        "eddie",
+        "viewer",
+        "disabled",
+        "0",
+        "0",
+    ]
     refused = run("user", "disable", "ada")
     assert refused.exit_code == 1 and "only active admin" in refused.stderr
     assert run("user", "enable", "eddie").stdout == "eddie can sign in again.\n"

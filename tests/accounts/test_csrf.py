@@ -78,9 +78,11 @@ def test_same_origin_forms_and_htmx_requests_pass(clients) -> None:
     htmx = {"HX-Request": "true", **SAME_ORIGIN}
     for headers in (SAME_ORIGIN, {"Origin": "http://testserver"}, htmx):
         response = admin.post(
-            "/admin/users/eddie/role", data={"role": "editor"}, headers=headers,
+            "/admin/users/eddie/role",
+            data={"role": "editor"},
+            headers=headers,
             follow_redirects=False,
-        )  # fmt: skip
+        )
         assert response.status_code == 303, response.text
 
 

@@ -30,9 +30,16 @@ def engine(fresh_url: str) -> Iterator[Engine]:
 
 
 @pytest.mark.parametrize(
-    "password", ["password1234", "Password2024!", "qwerty123456", "iloveyou12345", "abcabcabcabc",
-                 "1q2w3e4r5t6y"],
-)  # fmt: skip
+    "password",
+    [
+        "password1234",
+        "Password2024!",
+        "qwerty123456",
+        "iloveyou12345",
+        "abcabcabcabc",
+        "1q2w3e4r5t6y",
+    ],
+)
 def test_common_passwords_are_refused(password: str) -> None:
     assert is_common(password)
     assert "most common" in (password_problem(password, "eddie") or "")

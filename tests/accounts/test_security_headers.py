@@ -43,9 +43,15 @@ def assert_secured(response) -> None:
 def test_the_policy_allows_no_inline_code_and_no_framing() -> None:
     assert "unsafe-inline" not in CONTENT_SECURITY_POLICY
     assert "unsafe-eval" not in CONTENT_SECURITY_POLICY
-    for directive in ("default-src 'self'", "script-src 'self'", "style-src 'self'",
-                      "img-src 'self' data:", "frame-ancestors 'none'", "form-action 'self'",
-                      "base-uri 'none'"):  # fmt: skip
+    for directive in (
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "frame-ancestors 'none'",
+        "form-action 'self'",
+        "base-uri 'none'",
+    ):
         assert directive in CONTENT_SECURITY_POLICY.split("; ")
 
 

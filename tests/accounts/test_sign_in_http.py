@@ -184,8 +184,9 @@ def test_signing_in_and_out_say_what_changed(clients) -> None:
     said = soup(client.get("/sources")).select_one(".done-banner.flash").get_text()
     assert said == "Signed in as eddie, an editor: you can add results, claims and notes."
     assert soup(client.get("/sources")).select_one(".done-banner.flash") is None, "said once"
-    out = client.post("/logout", data={"next": "/sources"}, headers=SAME_ORIGIN,
-                      follow_redirects=False)  # fmt: skip
+    out = client.post(
+        "/logout", data={"next": "/sources"}, headers=SAME_ORIGIN, follow_redirects=False
+    )
     assert out.headers["location"] == "/logout?next=%2Fsources"
     page = soup(client.get(out.headers["location"]))
     assert "You are signed out" in page.select_one("[role=status]").get_text()

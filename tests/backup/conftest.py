@@ -68,8 +68,10 @@ def extended_seed(folder: Path) -> Path:
     with (target / "claims" / "overview-early-2026.yaml").open("a") as claims:
         claims.write("gone-engine:\n  openai-api:\n    level: yes\n    note: Said once.\n")
     with (target / "benchmarks" / "overview-early-2026.csv").open("a") as figures:
-        figures.write("ov-gone-peak,gone-engine,throughput,900,,,approx,tok/s,"
-                      "nvidia-h100-unspecified,,,,,unspecified,peak,,,,,Once.\n")  # fmt: skip
+        figures.write(
+            "ov-gone-peak,gone-engine,throughput,900,,,approx,tok/s,"
+            "nvidia-h100-unspecified,,,,,unspecified,peak,,,,,Once.\n"
+        )
     with (target / "hardware.yaml").open("a") as hardware:
         hardware.write("gone-gpu:\n  name: Gone GPU\n  vague: true\n  aliases:\n    - GPU of old\n")
     return target
@@ -101,13 +103,30 @@ def make_team_data(engine: Engine) -> tuple[dict[str, str], list[str]]:
         accounts.disable_user(session, "vera")  # also revokes her token
     del tokens["vera"]
     results = [
-        result("vllm", "throughput", "tok/s", value=2450, hardware="H100 SXM", gpus=1,
-               model="Llama 3.1 8B", precision="FP16", concurrency=32, date="2026-11-20",
-               workload="online-serving", setup="chat, 1k in / 256 out"),
-        result("gone-engine", "gone-metric", "ms", value=12.5, note="measured by hand",
-               hardware="GPU of old"),
+        result(
+            "vllm",
+            "throughput",
+            "tok/s",
+            value=2450,
+            hardware="H100 SXM",
+            gpus=1,
+            model="Llama 3.1 8B",
+            precision="FP16",
+            concurrency=32,
+            date="2026-11-20",
+            workload="online-serving",
+            setup="chat, 1k in / 256 out",
+        ),
+        result(
+            "gone-engine",
+            "gone-metric",
+            "ms",
+            value=12.5,
+            note="measured by hand",
+            hardware="GPU of old",
+        ),
         result("sglang", "throughput", "tok/s", low=1800, high=2100.25, qualifier="approx"),
-    ]  # fmt: skip
+    ]
     added = as_user(engine, "eddie", lambda s, who: team.add_results(s, who, results, TEAM))
     ids = [item["id"] for item in added.items]
     as_user(engine, "eddie", lambda s, who: team.update_result(s, who, ids[0], {"value": 2500}, 1))
@@ -149,8 +168,13 @@ H200_NVL = {
     "memory_gb": 141.0,
     "form_factor": "pcie",
 }
-FORK = {"name": "Our vLLM fork", "kind": "engine", "licence": "unknown", "status": "active",
-        "summary": "vLLM with our patches."}  # fmt: skip
+FORK = {
+    "name": "Our vLLM fork",
+    "kind": "engine",
+    "licence": "unknown",
+    "status": "active",
+    "summary": "vLLM with our patches.",
+}
 HF_LLAMA = "meta-llama/Llama-3.1-8B-Instruct"
 
 
@@ -163,30 +187,50 @@ def make_catalogue(engine: Engine) -> None:
     h200 = "nvidia-h200-nvl"
     as_user(engine, "ada", lambda s, who: entries.update_entry(s, who, "hardware", h200, change, 1))
     alias = {"aliases": [HF_LLAMA]}
-    as_user(engine, "eddie", lambda s, who: entries.update_entry(s, who, "model", "llama-3.1-8b",
-                                                                  alias, 1))  # fmt: skip
+    as_user(
+        engine,
+        "eddie",
+        lambda s, who: entries.update_entry(s, who, "model", "llama-3.1-8b", alias, 1),
+    )
     as_user(engine, "eddie", lambda s, who: entries.add_system(s, who, FORK, None))
-    on_them = [result("our-vllm-fork", "throughput", "tok/s", value=3100, hardware="h200-nvl",
-                      model=HF_LLAMA)]  # fmt: skip
+    on_them = [
+        result(
+            "our-vllm-fork", "throughput", "tok/s", value=3100, hardware="h200-nvl", model=HF_LLAMA
+        )
+    ]
     as_user(engine, "eddie", lambda s, who: team.add_results(s, who, on_them, TEAM))
 
 
 NOTES = [
     # Published items that stay in the seed: a claim, the second of a source's two readings of
     # one cell (told apart by their notes in the backup), a figure, a system.
-    {"system": "vllm", "capability": "prefix-caching", "source": "overview-early-2026",
-     "text": "We use it daily.", "link": "https://example.com/runs/1"},
-    {"system": "sglang", "capability": "cpu-x86", "source": "genai-in-depth-serving-frameworks",
-     "reading": 2, "text": "The ✗ is about the old release."},
+    {
+        "system": "vllm",
+        "capability": "prefix-caching",
+        "source": "overview-early-2026",
+        "text": "We use it daily.",
+        "link": "https://example.com/runs/1",
+    },
+    {
+        "system": "sglang",
+        "capability": "cpu-x86",
+        "source": "genai-in-depth-serving-frameworks",
+        "reading": 2,
+        "text": "The ✗ is about the old release.",
+    },
     {"result": "ov-vllm-h100-peak", "text": "Peak, not sustained."},
     {"system": "vllm", "text": "Our default engine."},
     # Published items that leave the seed at the reseed: kept, withdrawn, with their notes.
-    {"system": "gone-engine", "capability": "openai-api", "source": "overview-early-2026",
-     "text": "Checked by hand."},
+    {
+        "system": "gone-engine",
+        "capability": "openai-api",
+        "source": "overview-early-2026",
+        "text": "Checked by hand.",
+    },
     {"result": "ov-gone-peak", "text": "Measured on an old driver."},
     {"system": "gone-engine", "text": "Retired here in 2026."},
     {"system": "tgi", "text": "To be deleted."},
-]  # fmt: skip
+]
 
 
 def make_notes(engine: Engine) -> list[str]:

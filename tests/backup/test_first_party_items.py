@@ -4,15 +4,31 @@ its vendor-docs sources as project-docs, and the new fields come back as they we
 from app.backup.document import ClaimItem, SourceItem
 
 OLD_SOURCE = {
-    "slug": "our-docs-notes", "short": "Our notes on the docs", "title": "Docs notes",
-    "date": "2026-10-01", "kind": "vendor-docs", "url": "https://example.org/docs",
-    "note": None, "position": 0, "published": False, "withdrawn": False, "caveats": [],
-}  # fmt: skip
+    "slug": "our-docs-notes",
+    "short": "Our notes on the docs",
+    "title": "Docs notes",
+    "date": "2026-10-01",
+    "kind": "vendor-docs",
+    "url": "https://example.org/docs",
+    "note": None,
+    "position": 0,
+    "published": False,
+    "withdrawn": False,
+    "caveats": [],
+}
 OLD_CLAIM = {
-    "system": "vllm", "capability": "prefix-caching", "source": "team", "level": "yes",
-    "strength": None, "note": None, "position": 0, "withdrawn": False, "user": None,
-    "version": 1, "updated_at": None,
-}  # fmt: skip
+    "system": "vllm",
+    "capability": "prefix-caching",
+    "source": "team",
+    "level": "yes",
+    "strength": None,
+    "note": None,
+    "position": 0,
+    "withdrawn": False,
+    "user": None,
+    "version": 1,
+    "updated_at": None,
+}
 
 
 def test_a_backup_from_before_0008_reads_with_the_new_kind_and_empty_fields() -> None:

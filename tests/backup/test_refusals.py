@@ -273,15 +273,23 @@ def test_a_format_1_backup_is_matched_to_the_vocabulary_as_the_migration_does(
 
     def as_format_1(d: dict[str, Any]) -> None:
         d["format_version"], d["schema_revision"] = 1, "0004"
-        for key in ("withdrawn_hardware", "withdrawn_models", "withdrawn_workloads",
-                    "team_aliases"):  # fmt: skip
+        for key in (
+            "withdrawn_hardware",
+            "withdrawn_models",
+            "withdrawn_workloads",
+            "team_aliases",
+        ):
             del d[key]
         for result in d["results"]:
             for key in ("gpus", "setup", "hardware_text", "model_text"):
                 result.pop(key, None)
         i = index_of(d["results"], system="vllm")
-        d["results"][i] |= {"hardware": "1x H100 SXM", "model": "Llama 3.1 8B",
-                            "workload": "nightly chat run", "precision": "fp16"}  # fmt: skip
+        d["results"][i] |= {
+            "hardware": "1x H100 SXM",
+            "model": "Llama 3.1 8B",
+            "workload": "nightly chat run",
+            "precision": "fp16",
+        }
 
     backup = broken_copy(instance, tmp_path, as_format_1)
     url = new_database_url(tmp_path, "target")
@@ -291,6 +299,13 @@ def test_a_format_1_backup_is_matched_to_the_vocabulary_as_the_migration_does(
             v for v in benchmark_views(session) if v.system == "vllm" and v.source.slug == "team"
         ]
     assert (view.hardware, view.hardware_text, view.model, view.model_text) == (
-        "unlisted-hardware", "1x H100 SXM", "llama-3.1-8b", "Llama 3.1 8B")  # fmt: skip
+        "unlisted-hardware",
+        "1x H100 SXM",
+        "llama-3.1-8b",
+        "Llama 3.1 8B",
+    )
     assert (view.workload, view.setup, view.precision) == (
-        "unspecified", "nightly chat run", "FP16")  # fmt: skip
+        "unspecified",
+        "nightly chat run",
+        "FP16",
+    )

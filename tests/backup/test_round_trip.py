@@ -87,7 +87,11 @@ def test_the_backup_holds_the_team_rows_their_history_and_the_users(instance: In
     assert [h["slug"] for h in team["withdrawn_hardware"] if not h["team"]] == ["gone-gpu"]
     assert results[gone]["hardware"] == "gone-gpu"
     assert (edited["hardware"], edited["gpus"], edited["workload"], edited["setup"]) == (
-        "nvidia-h100-sxm5-80gb", 1, "online-serving", "chat, 1k in / 256 out")  # fmt: skip
+        "nvidia-h100-sxm5-80gb",
+        1,
+        "online-serving",
+        "chat, 1k in / 256 out",
+    )
     actions = [(r["actor"], r["entity"], r["action"]) for r in team["revisions"]]
     assert actions[0] == ("seed", "dataset", "create")
     assert ("eddie", "benchmark_result", "delete") in actions
@@ -104,13 +108,19 @@ def test_the_backup_holds_the_teams_catalogue_and_the_seed_files_do_not(
     hardware = {h["slug"]: h for h in team["withdrawn_hardware"]}
     h200 = hardware["nvidia-h200-nvl"]
     assert (h200["team"], h200["withdrawn"], h200["version"], h200["user"]) == (
-        True, False, 2, "ada")  # fmt: skip
+        True,
+        False,
+        2,
+        "ada",
+    )
     systems = {s["slug"]: s for s in team["withdrawn_systems"]}
     assert systems["our-vllm-fork"]["team"] is True
     aliases = {(a["kind"], a["entry"], a["alias"]) for a in team["team_aliases"]}
-    assert aliases == {("hardware", "nvidia-h200-nvl", "H200 NVL"),
-                       ("hardware", "nvidia-h200-nvl", "H200 NVL 141GB"),
-                       ("model", "llama-3.1-8b", "meta-llama/Llama-3.1-8B-Instruct")}  # fmt: skip
+    assert aliases == {
+        ("hardware", "nvidia-h200-nvl", "H200 NVL"),
+        ("hardware", "nvidia-h200-nvl", "H200 NVL 141GB"),
+        ("model", "llama-3.1-8b", "meta-llama/Llama-3.1-8B-Instruct"),
+    }
     seed_files = files(instance.backup)
     seed_text = b"".join(seed_files[n] for n in seed_files if n != "team.json").decode()
     assert "h200-nvl" not in seed_text.casefold() and "our-vllm-fork" not in seed_text
@@ -146,8 +156,9 @@ def test_the_backup_holds_the_notes_and_the_withdrawn_items_they_keep(instance: 
     assert claims["gone-engine", "openai-api", "overview-early-2026"]["withdrawn"] is True
     results = {r["id"]: r for r in team["results"]}
     assert results["ov-gone-peak"]["withdrawn"] is True
-    assert ("eddie", "note", "delete") in [(r["actor"], r["entity"], r["action"])
-                                           for r in team["revisions"]]  # fmt: skip
+    assert ("eddie", "note", "delete") in [
+        (r["actor"], r["entity"], r["action"]) for r in team["revisions"]
+    ]
 
 
 def api_view(client: TestClient) -> dict[str, Any]:

@@ -30,8 +30,13 @@ def served_url(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> I
     for name, loads, given in sc.FILES:
         context = {**sc.CONTEXT, **given, "gpus": 1}
         import_file(url, VLLM_SWEEP, name=name, data=sc.sweep_file(loads), **context)
-    telemetry = {"system": "vllm", "system_version": "0.13.0", "hardware": sc.H100,
-                 "precision": "FP8", "model": sc.LLAMA}  # fmt: skip
+    telemetry = {
+        "system": "vllm",
+        "system_version": "0.13.0",
+        "hardware": sc.H100,
+        "precision": "FP8",
+        "model": sc.LLAMA,
+    }
     import_file(url, energy.REAL, **telemetry)
     import_file(url, energy.REAL, name="c4.json", data=energy.second_load(), **telemetry)
     with serving(url) as served:

@@ -110,8 +110,11 @@ def test_no_accessibility_violations(browser, live_url, path, scheme) -> None:
 
 @pytest.mark.parametrize("view", ["matrix", "hardware"])
 def test_screenshots_desktop_and_phone(browser, live_url, artifacts: Path, view) -> None:
-    for name, width, scheme in (("desktop", 1400, "light"), ("desktop-dark", 1400, "dark"),
-                                ("phone", 390, "light")):  # fmt: skip
+    for name, width, scheme in (
+        ("desktop", 1400, "light"),
+        ("desktop-dark", 1400, "dark"),
+        ("phone", 390, "light"),
+    ):
         context = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme)
         page = context.new_page()
         page.goto(f"{live_url}/{view}")

@@ -47,10 +47,24 @@ def sweep_url(database_url: str, tmp_path_factory: pytest.TempPathFactory) -> It
     import_file(url, GUIDELLM, precision="BF16")  # the older chart: drawn second
     import_file(url, VLLM_SWEEP, system="vllm", system_version="0.11.2", **fp8)
     import_file(url, VLLM_8QPS, system="vllm", **fp8)
-    import_file(url, VLLM_SWEEP, name="sglang-sweep.json", data=faster_vllm_sweep(1.3),
-                system="sglang", system_version="0.5.4", **fp8)  # fmt: skip
-    import_file(url, VLLM_SWEEP, name="vllm-tp2.json", data=faster_vllm_sweep(1.6),
-                system="vllm", system_version="0.11.2", **(fp8 | {"gpus": 2}))  # fmt: skip
+    import_file(
+        url,
+        VLLM_SWEEP,
+        name="sglang-sweep.json",
+        data=faster_vllm_sweep(1.3),
+        system="sglang",
+        system_version="0.5.4",
+        **fp8,
+    )
+    import_file(
+        url,
+        VLLM_SWEEP,
+        name="vllm-tp2.json",
+        data=faster_vllm_sweep(1.6),
+        system="vllm",
+        system_version="0.11.2",
+        **(fp8 | {"gpus": 2}),
+    )
     app = create_app(Settings(database_url=url, seed_dir=SEED_DIR))
     port = _free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))

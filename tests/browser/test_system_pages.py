@@ -105,10 +105,12 @@ def page_height(page) -> int:
 
 def section_heights(page) -> dict[str, int]:
     """Each top-level section of a system page: its height in pixels."""
-    return dict(page.evaluate(
-        "[...document.querySelectorAll('article.system-page > section')]"
-        ".map(s => [s.id || s.className, Math.round(s.getBoundingClientRect().height)])"
-    ))  # fmt: skip
+    return dict(
+        page.evaluate(
+            "[...document.querySelectorAll('article.system-page > section')]"
+            ".map(s => [s.id || s.className, Math.round(s.getBoundingClientRect().height)])"
+        )
+    )
 
 
 def test_a_four_run_import_keeps_the_system_page_short(
@@ -119,8 +121,15 @@ def test_a_four_run_import_keeps_the_system_page_short(
     with serving(url) as base:
         page, errors = open_page(browser, f"{base}/systems/vllm", width=1440)
         before, sections_before = page_height(page), section_heights(page)
-        import_file(url, VLLM_SWEEP, system="vllm", hardware=H100, gpus=1, precision="FP8",
-                    system_version="0.11.2")  # fmt: skip
+        import_file(
+            url,
+            VLLM_SWEEP,
+            system="vllm",
+            hardware=H100,
+            gpus=1,
+            precision="FP8",
+            system_version="0.11.2",
+        )
         # Another process wrote: the server sees the new data version within a second.
         deadline = time.monotonic() + 10
         while page.locator(".import-group").count() == 0:

@@ -40,18 +40,30 @@ def made(browser, team_url: str) -> dict[str, str]:
     page.locator("form.catalogue-form button[type=submit]").click()
     page.wait_for_url("**/hardware/browser-catalogue-gpu")
     same = {"Origin": team_url, "Sec-Fetch-Site": "same-origin"}
-    result = {"metric": "throughput", "unit": "tok/s", "value": "2450", "gpus": "1",
-              "hardware": "Browser Catalogue GPU", "model": "Llama 3.1 8B", "precision": "FP16",
-              "concurrency": "32", "date": "2026-11-20"}  # fmt: skip
-    saved = page.request.post(f"{team_url}/systems/vllm/team-results", form=result,
-                              headers=same, max_redirects=0)  # fmt: skip
+    result = {
+        "metric": "throughput",
+        "unit": "tok/s",
+        "value": "2450",
+        "gpus": "1",
+        "hardware": "Browser Catalogue GPU",
+        "model": "Llama 3.1 8B",
+        "precision": "FP16",
+        "concurrency": "32",
+        "date": "2026-11-20",
+    }
+    saved = page.request.post(
+        f"{team_url}/systems/vllm/team-results", form=result, headers=same, max_redirects=0
+    )
     assert saved.status == 303, saved.text()
-    upload = {"file": {"name": SWEEP.name, "mimeType": "application/json",
-                       "buffer": SWEEP.read_bytes()},
-              "system": "vllm", "hardware": "H100 SXM", "gpus": "1", "precision": "FP8",
-              "model": "llama-3.1-8b"}  # fmt: skip
-    sent = page.request.post(f"{team_url}/imports", multipart=upload, headers=same,
-                             max_redirects=0)  # fmt: skip
+    upload = {
+        "file": {"name": SWEEP.name, "mimeType": "application/json", "buffer": SWEEP.read_bytes()},
+        "system": "vllm",
+        "hardware": "H100 SXM",
+        "gpus": "1",
+        "precision": "FP8",
+        "model": "llama-3.1-8b",
+    }
+    sent = page.request.post(f"{team_url}/imports", multipart=upload, headers=same, max_redirects=0)
     assert sent.status == 303, sent.text()
     where = sent.headers["location"]
     done = page.request.post(f"{team_url}{where}/confirm", headers=same, max_redirects=0)
@@ -86,10 +98,16 @@ def test_the_team_entries_and_their_edit_and_delete_pages(
     page.goto(f"{team_url}/catalogue/hardware/{made['gpu']}/edit")
     version = page.locator("form.catalogue-form [name=version]").input_value()
     same = {"Origin": team_url, "Sec-Fetch-Site": "same-origin"}
-    other = page.request.post(f"{team_url}/catalogue/hardware/{made['gpu']}/edit",
-                              form={"version": version, "name": "Browser Catalogue GPU",
-                                    "memory_gb": str(96 + int(version))},
-                              headers=same, max_redirects=0)  # fmt: skip
+    other = page.request.post(
+        f"{team_url}/catalogue/hardware/{made['gpu']}/edit",
+        form={
+            "version": version,
+            "name": "Browser Catalogue GPU",
+            "memory_gb": str(96 + int(version)),
+        },
+        headers=same,
+        max_redirects=0,
+    )
     assert other.status == 303
     page.fill("#edit-hardware-vendor", "Mine")
     page.locator("form.catalogue-form button[type=submit]").click()

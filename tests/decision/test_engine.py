@@ -19,18 +19,40 @@ def system(slug: str, claims: dict[str, dict[str, str]] | None = None, **extra: 
         for cap, levels in (claims or {}).items()
     }
     levels = {cap: max(cs, key=lambda c: c.source.date).level for cap, cs in by_cap.items()}
-    return Candidate(slug=slug, name=slug.upper(), kind=extra.get("kind", "engine"),
-                     licence_family=extra.get("licence", "permissive"), levels=levels,
-                     evidence={c: [x.source for x in cs] for c, cs in by_cap.items()},
-                     licence_sources=[], summary_sources=[OLD], claims=by_cap,
-                     licences=extra.get("licences", []))  # fmt: skip
+    return Candidate(
+        slug=slug,
+        name=slug.upper(),
+        kind=extra.get("kind", "engine"),
+        licence_family=extra.get("licence", "permissive"),
+        levels=levels,
+        evidence={c: [x.source for x in cs] for c, cs in by_cap.items()},
+        licence_sources=[],
+        summary_sources=[OLD],
+        claims=by_cap,
+        licences=extra.get("licences", []),
+    )
 
 
-def rule(slug: str, when: dict[str, list[str]], systems: list[str], weight: float = 3,
-         source: SourceRef = NEW, effect: str = "boost", **extra: Any) -> RuleSpec:  # fmt: skip
-    return RuleSpec(slug=slug, when=when, systems=systems, requires=extra.pop("requires", None),
-                    effect=effect, weight=weight, reason=f"{slug} ({{name}})", source=source,
-                    **extra)  # fmt: skip
+def rule(
+    slug: str,
+    when: dict[str, list[str]],
+    systems: list[str],
+    weight: float = 3,
+    source: SourceRef = NEW,
+    effect: str = "boost",
+    **extra: Any,
+) -> RuleSpec:
+    return RuleSpec(
+        slug=slug,
+        when=when,
+        systems=systems,
+        requires=extra.pop("requires", None),
+        effect=effect,
+        weight=weight,
+        reason=f"{slug} ({{name}})",
+        source=source,
+        **extra,
+    )
 
 
 CUDA = {"nvidia-cuda": {"new": "yes"}}
@@ -51,10 +73,19 @@ def test_no_source_says_is_unknown_never_a_reason_against() -> None:
 
 
 def test_a_requirement_rules_out_only_on_an_explicit_no() -> None:
-    needs = rule("need-api", {"needs": ["openai-api"]}, [], 0, effect="exclude",
-                 requires={"lacking": {"capability": "openai-api"}})  # fmt: skip
-    cands = [system("has", {"openai-api": {"new": "yes"}}), system("silent"),
-             system("lacks", {"openai-api": {"new": "no"}})]  # fmt: skip
+    needs = rule(
+        "need-api",
+        {"needs": ["openai-api"]},
+        [],
+        0,
+        effect="exclude",
+        requires={"lacking": {"capability": "openai-api"}},
+    )
+    cands = [
+        system("has", {"openai-api": {"new": "yes"}}),
+        system("silent"),
+        system("lacks", {"openai-api": {"new": "no"}}),
+    ]
     result = rank({"needs": ("openai-api",)}, cands, [needs])
     assert [e.slug for e in result.excluded] == ["lacks"]
     silent = next(p for p in result.ranked if p.slug == "silent")
@@ -62,8 +93,10 @@ def test_a_requirement_rules_out_only_on_an_explicit_no() -> None:
 
 
 def test_the_same_advice_counts_once_with_a_small_capped_bonus() -> None:
-    advice = [rule(f"x-{s.slug}", {"scale": ["production"]}, ["x"], w, s, advice="x-default")
-              for s, w in ((NEW, 3), (MID, 1), (OLD, 1))]  # fmt: skip
+    advice = [
+        rule(f"x-{s.slug}", {"scale": ["production"]}, ["x"], w, s, advice="x-default")
+        for s, w in ((NEW, 3), (MID, 1), (OLD, 1))
+    ]
     other = rule("y-specific", {"scale": ["production"]}, ["y"], 3, MID)
     result = rank({"scale": ("production",)}, [system("x"), system("y")], [*advice, other])
     x = next(p for p in result.ranked if p.slug == "x")
@@ -74,8 +107,11 @@ def test_the_same_advice_counts_once_with_a_small_capped_bonus() -> None:
 def test_advice_matching_more_answers_outranks_generic_advice() -> None:
     generic = rule("generic", {"scale": ["production"]}, ["x"])
     specific = rule("specific", {"scale": ["production"], "workload": ["rag"]}, ["y"])
-    got = scores({"scale": ("production",), "workload": ("rag",)}, [system("x"), system("y")],
-                 [generic, specific])  # fmt: skip
+    got = scores(
+        {"scale": ("production",), "workload": ("rag",)},
+        [system("x"), system("y")],
+        [generic, specific],
+    )
     assert got["y"] > got["x"]
 
 
@@ -102,16 +138,24 @@ def test_a_broad_answer_meets_a_fine_condition_in_part() -> None:
     instinct = rule("instinct", {"hardware": ["amd-instinct"]}, ["x"], 2)
     broad = rule("any-amd", {"hardware": ["amd-gpu"]}, ["y"], 2)
     amd = {"amd-rocm": {"new": "yes"}}
-    got = scores({"hardware": ("amd-gpu",)}, [system("x", amd), system("y", amd)],
-                 [instinct, broad])  # fmt: skip
+    got = scores(
+        {"hardware": ("amd-gpu",)}, [system("x", amd), system("y", amd)], [instinct, broad]
+    )
     assert got == {"y": 3.0, "x": 2.0}, "half of 'Instinct' is known from 'AMD, either kind'"
     fine = scores({"hardware": ("amd-radeon",)}, [system("y", amd)], [broad])
     assert fine == {"y": 3.0}, "a rule for any AMD GPU holds for a Radeon"
 
 
 def test_a_disputed_claim_counts_by_how_many_and_how_recent() -> None:
-    penalty = rule("recomputes", {"workload": ["rag"]}, ["x"], 2, OLD, effect="penalty",
-                   rests_on={"capability": "prefix-caching", "levels": ["no"]})  # fmt: skip
+    penalty = rule(
+        "recomputes",
+        {"workload": ["rag"]},
+        ["x"],
+        2,
+        OLD,
+        effect="penalty",
+        rests_on={"capability": "prefix-caching", "levels": ["no"]},
+    )
     disputed = system("x", {"prefix-caching": {"old": "no", "mid": "yes", "new": "yes"}})
     agreed = system("x", {"prefix-caching": {"old": "no"}})
     weak = rank({"workload": ("rag",)}, [disputed], [penalty]).ranked[0].reasons[0]
@@ -121,8 +165,10 @@ def test_a_disputed_claim_counts_by_how_many_and_how_recent() -> None:
 
 
 def test_ties_are_reported_and_ordered_by_the_sourced_default() -> None:
-    order = [rule("default-z", {}, ["zeta"], 3, effect="default"),
-             rule("default-a", {}, ["alpha"], 1, effect="default")]  # fmt: skip
+    order = [
+        rule("default-z", {}, ["zeta"], 3, effect="default"),
+        rule("default-a", {}, ["alpha"], 1, effect="default"),
+    ]
     result = rank({"interface": ("api",)}, [system("alpha"), system("zeta")], order)
     assert [p.slug for p in result.ranked] == ["zeta", "alpha"], "not name order"
     assert result.first_by == "default-order"
@@ -141,9 +187,11 @@ def test_sources_that_disagree_are_named() -> None:
 
 def test_what_would_change_keeps_the_givens_and_says_when_nothing_would() -> None:
     mac = {"apple-silicon": {"new": "yes"}}
-    rules = [rule("mac-x", {"hardware": ["apple-silicon"]}, ["x"], 2),
-             rule("gaudi-y", {"hardware": ["intel-gaudi"]}, ["y"]),
-             rule("gui-y", {"interface": ["gui"]}, ["y"])]  # fmt: skip
+    rules = [
+        rule("mac-x", {"hardware": ["apple-silicon"]}, ["x"], 2),
+        rule("gaudi-y", {"hardware": ["intel-gaudi"]}, ["y"]),
+        rule("gui-y", {"interface": ["gui"]}, ["y"]),
+    ]
     cands = [system("x", mac), system("y", mac | {"intel-gaudi": {"new": "yes"}})]
     result = recommend({"hardware": ("apple-silicon",)}, cands, rules)
     assert result.changes and all(c.question != "hardware" for c in result.changes)
@@ -153,15 +201,20 @@ def test_what_would_change_keeps_the_givens_and_says_when_nothing_would() -> Non
 
 
 def test_an_answer_that_moves_nothing_is_reported() -> None:
-    result = recommend({"scale": ("production",), "interface": ("api",)}, [system("x")],
-                       [rule("prod", {"scale": ["production"]}, ["x"])])  # fmt: skip
+    result = recommend(
+        {"scale": ("production",), "interface": ("api",)},
+        [system("x")],
+        [rule("prod", {"scale": ["production"]}, ["x"])],
+    )
     assert [u.question for u in result.unused_answers] == ["interface"]
 
 
 def test_why_not_lists_both_sides_and_what_the_leader_has() -> None:
-    rules = [rule("x-up", {"scale": ["production"]}, ["x"]),
-             rule("y-up", {"scale": ["production"]}, ["y"], 1),
-             rule("y-down", {"scale": ["production"]}, ["y"], 1, effect="penalty")]  # fmt: skip
+    rules = [
+        rule("x-up", {"scale": ["production"]}, ["x"]),
+        rule("y-up", {"scale": ["production"]}, ["y"], 1),
+        rule("y-down", {"scale": ["production"]}, ["y"], 1, effect="penalty"),
+    ]
     result = rank({"scale": ("production",)}, [system("x"), system("y")], rules)
     why = why_not(result, "y")
     assert why and why.position == 2 and why.leader == "x" and why.behind_by == 3
@@ -176,12 +229,21 @@ def test_a_must_have_rules_out_and_never_lifts_once_the_main_criteria_are_answer
     API"; a source's "LocalAI for OpenAI drop-ins" must not lift LocalAI above the others."""
     fast = rule("fast", {"priority": ["throughput"]}, ["vllm", "sglang"], 2)
     drop_in = rule("drop-in", {"needs": ["openai-api"]}, ["localai"], 3)
-    needs = rule("need-api", {"needs": ["openai-api"]}, [], 0, effect="exclude",
-                 requires={"lacking": {"capability": "openai-api"}})  # fmt: skip
+    needs = rule(
+        "need-api",
+        {"needs": ["openai-api"]},
+        [],
+        0,
+        effect="exclude",
+        requires={"lacking": {"capability": "openai-api"}},
+    )
     api = {"openai-api": {"new": "yes"}}
-    cands = [system("vllm", {**CUDA, **api}), system("sglang", CUDA),
-             system("localai", {**CUDA, **api}),
-             system("ollama", {**CUDA, "openai-api": {"new": "no"}})]  # fmt: skip
+    cands = [
+        system("vllm", {**CUDA, **api}),
+        system("sglang", CUDA),
+        system("localai", {**CUDA, **api}),
+        system("ollama", {**CUDA, "openai-api": {"new": "no"}}),
+    ]
     rules = [fast, drop_in, needs]
     main = {"hardware": ("nvidia-datacenter",), "priority": ("throughput",)}
     without = scores(main, cands, rules)

@@ -76,8 +76,10 @@ def test_targets_hold(inputs: tuple[list, list], capsys: pytest.CaptureFixture[s
     top3 = sum(o.top3 for o in outcomes.values()) / n
     by_name = [i for i, o in outcomes.items() if o.by_name]
     with capsys.disabled():
-        print(f"\nscenarios: {n}; first place {first:.1%}; top three {top3:.1%}; "
-              f"first places decided by name: {len(by_name)}")  # fmt: skip
+        print(
+            f"\nscenarios: {n}; first place {first:.1%}; top three {top3:.1%}; "
+            f"first places decided by name: {len(by_name)}"
+        )
         for sid, o in outcomes.items():
             if not o.first:
                 print(f"  not first: {sid}: {o.shown}")

@@ -31,8 +31,15 @@ def problems(value: Any, schema: dict[str, Any], path: str = "$") -> list[str]:
             if not any(not problems(value, option, path) for option in options):
                 return [f"{path}: matches none of {key}"]
             return []
-    kinds = {"object": dict, "array": list, "string": str, "integer": int, "number": (int, float),
-             "boolean": bool, "null": type(None)}  # fmt: skip
+    kinds = {
+        "object": dict,
+        "array": list,
+        "string": str,
+        "integer": int,
+        "number": (int, float),
+        "boolean": bool,
+        "null": type(None),
+    }
     if "type" in schema and not isinstance(value, kinds[schema["type"]]):
         return [f"{path}: not {schema['type']}"]
     if "enum" in schema and value not in schema["enum"]:
@@ -66,8 +73,10 @@ def test_llm_ds_own_example_report_is_read_from_yaml() -> None:
     (run,) = parse_result_file(path.name, path.read_bytes()).runs
     assert run.tool == "llmd-report" and run.tool_version == "0.2"
     assert (run.model, run.engine, run.gpu_name) == (
-        "Qwen/Qwen3-0.6B", "llm-d", "NVIDIA-H100-80GB-HBM3"
-    )  # fmt: skip
+        "Qwen/Qwen3-0.6B",
+        "llm-d",
+        "NVIDIA-H100-80GB-HBM3",
+    )
     assert run.gpu_count == 16  # 8 accelerators x 2 replicas
     assert run.request_rate == 10.0 and run.concurrency is None  # concurrency: .inf
     assert run.configured_input_tokens == 2148 and run.successful_requests == 500
@@ -124,10 +133,18 @@ def test_a_run_written_as_a_report_is_valid_and_reads_back_the_same(relative: st
     text = json.dumps(report).encode()  # what the API and the CLI send
     (back,) = parse_result_file("report.json", text).runs
     assert back.tool == "llmd-report"
-    written = {k for k in run.metrics if k.split("_")[0] in ("ttft", "tpot", "itl", "e2e")
-               and f"{k.rsplit('_', 1)[0]}_mean" in run.metrics}  # fmt: skip
-    written |= {"output_throughput", "request_throughput", "total_token_throughput",
-                "input_throughput"} & run.metrics.keys()  # fmt: skip
+    written = {
+        k
+        for k in run.metrics
+        if k.split("_")[0] in ("ttft", "tpot", "itl", "e2e")
+        and f"{k.rsplit('_', 1)[0]}_mean" in run.metrics
+    }
+    written |= {
+        "output_throughput",
+        "request_throughput",
+        "total_token_throughput",
+        "input_throughput",
+    } & run.metrics.keys()
     for key in written:
         assert back.metrics[key] == pytest.approx(run.metrics[key], rel=1e-12), key
     assert (back.concurrency, back.request_rate) == (run.concurrency, run.request_rate)

@@ -31,8 +31,11 @@ def post(
     """A form post from one of our pages; with `target`, as HTMX sends it from that element."""
     headers = dict(SAME_ORIGIN)
     if target is not None:
-        headers |= {"HX-Request": "true", "HX-Target": target,
-                    "HX-Current-URL": "http://testserver/systems/vllm"}  # fmt: skip
+        headers |= {
+            "HX-Request": "true",
+            "HX-Target": target,
+            "HX-Current-URL": "http://testserver/systems/vllm",
+        }
     return client.post(path, data=data, headers=headers, follow_redirects=False)
 
 

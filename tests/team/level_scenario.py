@@ -43,8 +43,11 @@ TPOT_P99_OVER_MEAN = 1.5
 #   vLLM 0.11.2: per user 40 + 0.375 * (62.5 - 40) = 48.4375, per GPU 2400 - 0.375 * 600 = 2175
 #   vLLM 0.10.1: 48.4375 and 2000 - 0.375 * 500 = 1812.5
 #   SGLang: 31.25 + 0.375 * (50 - 31.25) = 38.28125 and 1812.5
-AT_TTFT_500 = {"vLLM 0.11.2": (48.4375, 2175.0), "vLLM 0.10.1": (48.4375, 1812.5),
-               "SGLang 0.5.2": (38.28125, 1812.5)}  # fmt: skip
+AT_TTFT_500 = {
+    "vLLM 0.11.2": (48.4375, 2175.0),
+    "vLLM 0.10.1": (48.4375, 1812.5),
+    "SGLang 0.5.2": (38.28125, 1812.5),
+}
 PRICE = 2.49  # $ per GPU-hour
 # $2.49 / (2133.33 tok/s * 3600 s) * 1e6 = $0.3242 per million output tokens
 VLLM_NEW_COST = PRICE / (VLLM_NEW_AT_50 * 3600) * 1e6
@@ -59,11 +62,16 @@ def sweep_file(loads: list[tuple[int, float, float]]) -> bytes:
         # Goodput (vLLM --goodput): requests/s within the run's targets, here output / 500,
         # and GOOD_SHARE of all requests (so the request throughput is goodput / share).
         goodput = output / 500
-        run.update(max_concurrency=concurrency, mean_tpot_ms=tpot, output_throughput=output,
-                   total_token_throughput=output * 3, request_goodput=goodput,
-                   request_throughput=goodput / GOOD_SHARE[concurrency],
-                   p99_ttft_ms=TTFT_P99[concurrency],
-                   p99_tpot_ms=tpot * TPOT_P99_OVER_MEAN)  # fmt: skip
+        run.update(
+            max_concurrency=concurrency,
+            mean_tpot_ms=tpot,
+            output_throughput=output,
+            total_token_throughput=output * 3,
+            request_goodput=goodput,
+            request_throughput=goodput / GOOD_SHARE[concurrency],
+            p99_ttft_ms=TTFT_P99[concurrency],
+            p99_tpot_ms=tpot * TPOT_P99_OVER_MEAN,
+        )
         runs.append(run)
     return "\n".join(json.dumps(r) for r in runs).encode() + b"\n"
 

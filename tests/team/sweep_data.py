@@ -48,9 +48,12 @@ def import_file(
             assert user is not None and user.id is not None
             who = accounts.SignedIn(user.id, user.name, Role(user.role), "test", "")
             preview = imports.preview_import(
-                session, who, name or path.name, data or path.read_bytes(),
+                session,
+                who,
+                name or path.name,
+                data or path.read_bytes(),
                 imports.ImportContext(**context),
-            )  # fmt: skip
+            )
             assert preview.ready, preview.document["problems"]
             imports.confirm_import(session, who, preview.key, "Our team")
             return f"import-{preview.key}"

@@ -18,10 +18,20 @@ from tests.team.test_write_api import RESULT, SAME_ORIGIN, token_for
 
 pytestmark = pytest.mark.database
 
-H200_NVL = {"name": "NVIDIA H200 NVL", "aliases": ["H200 NVL", "H200-NVL 141GB"],
-            "vendor": "NVIDIA", "memory_gb": 141, "form_factor": "pcie"}  # fmt: skip
-QWEN3 = {"name": "Qwen3 32B", "hf_id": "Qwen/Qwen3-32B", "family": "Qwen3",
-         "parameters_b": "32", "architecture": "dense"}  # fmt: skip
+H200_NVL = {
+    "name": "NVIDIA H200 NVL",
+    "aliases": ["H200 NVL", "H200-NVL 141GB"],
+    "vendor": "NVIDIA",
+    "memory_gb": 141,
+    "form_factor": "pcie",
+}
+QWEN3 = {
+    "name": "Qwen3 32B",
+    "hf_id": "Qwen/Qwen3-32B",
+    "family": "Qwen3",
+    "parameters_b": "32",
+    "architecture": "dense",
+}
 WRITES = [
     ("post", "/api/v1/hardware", {"name": "Roles Only GPU"}),
     ("patch", "/api/v1/hardware/no-such-gpu", {"name": "x"}),
@@ -94,8 +104,13 @@ def test_a_model_keeps_its_hugging_face_id_as_an_alias(editor: TestClient) -> No
 
 
 def test_a_workload_with_its_shape_and_lengths(editor: TestClient) -> None:
-    body = {"name": "Chat, 8k in / 1k out", "input_tokens": "8,192", "output_tokens": 1024,
-            "shape": "chat", "aliases": ["chat 8k/1k"]}  # fmt: skip
+    body = {
+        "name": "Chat, 8k in / 1k out",
+        "input_tokens": "8,192",
+        "output_tokens": 1024,
+        "shape": "chat",
+        "aliases": ["chat 8k/1k"],
+    }
     response = editor.post("/api/v1/workloads", json=body)
     assert response.status_code == 201, response.text
     made = response.json()
@@ -131,8 +146,11 @@ def test_bad_fields_are_named_and_nothing_is_saved(
     wrong = {"name": "", "memory_gb": -1, "form_factor": "card", "colour": 1}
     bad = problems(editor.post("/api/v1/hardware", json=wrong))
     assert set(bad) == {"name", "memory_gb", "form_factor", "colour"}
-    moe = problems(editor.post("/api/v1/models", json={"name": "X", "architecture": "dense",
-                                                       "active_parameters_b": 3}))  # fmt: skip
+    moe = problems(
+        editor.post(
+            "/api/v1/models", json={"name": "X", "architecture": "dense", "active_parameters_b": 3}
+        )
+    )
     assert "mixture of experts" in next(iter(moe.values()))
     long = problems(editor.post("/api/v1/workloads", json={"name": "x" * 201}))
     assert set(long) == {"name"}
@@ -148,8 +166,9 @@ def test_changes_take_the_version_they_are_based_on(editor: TestClient) -> None:
     changed = editor.patch(f"/api/v1/hardware/{slug}", json={"memory_gb": "48", "version": 1})
     assert changed.status_code == 200, changed.text
     assert (changed.json()["memory_gb"], changed.json()["version"]) == (48, 2)
-    stale = editor.patch(f"/api/v1/hardware/{slug}", json={"memory_gb": 96},
-                         headers={"If-Match": '"1"'})  # fmt: skip
+    stale = editor.patch(
+        f"/api/v1/hardware/{slug}", json={"memory_gb": 96}, headers={"If-Match": '"1"'}
+    )
     assert stale.status_code == 409 and stale.json()["current"]["memory_gb"] == 48
     assert editor.delete(f"/api/v1/hardware/{slug}").status_code == 428
     assert editor.delete(f"/api/v1/hardware/{slug}?version=2").status_code == 204
@@ -162,8 +181,9 @@ def test_an_entry_in_use_is_not_deleted_and_says_what_uses_it(editor: TestClient
     refused = editor.delete(f"/api/v1/models/{made['slug']}?version=1")
     assert refused.status_code == 409
     assert refused.json()["used_by"] == [f"result {result['id']}"]
-    withdrawn = editor.patch(f"/api/v1/models/{made['slug']}",
-                             json={"withdrawn": True, "version": 1})  # fmt: skip
+    withdrawn = editor.patch(
+        f"/api/v1/models/{made['slug']}", json={"withdrawn": True, "version": 1}
+    )
     assert withdrawn.status_code == 200 and withdrawn.json()["withdrawn"] is True
 
 
@@ -200,9 +220,13 @@ def test_catalogue_changes_are_in_the_history_and_its_feed(
 def test_a_team_system_takes_claims_and_results_and_can_be_withdrawn(
     editor: TestClient, accounts_app: Any, accounts_engine: Engine
 ) -> None:
-    body = {"name": "Our vLLM fork", "kind": "engine", "licence": "Apache-2.0",
-            "repository": "https://example.com/fork",
-            "summary": "vLLM with our patches."}  # fmt: skip
+    body = {
+        "name": "Our vLLM fork",
+        "kind": "engine",
+        "licence": "Apache-2.0",
+        "repository": "https://example.com/fork",
+        "summary": "vLLM with our patches.",
+    }
     response = editor.post("/api/v1/systems", json=body)
     assert response.status_code == 201, response.text
     slug = response.json()["slug"]

@@ -45,11 +45,13 @@ def test_the_list_shows_the_teams_entries_with_their_uses(clients: Clients) -> N
     )
     assert used.status_code == 303, used.text
     form = page(eddie.get("/catalogue/hardware/nvidia-rtx-4090/edit"))
-    assert [i["name"] for i in form.select("form.catalogue-form [name]")] == [
-        "version", "aliases"]  # fmt: skip
+    assert [i["name"] for i in form.select("form.catalogue-form [name]")] == ["version", "aliases"]
     version = form.select_one("[name=version]")["value"]
-    named = post(eddie, "/catalogue/hardware/nvidia-rtx-4090/edit",
-                 {"version": version, "aliases": "Team 4090"})  # fmt: skip
+    named = post(
+        eddie,
+        "/catalogue/hardware/nvidia-rtx-4090/edit",
+        {"version": version, "aliases": "Team 4090"},
+    )
     assert named.status_code == 303, named.text
 
     listed = page(eddie.get("/catalogue"))
@@ -80,12 +82,17 @@ def test_an_edit_saves_and_a_stale_one_is_refused_with_the_entry_as_saved(
     assert form.select_one("[name=parameters_b]")["value"] == "3"
     version = form.select_one("[name=version]")["value"]
     # Someone else saves first.
-    theirs = post(ada, f"/catalogue/model/{slug}/edit",
-                  {"version": version, "name": "Edited Model 3B", "parameters_b": "3.2",
-                   "family": "Ours"})  # fmt: skip
+    theirs = post(
+        ada,
+        f"/catalogue/model/{slug}/edit",
+        {"version": version, "name": "Edited Model 3B", "parameters_b": "3.2", "family": "Ours"},
+    )
     assert theirs.status_code == 303 and theirs.headers["location"] == f"/models/{slug}"
-    mine = post(eddie, f"/catalogue/model/{slug}/edit",
-                {"version": version, "name": "Edited Model 3B", "parameters_b": "4"})  # fmt: skip
+    mine = post(
+        eddie,
+        f"/catalogue/model/{slug}/edit",
+        {"version": version, "name": "Edited Model 3B", "parameters_b": "4"},
+    )
     assert mine.status_code == 409
     shown = page(mine)
     banner = shown.select_one(".problem-banner").get_text(" ", strip=True)
@@ -98,12 +105,16 @@ def test_an_edit_saves_and_a_stale_one_is_refused_with_the_entry_as_saved(
         assert (row.parameters_b, row.family) == (3.2, "Ours")
     # A field's limits named beside it, nothing saved; a name another entry holds: 409.
     again = shown.select_one("[name=version]")["value"]
-    bad = post(eddie, f"/catalogue/model/{slug}/edit",
-               {"version": again, "name": "Edited Model 3B", "parameters_b": "lots"})  # fmt: skip
-    assert bad.status_code == 422 and "Not a number" in page(bad).select_one(
-        "#edit-model-parameters_b-note").get_text()  # fmt: skip
-    taken = post(eddie, f"/catalogue/model/{slug}/edit",
-                 {"version": again, "name": "Llama 3.1 8B"})  # fmt: skip
+    bad = post(
+        eddie,
+        f"/catalogue/model/{slug}/edit",
+        {"version": again, "name": "Edited Model 3B", "parameters_b": "lots"},
+    )
+    assert (
+        bad.status_code == 422
+        and "Not a number" in page(bad).select_one("#edit-model-parameters_b-note").get_text()
+    )
+    taken = post(eddie, f"/catalogue/model/{slug}/edit", {"version": again, "name": "Llama 3.1 8B"})
     assert taken.status_code == 409 and "llama-3.1-8b" in taken.text
     emptied = post(eddie, f"/catalogue/model/{slug}/edit", {"version": again, "name": ""})
     assert emptied.status_code == 422
@@ -128,8 +139,9 @@ def test_delete_refuses_an_entry_in_use_and_offers_to_withdraw_it(
     assert refused.status_code == 409
     said = page(refused).select_one(".problem-banner").get_text(" ", strip=True)
     assert "is in use by 1 row(s): result " in said
-    withdrawn = post(eddie, f"/catalogue/hardware/{used}/withdraw",
-                     {"version": version, "withdrawn": "yes"})  # fmt: skip
+    withdrawn = post(
+        eddie, f"/catalogue/hardware/{used}/withdraw", {"version": version, "withdrawn": "yes"}
+    )
     assert withdrawn.status_code == 303 and withdrawn.headers["location"] == "/catalogue"
     with Session(accounts_engine) as session:
         row = session.exec(select(Hardware).where(Hardware.slug == used)).one()
@@ -137,8 +149,9 @@ def test_delete_refuses_an_entry_in_use_and_offers_to_withdraw_it(
     listed = page(eddie.get("/catalogue")).select_one(f"#team-hardware-{used}")
     assert "is-withdrawn" in listed["class"] and "Bring back" in listed.get_text()
     # A stale withdraw (the version before it) is refused, saying so.
-    stale = post(eddie, f"/catalogue/hardware/{used}/withdraw",
-                 {"version": version, "withdrawn": "no"})  # fmt: skip
+    stale = post(
+        eddie, f"/catalogue/hardware/{used}/withdraw", {"version": version, "withdrawn": "no"}
+    )
     assert stale.status_code == 409 and "someone saved it since" in stale.text
 
     spare_page = page(eddie.get(f"/catalogue/hardware/{spare}/delete"))
@@ -159,8 +172,11 @@ def test_a_team_system_is_edited_and_deleted_from_its_page(
     assert f"/catalogue/system/{slug}/edit" in links
     form = page(eddie.get(f"/catalogue/system/{slug}/edit"))
     values = {i["name"]: i.get("value", "") for i in form.select("form.catalogue-form input")}
-    saved = post(eddie, f"/catalogue/system/{slug}/edit",
-                 values | {"kind": "engine", "licence": "", "summary": "Our fork."})  # fmt: skip
+    saved = post(
+        eddie,
+        f"/catalogue/system/{slug}/edit",
+        values | {"kind": "engine", "licence": "", "summary": "Our fork."},
+    )
     assert saved.status_code == 303, saved.text
     with Session(accounts_engine) as session:
         row = session.exec(select(System).where(System.slug == slug)).one()

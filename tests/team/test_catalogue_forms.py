@@ -40,16 +40,28 @@ def test_an_editor_adds_hardware_and_lands_on_its_page(
     form = page(eddie.get("/catalogue/hardware"))
     assert form.select_one("h1").get_text() == "Add hardware"
     assert {i["name"] for i in form.select("form.catalogue-form [name]")} >= {
-        "name", "vendor", "memory_gb", "form_factor", "aliases"}  # fmt: skip
-    data = {"name": "NVIDIA H200 NVL", "vendor": "NVIDIA", "memory_gb": "141",
-            "form_factor": "pcie", "aliases": "H200 NVL\n\nNVL 141GB\n"}  # fmt: skip
+        "name",
+        "vendor",
+        "memory_gb",
+        "form_factor",
+        "aliases",
+    }
+    data = {
+        "name": "NVIDIA H200 NVL",
+        "vendor": "NVIDIA",
+        "memory_gb": "141",
+        "form_factor": "pcie",
+        "aliases": "H200 NVL\n\nNVL 141GB\n",
+    }
     saved = post(eddie, "/catalogue/hardware", data)
     assert saved.status_code == 303 and saved.headers["location"] == "/hardware/nvidia-h200-nvl"
     shown = page(eddie.get("/hardware/nvidia-h200-nvl"))
     assert "Added NVIDIA H200 NVL" in shown.get_text()
     assert shown.select_one(".team-badge").get_text() == "team-added"
     assert [c.get_text() for c in shown.select(".entry-facts code")][:2] == [
-        "H200 NVL", "NVL 141GB"]  # fmt: skip
+        "H200 NVL",
+        "NVL 141GB",
+    ]
     with Session(accounts_engine) as session:
         row = session.exec(select(Hardware).where(Hardware.slug == "nvidia-h200-nvl")).one()
         assert (row.team, row.memory_gb, row.form_factor) == (True, 141, "pcie")
@@ -64,8 +76,11 @@ def test_problems_are_named_beside_each_field_and_nothing_is_saved(
 ) -> None:
     eddie = clients("eddie")
     before = [count(accounts_engine, m) for m in (Hardware, LanguageModel, Workload, System)]
-    bad = post(eddie, "/catalogue/model", {"name": "", "parameters_b": "lots",
-                                           "architecture": "dense", "hf_id": "x"})  # fmt: skip
+    bad = post(
+        eddie,
+        "/catalogue/model",
+        {"name": "", "parameters_b": "lots", "architecture": "dense", "hf_id": "x"},
+    )
     assert bad.status_code == 422
     notes = field_notes(page(bad))
     assert set(notes) == {"add-model-name", "add-model-parameters_b"}

@@ -159,18 +159,26 @@ def test_a_panel_loaded_by_htmx_goes_back_to_the_matrix_the_browser_shows(
     response = editor.post(
         "/systems/vllm/claims/prefix-caching",
         data={"level": "no", "next": ""},
-        headers={"Sec-Fetch-Site": "same-origin", "HX-Request": "true",
-                 "HX-Target": "claim-prefix-caching", "HX-Current-URL": where},
-    )  # fmt: skip
+        headers={
+            "Sec-Fetch-Site": "same-origin",
+            "HX-Request": "true",
+            "HX-Target": "claim-prefix-caching",
+            "HX-Current-URL": where,
+        },
+    )
     assert response.status_code == 204
     assert response.headers["hx-redirect"] == "/matrix?kind=engine&cell=vllm:prefix-caching"
     assert "hx-refresh" not in response.headers
     elsewhere = editor.post(
         "/systems/vllm/claims/prefix-caching/delete",
         data={"version": "1", "next": ""},
-        headers={"Sec-Fetch-Site": "same-origin", "HX-Request": "true",
-                 "HX-Target": "claim-prefix-caching", "HX-Current-URL": "http://evil.example/x"},
-    )  # fmt: skip
+        headers={
+            "Sec-Fetch-Site": "same-origin",
+            "HX-Request": "true",
+            "HX-Target": "claim-prefix-caching",
+            "HX-Current-URL": "http://evil.example/x",
+        },
+    )
     assert elsewhere.headers["hx-redirect"] == "/matrix/cell?system=vllm&capability=prefix-caching"
 
 
@@ -194,8 +202,12 @@ def test_a_bad_claim_is_shown_again_with_its_message_and_note(
     assert "<script>alert(1)" not in response.text
     assert soup.select_one("h1").get_text() == "The team's claim: vLLM · Speculative decoding"
     assert soup.select("#sources-say ~ ul.claim-list li")  # what the sources say, for context
-    htmx = post(clients("eddie"), "/systems/vllm/claims/speculative-decoding", data,
-                target="claim-speculative-decoding")  # fmt: skip
+    htmx = post(
+        clients("eddie"),
+        "/systems/vllm/claims/speculative-decoding",
+        data,
+        target="claim-speculative-decoding",
+    )
     assert htmx.status_code == 422
     assert htmx.text.lstrip().startswith('<div id="claim-speculative-decoding" class="team-claim">')
     assert claims(accounts_engine) == before

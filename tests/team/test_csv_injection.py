@@ -14,8 +14,14 @@ from tests.team.test_write_api import RESULT, token_for
 
 pytestmark = pytest.mark.database
 
-FORMULAS = ["=HYPERLINK(\"http://evil.example\")", "+1+cmd|' /C calc'!A0", "-2+3", "@SUM(A1)",
-            "\tx", "\rx"]  # fmt: skip
+FORMULAS = [
+    '=HYPERLINK("http://evil.example")',
+    "+1+cmd|' /C calc'!A0",
+    "-2+3",
+    "@SUM(A1)",
+    "\tx",
+    "\rx",
+]
 
 
 @pytest.mark.parametrize("text", FORMULAS)

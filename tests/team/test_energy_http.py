@@ -54,8 +54,14 @@ def imported(accounts_app: Any, accounts_engine: Engine) -> None:
     confirm(editor, REAL.name, REAL.read_bytes(), system_version="0.13.0", **context)
     confirm(editor, "c4.json", second_load(), system_version="0.13.0", **context)
     # The same setup's vLLM sweep without telemetry, in another version: no energy.
-    confirm(editor, VLLM_SWEEP.name, VLLM_SWEEP.read_bytes(), system_version="0.12.0",
-            gpus="1", **context)  # fmt: skip
+    confirm(
+        editor,
+        VLLM_SWEEP.name,
+        VLLM_SWEEP.read_bytes(),
+        system_version="0.12.0",
+        gpus="1",
+        **context,
+    )
 
 
 @pytest.fixture

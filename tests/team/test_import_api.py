@@ -55,8 +55,11 @@ def test_a_preview_saves_nothing_and_confirming_saves_every_run(
     body = preview.json()
     assert preview.headers["location"] == f"/api/v1/imports/{body['id']}"
     assert (body["state"], body["ready"], body["format"], body["by"]) == (
-        "pending", True, "vllm-bench", "eddie"
-    )  # fmt: skip
+        "pending",
+        True,
+        "vllm-bench",
+        "eddie",
+    )
     assert [r["setup"]["concurrency"] for r in body["runs"]] == [1, 4, 16, 64]
     assert all(r["setup"]["gpus"] == 1 for r in body["runs"])
     # Names are vocabulary slugs: the alias given, and the model the user chose for the file's.
@@ -189,8 +192,12 @@ def test_only_editors_import_and_only_the_uploader_confirms(
 def test_every_format_imports_through_the_api(
     editor: TestClient, accounts_engine: Engine, path: Path
 ) -> None:
-    context = {"hardware": "unlisted-hardware", "gpus": "1", "precision": "BF16",
-               "model": "unlisted-model"}  # fmt: skip
+    context = {
+        "hardware": "unlisted-hardware",
+        "gpus": "1",
+        "precision": "BF16",
+        "model": "unlisted-model",
+    }
     if path.parent.name != "llama-bench":  # llama-bench names its server itself
         context["system"] = "sglang"
     preview = upload(editor, path, **context)
@@ -212,8 +219,10 @@ def test_several_files_or_an_archive_are_one_sweep(
 
     root = REAL_FILES[0].parents[1] / "vllm-sweep"
     found = sorted(root.rglob("run=*.json"))
-    parts = [("file", (p.parent.name[:20] + "/" + p.name, p.read_bytes(), "application/json"))
-             for p in found]  # fmt: skip
+    parts = [
+        ("file", (p.parent.name[:20] + "/" + p.name, p.read_bytes(), "application/json"))
+        for p in found
+    ]
     several = editor.post("/api/v1/imports", files=parts, data=CONTEXT | {"gpus": "1"})
     assert several.status_code == 201, several.text
     assert len(several.json()["runs"]) == 4

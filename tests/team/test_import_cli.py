@@ -181,8 +181,18 @@ def test_one_bad_file_among_several_saves_none(url: str) -> None:
 
 
 def test_an_unknown_system_is_refused_by_the_write_rules(url: str) -> None:
-    result = run(SWEEP, "--system", "vllm-turbo", "--hardware", "H100", "--precision", "FP8",
-                 *LLAMA_8B, "--user", "eddie")  # fmt: skip
+    result = run(
+        SWEEP,
+        "--system",
+        "vllm-turbo",
+        "--hardware",
+        "H100",
+        "--precision",
+        "FP8",
+        *LLAMA_8B,
+        "--user",
+        "eddie",
+    )
     assert result.exit_code == 1
     assert "system: line 1: no system has the slug 'vllm-turbo'" in result.output
 
@@ -214,8 +224,20 @@ def test_every_format_imports_from_the_command_line(url: str, path: Path) -> Non
     server itself. What the file says about the hardware and model is overridden here."""
     before = counts(url)
     system = [] if path.parent.name == "llama-bench" else ["--system", "vllm"]
-    result = run(path, *system, "--hardware", "unlisted-hardware", "--gpus", "1",
-                 "--precision", "BF16", "--model", "unlisted-model", "--user", "eddie")  # fmt: skip
+    result = run(
+        path,
+        *system,
+        "--hardware",
+        "unlisted-hardware",
+        "--gpus",
+        "1",
+        "--precision",
+        "BF16",
+        "--model",
+        "unlisted-model",
+        "--user",
+        "eddie",
+    )
     assert result.exit_code == 0, result.output
     after = counts(url)
     assert after[1] == before[1] + 1 and after[2] > before[2], "one import, its runs"
@@ -238,16 +260,38 @@ REAL_FILES = sorted(
 def test_every_real_file_imports_from_the_command_line(url: str, path: Path) -> None:
     before = counts(url)
     system = [] if path.parent.name == "llama-bench" else ["--system", "vllm"]
-    result = run(path, *system, "--hardware", "unlisted-hardware", "--gpus", "1",
-                 "--precision", "BF16", "--model", "unlisted-model", "--user", "eddie")  # fmt: skip
+    result = run(
+        path,
+        *system,
+        "--hardware",
+        "unlisted-hardware",
+        "--gpus",
+        "1",
+        "--precision",
+        "BF16",
+        "--model",
+        "unlisted-model",
+        "--user",
+        "eddie",
+    )
     assert result.exit_code == 0, result.output
     assert counts(url)[0] > before[0]
 
 
 def test_a_one_run_file_names_its_problem_without_an_empty_place(url: str) -> None:
     one = REAL / "vllm-bench" / "llmd-h100-1p1d-rate3.6.json"
-    result = run(one, "--system", "vllm-turbo", "--hardware", "H100", "--precision", "FP8",
-                 *LLAMA_8B, "--user", "eddie")  # fmt: skip
+    result = run(
+        one,
+        "--system",
+        "vllm-turbo",
+        "--hardware",
+        "H100",
+        "--precision",
+        "FP8",
+        *LLAMA_8B,
+        "--user",
+        "eddie",
+    )
     assert result.exit_code == 1
     assert "system: no system has the slug 'vllm-turbo'" in result.output
     assert ": :" not in result.output
@@ -285,8 +329,16 @@ def test_a_fresh_database_is_migrated_and_seeded_first(
 
 def test_a_sweep_directory_is_imported_as_one_sweep_of_all_its_runs(url: str) -> None:
     before = counts(url)
-    result = run(REAL / "vllm-sweep", *H100, "--precision", "FP8", "--model", "unlisted-model",
-                 "--user", "eddie")  # fmt: skip
+    result = run(
+        REAL / "vllm-sweep",
+        *H100,
+        "--precision",
+        "FP8",
+        "--model",
+        "unlisted-model",
+        "--user",
+        "eddie",
+    )
     assert result.exit_code == 0, result.output
     after = counts(url)
     assert (after[1] - before[1], after[2] - before[2]) == (1, 4), "one import of four runs"
@@ -294,8 +346,16 @@ def test_a_sweep_directory_is_imported_as_one_sweep_of_all_its_runs(url: str) ->
 
 
 def test_a_saved_import_is_written_as_llmd_reports(url: str, tmp_path: Path) -> None:
-    result = run(REAL / "vllm-sweep", *H100, "--precision", "FP8", "--model", "unlisted-model",
-                 "--user", "eddie")  # fmt: skip
+    result = run(
+        REAL / "vllm-sweep",
+        *H100,
+        "--precision",
+        "FP8",
+        "--model",
+        "unlisted-model",
+        "--user",
+        "eddie",
+    )
     assert result.exit_code == 0, result.output
     engine = make_engine(url)
     with Session(engine) as session:

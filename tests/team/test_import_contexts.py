@@ -61,11 +61,15 @@ def test_a_run_of_the_same_setup_meets_the_published_figure(editor: TestClient) 
     ids = {r["result"]["id"] for r in context["results"]}
     assert PUBLISHED in ids and len(ids) == 2
     assert (context["hardware"], context["gpus"], context["model"]) == (
-        "nvidia-h100-sxm5-80gb", 1, "llama-3.3-70b-instruct"
-    )  # fmt: skip
+        "nvidia-h100-sxm5-80gb",
+        1,
+        "llama-3.3-70b-instruct",
+    )
     assert (context["precision"], context["concurrency"], context["workload"]) == (
-        "FP8", 100, "online-serving"
-    )  # fmt: skip
+        "FP8",
+        100,
+        "online-serving",
+    )
     # The team's figure stands beside the article's, marked as the team's own measurement.
     team = [r["result"] for r in context["results"] if r["result"]["id"] != PUBLISHED]
     assert team[0]["source"]["kind"] == "team-measurement" and team[0]["run_by"] == "eddie"

@@ -24,8 +24,15 @@ def test_a_four_run_import_is_one_group_on_the_system_page(
     rows_before = before.select("table.benchmarks tbody tr[id^=bench-]")
     assert rows_before and not before.select(".import-group")
 
-    source = import_file(accounts_url, VLLM_SWEEP, system="vllm", hardware=H100, gpus=1,
-                         precision="FP8", system_version="0.11.2")  # fmt: skip
+    source = import_file(
+        accounts_url,
+        VLLM_SWEEP,
+        system="vllm",
+        hardware=H100,
+        gpus=1,
+        precision="FP8",
+        system_version="0.11.2",
+    )
     key = source.removeprefix("import-")
 
     after = soup(reader.get("/systems/vllm"))
@@ -65,8 +72,9 @@ def test_a_four_run_import_is_one_group_on_the_system_page(
 def test_benchmarks_groups_the_file_and_lists_it_when_its_source_is_picked(
     accounts_url: str, clients: Callable[..., TestClient]
 ) -> None:
-    source = import_file(accounts_url, VLLM_SWEEP, system="vllm", hardware=H100, gpus=1,
-                         precision="FP8")  # fmt: skip
+    source = import_file(
+        accounts_url, VLLM_SWEEP, system="vllm", hardware=H100, gpus=1, precision="FP8"
+    )
     reader = clients("vera")
     page = soup(reader.get("/benchmarks"))
     group = page.select_one(f"#import-{source.removeprefix('import-')}")
@@ -103,8 +111,9 @@ def test_changes_and_its_feed_show_an_import_as_one_entry(
 ) -> None:
     import xml.etree.ElementTree as ET
 
-    source = import_file(accounts_url, VLLM_SWEEP, system="vllm", hardware=H100, gpus=1,
-                         precision="FP8")  # fmt: skip
+    source = import_file(
+        accounts_url, VLLM_SWEEP, system="vllm", hardware=H100, gpus=1, precision="FP8"
+    )
     key = source.removeprefix("import-")
     reader = clients("vera")
     figures = reader.get(f"/api/v1/benchmarks?source={source}").json()["matched"]

@@ -23,8 +23,9 @@ def test_an_unknown_model_is_added_from_the_preview_in_one_step(
     clients: Any, accounts_engine: Engine, tmp_path: Path
 ) -> None:
     eddie = clients("eddie")
-    sent = upload(eddie, GGUF_RUNS, system="llama-cpp", precision="Q8_0",
-                  hardware="apple-silicon-unspecified")  # fmt: skip
+    sent = upload(
+        eddie, GGUF_RUNS, system="llama-cpp", precision="Q8_0", hardware="apple-silicon-unspecified"
+    )
     assert sent.status_code == 303, sent.text
     where = sent.headers["location"]
     preview = page(eddie.get(where))

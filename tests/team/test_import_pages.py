@@ -16,8 +16,9 @@ SWEEP = FIXTURES / "vllm-bench" / "sweep-append-result.json"
 
 def upload(client: Any, path: Path, **fields: str) -> Any:
     files = {"file": (path.name, path.read_bytes(), "application/json")}
-    return client.post("/imports", files=files, data=fields, headers=SAME_ORIGIN,
-                       follow_redirects=False)  # fmt: skip
+    return client.post(
+        "/imports", files=files, data=fields, headers=SAME_ORIGIN, follow_redirects=False
+    )
 
 
 def test_upload_preview_give_context_then_save(clients: Any, accounts_engine: Engine) -> None:
@@ -36,18 +37,27 @@ def test_upload_preview_give_context_then_save(clients: Any, accounts_engine: En
     assert preview.select_one(".confirm-import button").has_attr("disabled")
     rows = preview.select("table.import-runs tbody tr")
     assert [r.select("td")[1].get_text() for r in rows] == [
-        "1 at once", "4 at once", "16 at once", "64 at once"
-    ]  # fmt: skip
+        "1 at once",
+        "4 at once",
+        "16 at once",
+        "64 at once",
+    ]
     key = where.rsplit("/", 1)[1]
     # The model cell says what the file gave; the form suggests the vocabulary's names.
     model_cell = rows[0].select("td")[2]
     assert "the file says “meta-llama/Llama-3.1-8B-Instruct”" in model_cell.get_text()
     assert preview.select_one("#ctx-model")["list"] == "ctx-model-list"
     assert preview.select_one("#ctx-model-list option[value='llama-3.1-8b']") is not None
-    given = {"system": "vllm", "hardware": "NVIDIA H100 SXM5 80GB", "gpus": "1",
-             "precision": "FP8", "model": "Llama 3.1 8B"}  # fmt: skip
-    changed = eddie.post(f"/imports/{key}/context", data=given, headers=SAME_ORIGIN,
-                         follow_redirects=False)  # fmt: skip
+    given = {
+        "system": "vllm",
+        "hardware": "NVIDIA H100 SXM5 80GB",
+        "gpus": "1",
+        "precision": "FP8",
+        "model": "Llama 3.1 8B",
+    }
+    changed = eddie.post(
+        f"/imports/{key}/context", data=given, headers=SAME_ORIGIN, follow_redirects=False
+    )
     assert changed.status_code == 303
     ready = page(eddie.get(where))
     assert ready.select_one(".problem-banner") is None
@@ -107,8 +117,15 @@ def test_the_upload_limit_is_said_as_the_readme_says_it(clients: Any) -> None:
 
 
 def _saved_import(eddie: Any) -> str:
-    sent = upload(eddie, SWEEP, system="vllm", hardware="H100 SXM", gpus="1", precision="FP8",
-                  model="llama-3.1-8b")  # fmt: skip
+    sent = upload(
+        eddie,
+        SWEEP,
+        system="vllm",
+        hardware="H100 SXM",
+        gpus="1",
+        precision="FP8",
+        model="llama-3.1-8b",
+    )
     key = sent.headers["location"].rsplit("/", 1)[1]
     saved = eddie.post(f"/imports/{key}/confirm", headers=SAME_ORIGIN, follow_redirects=False)
     assert saved.status_code == 303

@@ -37,8 +37,12 @@ def test_a_note_shows_on_its_figures_page_and_in_the_json(editor: TestClient, cl
 
 
 def test_a_note_shows_on_its_claims_page_and_in_the_json(editor: TestClient, clients: Any) -> None:
-    body = {"system": "vllm", "capability": "prefix-caching", "source": "overview-early-2026",
-            "text": "Wrong for V1: prefix caching is on by default."}  # fmt: skip
+    body = {
+        "system": "vllm",
+        "capability": "prefix-caching",
+        "source": "overview-early-2026",
+        "text": "Wrong for V1: prefix caching is on by default.",
+    }
     assert editor.post("/api/v1/notes", json=body).status_code == 201
     reader = clients()
     soup = BeautifulSoup(reader.get(CLAIM).text, "html.parser")

@@ -32,8 +32,11 @@ def hostile(accounts_app: Any, accounts_engine: Engine, accounts_url: str) -> di
     result on them and an imported sweep; their slugs."""
     api = TestClient(accounts_app, headers=token_for(accounts_engine, "eddie"))
     slugs = {}
-    for kind, extra in (("hardware", {"memory_gb": 80}), ("models", {"parameters_b": 8}),
-                        ("systems", {"kind": "engine"})):  # fmt: skip
+    for kind, extra in (
+        ("hardware", {"memory_gb": 80}),
+        ("models", {"parameters_b": 8}),
+        ("systems", {"kind": "engine"}),
+    ):
         made = api.post(f"/api/v1/{kind}", json={"name": HOSTILE, **extra})
         assert made.status_code == 201, made.text
         slugs[kind] = made.json()["slug"]
@@ -43,8 +46,15 @@ def hostile(accounts_app: Any, accounts_engine: Engine, accounts_url: str) -> di
     for system in (slugs["systems"], slugs["formula"]):
         result = RESULT | {"system": system, "hardware": HOSTILE, "model": HOSTILE}
         assert api.post("/api/v1/benchmarks", json=result).status_code == 201
-    import_file(accounts_url, VLLM_SWEEP, system=slugs["systems"], hardware=HOSTILE, gpus=1,
-                precision="FP8", model=HOSTILE)  # fmt: skip
+    import_file(
+        accounts_url,
+        VLLM_SWEEP,
+        system=slugs["systems"],
+        hardware=HOSTILE,
+        gpus=1,
+        precision="FP8",
+        model=HOSTILE,
+    )
     return slugs
 
 
@@ -56,9 +66,17 @@ def _no_markup(html: str) -> None:
 def test_every_page_shows_the_name_as_text(clients: Clients, hostile: dict[str, str]) -> None:
     reader = clients("vera")  # signed in: never a cached page from before the names existed
     system, gpu, model = hostile["systems"], hostile["hardware"], hostile["models"]
-    pages = [f"/systems/{system}", f"/hardware/{gpu}", f"/models/{model}", "/benchmarks",
-             f"/benchmarks?system={system}", f"/compare?s={system}&s=vllm", "/matrix",
-             "/changes", f"/benchmarks?hardware={gpu}#team_sweeps"]  # fmt: skip
+    pages = [
+        f"/systems/{system}",
+        f"/hardware/{gpu}",
+        f"/models/{model}",
+        "/benchmarks",
+        f"/benchmarks?system={system}",
+        f"/compare?s={system}&s=vllm",
+        "/matrix",
+        "/changes",
+        f"/benchmarks?hardware={gpu}#team_sweeps",
+    ]
     for path in pages:
         shown = reader.get(path)
         assert shown.status_code == 200, path

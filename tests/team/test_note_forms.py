@@ -39,8 +39,11 @@ def add(client: TestClient, **fields: str) -> str:
 def claim_item(soup: BeautifulSoup, source: str) -> BeautifulSoup:
     """The list item of one source's claim in the prefix-caching row of vLLM's page."""
     row = soup.select_one("#cap-prefix-caching")
-    return next(li for li in row.select("ul.claim-list > li")
-                if li.select_one(f"a.cite[href='/sources#{source}']"))  # fmt: skip
+    return next(
+        li
+        for li in row.select("ul.claim-list > li")
+        if li.select_one(f"a.cite[href='/sources#{source}']")
+    )
 
 
 @pytest.fixture
@@ -154,8 +157,9 @@ def test_htmx_swaps_the_link_for_the_form_and_a_problem_for_the_form_again(
     hidden = {i["name"]: i["value"] for i in soup.select("input[type=hidden]")}
     assert hidden == CLAIM | {"next": "/systems/vllm#cap-prefix-caching"}
     before = notes(accounts_engine)
-    bad = post(editor, "/notes", hidden | {"text": " ", "link": "javascript:alert(1)"},
-               target=CLAIM_TARGET)  # fmt: skip
+    bad = post(
+        editor, "/notes", hidden | {"text": " ", "link": "javascript:alert(1)"}, target=CLAIM_TARGET
+    )
     assert bad.status_code == 422 and bad.text.lstrip().startswith("<form")
     assert field_notes(page(bad)) == {
         f"{CLAIM_TARGET}-text": "Required.",
@@ -216,14 +220,21 @@ def test_notes_on_figures_from_benchmarks_and_in_the_matrix_cell_panel(clients: 
     )
     # A panel HTMX loaded does not know the matrix around it: it goes back to the page the
     # browser shows (as the claim form does).
-    panel = editor.get("/matrix/cell?system=vllm&capability=prefix-caching",
-                       headers={"HX-Request": "true", "HX-Target": "cell_detail"})  # fmt: skip
+    panel = editor.get(
+        "/matrix/cell?system=vllm&capability=prefix-caching",
+        headers={"HX-Request": "true", "HX-Target": "cell_detail"},
+    )
     assert "next=" not in page(panel).select_one(f"#{CLAIM_TARGET}")["href"]
     response = editor.post(
-        "/notes", data=CLAIM | {"text": "From the panel.", "next": ""},
-        headers={"Sec-Fetch-Site": "same-origin", "HX-Request": "true", "HX-Target": CLAIM_TARGET,
-                 "HX-Current-URL": "http://testserver/matrix?need=prefix-caching&cell=vllm:prefix-caching"},
-    )  # fmt: skip
+        "/notes",
+        data=CLAIM | {"text": "From the panel.", "next": ""},
+        headers={
+            "Sec-Fetch-Site": "same-origin",
+            "HX-Request": "true",
+            "HX-Target": CLAIM_TARGET,
+            "HX-Current-URL": "http://testserver/matrix?need=prefix-caching&cell=vllm:prefix-caching",
+        },
+    )
     assert response.headers["hx-redirect"].startswith(
         "/matrix?need=prefix-caching&cell=vllm:prefix-caching#note-note-"
     )
@@ -310,8 +321,11 @@ def test_what_editors_type_is_text_and_only_web_links_become_links(
         row = session.exec(select(TeamNote).where(TeamNote.slug == note_id)).one()
         row.link = "javascript:alert(3)"
         session.add(row)
-    bumped = clients("eddie").post("/api/v1/notes", json={"system": "tgi", "text": "bump"},
-                                   headers={"Sec-Fetch-Site": "same-origin"})  # fmt: skip
+    bumped = clients("eddie").post(
+        "/api/v1/notes",
+        json={"system": "tgi", "text": "bump"},
+        headers={"Sec-Fetch-Site": "same-origin"},
+    )
     assert bumped.status_code == 201  # a write: the next page is built afresh
     note = page(clients("vera").get("/systems/vllm")).select_one(f"#note-{note_id}")
     assert note.select("a") == []

@@ -17,8 +17,11 @@ pytestmark = pytest.mark.database
 CLAIM = {"system": "vllm", "capability": "prefix-caching", "source": "overview-early-2026"}
 FIGURE = {"result": "ov-vllm-h100-peak"}
 # genai-in-depth-serving-frameworks gives two readings of SGLang on x86 CPUs (they disagree).
-TWO_READINGS = {"system": "sglang", "capability": "cpu-x86",
-                "source": "genai-in-depth-serving-frameworks"}  # fmt: skip
+TWO_READINGS = {
+    "system": "sglang",
+    "capability": "cpu-x86",
+    "source": "genai-in-depth-serving-frameworks",
+}
 
 
 @pytest.fixture(scope="module")
@@ -58,7 +61,11 @@ def test_a_note_on_a_published_claim_is_served_beside_it_with_who_and_when(
     note = response.json()
     assert note["id"].startswith("note-") and response.headers["etag"] == '"1"'
     assert (note["on"], note["text"], note["by"], note["version"]) == (
-        "claim", "Wrong for V1: we use APC.", "eddie", 1)  # fmt: skip
+        "claim",
+        "Wrong for V1: we use APC.",
+        "eddie",
+        1,
+    )
     anonymous = TestClient(accounts_app)
     served = claim_of(anonymous, "overview-early-2026")["team_notes"]
     assert [(n["id"], n["text"], n["link"], n["by"]) for n in served] == [
@@ -105,8 +112,11 @@ def test_a_source_that_gives_two_readings_of_a_cell_is_asked_which(editor: TestC
     made = editor.post("/api/v1/notes", json=TWO_READINGS | {"reading": 2, "text": "The ✗ one."})
     assert made.status_code == 201 and made.json()["reading"] == 2
     claims = cell(editor, "sglang", "cpu-x86")["claims"]
-    noted = [(c["reading"], [n["text"] for n in c["team_notes"]]) for c in claims
-             if c["source"]["slug"] == TWO_READINGS["source"]]  # fmt: skip
+    noted = [
+        (c["reading"], [n["text"] for n in c["team_notes"]])
+        for c in claims
+        if c["source"]["slug"] == TWO_READINGS["source"]
+    ]
     assert sorted(noted) == [(1, []), (2, ["The ✗ one."])]
 
 
@@ -142,8 +152,12 @@ def test_a_bad_note_gets_422_naming_the_field(
 def test_the_teams_own_claims_and_results_are_changed_not_annotated(editor: TestClient) -> None:
     claim = editor.put("/api/v1/systems/vllm/claims/mobile", json={"level": "no"})
     assert claim.status_code == 201
-    refused = problems(editor.post("/api/v1/notes", json={
-        "system": "vllm", "capability": "mobile", "source": "team", "text": "x"}))  # fmt: skip
+    refused = problems(
+        editor.post(
+            "/api/v1/notes",
+            json={"system": "vllm", "capability": "mobile", "source": "team", "text": "x"},
+        )
+    )
     assert "the team's own claim" in refused["source"]
     result = editor.post("/api/v1/benchmarks", json=RESULT).json()
     refused = problems(editor.post("/api/v1/notes", json={"result": result["id"], "text": "x"}))
@@ -168,15 +182,17 @@ def test_a_change_based_on_an_old_version_is_refused_with_the_current_note(
     path = f"/api/v1/notes/{made['id']}"
     unversioned = editor.patch(path, json={"text": "Second."})
     assert unversioned.status_code == 428 and unversioned.json()["current"]["version"] == 1
-    first = admin.patch(path, json={"text": "Second.", "link": "https://example.com/2"},
-                        headers={"If-Match": '"1"'})  # fmt: skip
+    first = admin.patch(
+        path, json={"text": "Second.", "link": "https://example.com/2"}, headers={"If-Match": '"1"'}
+    )
     assert first.status_code == 200 and first.headers["etag"] == '"2"'
     assert (first.json()["by"], first.json()["version"]) == ("ada", 2)
     stale = editor.patch(path, json={"text": "Mine.", "version": 1})
     assert stale.status_code == 409
     assert stale.json()["current"] == first.json()
-    mixed = problems(editor.patch(path, json={"text": "x", "version": 1},
-                                  headers={"If-Match": '"2"'}))  # fmt: skip
+    mixed = problems(
+        editor.patch(path, json={"text": "x", "version": 1}, headers={"If-Match": '"2"'})
+    )
     assert "the body says 1, If-Match says 2" in mixed["version"]
     unlinked = editor.patch(path, json={"link": None, "version": 2})
     assert unlinked.status_code == 200 and unlinked.json()["link"] is None
@@ -215,8 +231,9 @@ def test_every_change_is_a_revision_filed_under_the_system(
 def test_the_kind_filter_offers_notes_before_any_note_exists(accounts_app: Any) -> None:
     # A new instance's history has no note yet; a link filtering by notes must still work.
     schema = TestClient(accounts_app).get("/openapi.json").json()
-    kinds = next(p for p in schema["paths"]["/api/v1/changes"]["get"]["parameters"]
-                 if p["name"] == "kind")["schema"]["enum"]  # fmt: skip
+    kinds = next(
+        p for p in schema["paths"]["/api/v1/changes"]["get"]["parameters"] if p["name"] == "kind"
+    )["schema"]["enum"]
     assert "note" in kinds
 
 

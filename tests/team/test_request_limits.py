@@ -99,9 +99,15 @@ def _call(
         sent.append(message)
 
     scope: Scope = {
-        "type": "http", "method": "POST", "path": path, "raw_path": path.encode(),
-        "query_string": b"", "headers": headers, "client": ("127.0.0.1", 1), "state": {},
-    }  # fmt: skip
+        "type": "http",
+        "method": "POST",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "headers": headers,
+        "client": ("127.0.0.1", 1),
+        "state": {},
+    }
     asyncio.run(app(scope, receive, send))  # type: ignore[operator]
     return sent, taken
 

@@ -138,8 +138,14 @@ def test_a_bad_result_is_shown_again_with_each_message_and_what_was_typed(
     clients: Clients, accounts_engine: Engine
 ) -> None:
     before = results(accounts_engine)
-    typed = RESULT_FORM | {"system": "", "unit": "ms", "value": "fast", "concurrency": "0",
-                           "date": "2026-02-30", "note": "<b>kept</b>"}  # fmt: skip
+    typed = RESULT_FORM | {
+        "system": "",
+        "unit": "ms",
+        "value": "fast",
+        "concurrency": "0",
+        "date": "2026-02-30",
+        "note": "<b>kept</b>",
+    }
     response = post(clients("eddie"), "/team-results", typed)
     assert response.status_code == 422
     soup = page(response)
@@ -206,8 +212,9 @@ def test_a_range_problem_marks_the_range_and_htmx_gets_the_form_alone(clients: C
 
 
 def test_htmx_success_reloads_the_page_at_the_new_row(clients: Clients) -> None:
-    response = post(clients("eddie"), "/systems/vllm/team-results", RESULT_FORM,
-                    target="team_result_form")  # fmt: skip
+    response = post(
+        clients("eddie"), "/systems/vllm/team-results", RESULT_FORM, target="team_result_form"
+    )
     assert response.status_code == 204
     assert response.headers["hx-redirect"].startswith("/systems/vllm#bench-team-")
     # The browser is on that page already: moving to an anchor alone would load nothing.
@@ -226,8 +233,13 @@ def test_an_edit_is_saved_and_goes_back_to_where_it_started(
     assert form.select_one("[name=next]")["value"] == "/benchmarks"
     assert form.select_one("#tr-metric-name")["value"] == "Output throughput"
     assert form.select_one("#tr-value")["value"] == "2450"
-    changed = RESULT_FORM | {"value": "", "low": "2400", "high": "2500", "version": "1",
-                             "next": "/benchmarks"}  # fmt: skip
+    changed = RESULT_FORM | {
+        "value": "",
+        "low": "2400",
+        "high": "2500",
+        "version": "1",
+        "next": "/benchmarks",
+    }
     response = post(editor, f"/team-results/{result_id}/edit", changed)
     assert response.headers["location"] == f"/benchmarks#result-{result_id}"
     assert flash_of(editor, "/benchmarks") == (
@@ -273,8 +285,11 @@ def test_an_edit_based_on_an_old_version_shows_both_and_can_be_saved_on_top(
 def test_a_bad_edit_stays_based_on_the_version_it_started_from(
     clients: Clients, result_id: str
 ) -> None:
-    response = post(clients("eddie"), f"/team-results/{result_id}/edit",
-                    RESULT_FORM | {"unit": "", "version": "1"})  # fmt: skip
+    response = post(
+        clients("eddie"),
+        f"/team-results/{result_id}/edit",
+        RESULT_FORM | {"unit": "", "version": "1"},
+    )
     assert response.status_code == 422
     soup = page(response)
     assert field_notes(soup) == {"tr-unit": "A result needs a unit."}
@@ -349,9 +364,10 @@ def test_the_confirmation_is_signed_and_never_shown_to_anonymous_readers(
 def test_cross_site_form_posts_are_refused(clients: Clients, accounts_engine: Engine) -> None:
     before = results(accounts_engine)
     response = clients("eddie").post(
-        "/systems/vllm/team-results", data=RESULT_FORM,
+        "/systems/vllm/team-results",
+        data=RESULT_FORM,
         headers={"Sec-Fetch-Site": "cross-site", "Origin": "http://evil.example"},
-    )  # fmt: skip
+    )
     assert response.status_code == 403 and results(accounts_engine) == before
 
 

@@ -154,8 +154,11 @@ def test_a_goodput_level_labels_each_curves_point_where_it_is_reached(
     # By hand: every setup is at 80% halfway between c=64 (70%) and c=32 (90%).
     # vLLM 0.11.2: per user (40 + 62.5) / 2 = 51.25, per GPU (2400 + 1800) / 2 = 2100;
     # vLLM 0.10.1: 51.25 and (2000 + 1500) / 2 = 1750; SGLang: (31.25 + 50) / 2, 1750.
-    expected = {"vLLM 0.11.2": (51.25, 2100), "vLLM 0.10.1": (51.25, 1750),
-                "SGLang 0.5.2": (40.625, 1750)}  # fmt: skip
+    expected = {
+        "vLLM 0.11.2": (51.25, 2100),
+        "vLLM 0.10.1": (51.25, 1750),
+        "SGLang 0.5.2": (40.625, 1750),
+    }
     assert_at(marks, expected, "80%")
     # With per_user=50 too, the per-user target binds for SGLang (1500 < 1750): its point is on
     # the per-user line, unlabelled; vLLM's are where goodput binds, labelled.
@@ -205,9 +208,10 @@ def test_a_ttft_level_labels_each_curves_point_like_goodput(anonymous: TestClien
     # 2,055.6, above its TTFT figures, so TTFT binds.
     svg, caption, marks = level_chart(anonymous, "ttft_p99=500&tpot_p99=40")
     assert {name: labels for name, (*_, labels) in marks.items()} == {
-        "vLLM 0.11.2": ["TTFT ≤500 ms"], "vLLM 0.10.1": ["TTFT ≤500 ms"],
+        "vLLM 0.11.2": ["TTFT ≤500 ms"],
+        "vLLM 0.10.1": ["TTFT ≤500 ms"],
         "SGLang 0.5.2": ["TPOT ≤40 ms"],
-    }  # fmt: skip
+    }
     assert "level: p99 TTFT ≤ 500 ms and p99 TPOT ≤ 40 ms, which neither axis shows" in caption
     assert "each label marks where a curve reaches it" in caption
 

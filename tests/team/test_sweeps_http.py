@@ -32,12 +32,24 @@ def imported(accounts_app: Any, accounts_engine: Engine) -> dict[str, str]:
     editor = TestClient(accounts_app, headers=token_for(accounts_engine, "eddie"))
     fp8 = {"hardware": H100, "precision": "FP8", "gpus": "1", "model": LLAMA}
     return {
-        "sweep": confirm(editor, VLLM_SWEEP.name, VLLM_SWEEP.read_bytes(), system="vllm",
-                         system_version="0.11.2", **fp8),
+        "sweep": confirm(
+            editor,
+            VLLM_SWEEP.name,
+            VLLM_SWEEP.read_bytes(),
+            system="vllm",
+            system_version="0.11.2",
+            **fp8,
+        ),
         "8qps": confirm(editor, VLLM_8QPS.name, VLLM_8QPS.read_bytes(), system="vllm", **fp8),
-        "sglang": confirm(editor, f"{EVIL}.json", faster_vllm_sweep(1.3), system="sglang",
-                          system_version=EVIL, **fp8),
-    }  # fmt: skip
+        "sglang": confirm(
+            editor,
+            f"{EVIL}.json",
+            faster_vllm_sweep(1.3),
+            system="sglang",
+            system_version=EVIL,
+            **fp8,
+        ),
+    }
 
 
 @pytest.fixture
@@ -67,8 +79,9 @@ def test_the_page_draws_one_chart_with_every_point_and_its_frontier(anonymous: T
     assert len(svg.select("g.sweep-point.is-dominated")) == 1
     assert len(svg.select("polyline.sweep-frontier")) == 2
     assert {t.get_text() for t in svg.select("text.axis-label")} == {
-        "Per-user throughput (tok/s/user)", "Throughput per GPU (tok/s/GPU)"
-    }  # fmt: skip
+        "Per-user throughput (tok/s/user)",
+        "Throughput per GPU (tok/s/GPU)",
+    }
     assert len(sweeps.select("ul.sweep-legend li")) == 4  # two curves, then filled and hollow
 
 
@@ -159,6 +172,18 @@ def test_the_json_twin_names_a_bad_filter(anonymous: TestClient) -> None:
 def test_the_sweeps_are_documented_in_openapi(anonymous: TestClient) -> None:
     operation = anonymous.get("/openapi.json").json()["paths"]["/api/v1/sweeps"]["get"]
     parameters = {p["name"]: p for p in operation["parameters"]}
-    assert set(parameters) == {"system", "hardware", "model", "precision", "source", "cmin", "cmax",
-                               "per_user", "ttft_p99", "tpot_p99", "goodput", "price"}  # fmt: skip
+    assert set(parameters) == {
+        "system",
+        "hardware",
+        "model",
+        "precision",
+        "source",
+        "cmin",
+        "cmax",
+        "per_user",
+        "ttft_p99",
+        "tpot_p99",
+        "goodput",
+        "price",
+    }
     assert "sglang" in parameters["system"]["schema"]["items"]["enum"]

@@ -86,8 +86,9 @@ def test_each_model_and_workload_gets_a_chart_and_each_setup_a_curve(session: Se
     # Lengths within 10% are one workload; the chart names the newest run's (a measured mean).
     assert (llama.input_tokens, llama.output_tokens) == (1024, 511)
     assert [c.label for c in llama.curves] == [
-        f"SGLang · {H100_NAME} ×1 · FP8", f"vLLM 0.11.2 · {H100_NAME} ×1 · FP8"
-    ]  # fmt: skip
+        f"SGLang · {H100_NAME} ×1 · FP8",
+        f"vLLM 0.11.2 · {H100_NAME} ×1 · FP8",
+    ]
     assert page.charts_left_out == 0 and all(c.curves_left_out == 0 for c in page.charts)
 
 
@@ -97,8 +98,12 @@ def test_runs_of_one_setup_from_several_files_make_one_curve_with_its_frontier(
     vllm = chart(team_sweeps(session, SweepParams()), LLAMA).curves[1]
     # The sweep (511 and 512 output tokens on average) and the 8 req/s run (512) are one workload.
     assert [p.load for p in vllm.points] == [
-        "8 req/s", "64 concurrent", "16 concurrent", "4 concurrent", "1 concurrent"
-    ]  # fmt: skip
+        "8 req/s",
+        "64 concurrent",
+        "16 concurrent",
+        "4 concurrent",
+        "1 concurrent",
+    ]
     assert [p.source.slug for p in vllm.points] == [imported["vllm-8qps"]] + [
         imported["vllm-sweep"]
     ] * 4
@@ -200,8 +205,9 @@ def test_the_page_shows_sweeps_only_where_its_filters_leave_room() -> None:
 
 
 def test_a_run_counts_while_the_team_keeps_one_of_its_results(fresh_url: str) -> None:
-    source = import_file(fresh_url, VLLM_SWEEP, system="vllm", hardware=H100, gpus=1,
-                         precision="FP8")  # fmt: skip
+    source = import_file(
+        fresh_url, VLLM_SWEEP, system="vllm", hardware=H100, gpus=1, precision="FP8"
+    )
     engine = make_engine(fresh_url)
     with Session(writer(engine)) as session, session.begin():
         user = accounts.get_user(session, "eddie")
@@ -240,18 +246,30 @@ WHERE = ("k", "f.json", "line 1", "import-k", "f.json", "t", "2026-11-01", "team
     ("metrics", "gpus", "expected"),
     [
         ({"output_throughput": 800.0, "tpot_mean": 20.0}, 2, (50.0, "tpot", 400.0)),
-        ({"output_throughput": 800.0, "output_throughput_per_user": 50.0, "tpot_mean": 20.0},
-         2, (50.0, "tpot", 400.0)),  # the parser's own 1000 / TPOT
-        ({"output_throughput": 800.0, "output_throughput_per_user": 48.5, "tpot_mean": 20.0},
-         4, (48.5, "file", 200.0)),
-        ({"output_throughput": 800.0, "output_throughput_per_user": 48.5},
-         1, (48.5, "file", 800.0)),
+        (
+            {"output_throughput": 800.0, "output_throughput_per_user": 50.0, "tpot_mean": 20.0},
+            2,
+            (50.0, "tpot", 400.0),
+        ),  # the parser's own 1000 / TPOT
+        (
+            {"output_throughput": 800.0, "output_throughput_per_user": 48.5, "tpot_mean": 20.0},
+            4,
+            (48.5, "file", 200.0),
+        ),
+        (
+            {"output_throughput": 800.0, "output_throughput_per_user": 48.5},
+            1,
+            (48.5, "file", 800.0),
+        ),
         ({"output_throughput": 800.0}, 1, "lacked TPOT and a per-user throughput"),
         ({"tpot_mean": 20.0}, 1, "lacked an output throughput"),
-        ({"output_throughput": 800.0, "tpot_mean": 20.0}, None,
-         "had no GPU count (give one when importing)"),
+        (
+            {"output_throughput": 800.0, "tpot_mean": 20.0},
+            None,
+            "had no GPU count (give one when importing)",
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_point_from_one_run(
     metrics: dict[str, float], gpus: int | None, expected: object
 ) -> None:

@@ -40,8 +40,9 @@ GGUF_IN_FILE = "models/Qwen2.5-7B-Instruct-Q4_K_M.gguf"
 
 def _upload(client: TestClient, path: Path, **fields: str) -> str:
     files = {"file": (path.name, path.read_bytes(), "application/json")}
-    sent = client.post("/imports", files=files, data=fields, headers=SAME_ORIGIN,
-                       follow_redirects=False)  # fmt: skip
+    sent = client.post(
+        "/imports", files=files, data=fields, headers=SAME_ORIGIN, follow_redirects=False
+    )
     assert sent.status_code == 303, sent.text
     return str(sent.headers["location"])
 
@@ -65,16 +66,26 @@ def test_the_team_catalogue_walkthrough(
     api = TestClient(accounts_app, headers=token_for(accounts_engine, "eddie"))
 
     # 1. "NVIDIA H200 NVL" by form; the API then refuses it again, naming the holder.
-    gpu_form = {"name": "NVIDIA H200 NVL", "vendor": "NVIDIA", "memory_gb": "141",
-                "form_factor": "pcie", "aliases": "H200 NVL"}  # fmt: skip
+    gpu_form = {
+        "name": "NVIDIA H200 NVL",
+        "vendor": "NVIDIA",
+        "memory_gb": "141",
+        "form_factor": "pcie",
+        "aliases": "H200 NVL",
+    }
     added = post(eddie, "/catalogue/hardware", gpu_form)
     assert added.status_code == 303 and added.headers["location"] == "/hardware/nvidia-h200-nvl"
     again = api.post("/api/v1/hardware", json={"name": "NVIDIA H200 NVL"})
     assert again.status_code == 409 and "nvidia-h200-nvl" in again.text
 
     # 2. Qwen/Qwen3-32B by API; the form then refuses it again, naming the holder.
-    model = {"name": "Qwen3 32B", "hf_id": "Qwen/Qwen3-32B", "family": "Qwen3",
-             "parameters_b": 32, "architecture": "dense"}  # fmt: skip
+    model = {
+        "name": "Qwen3 32B",
+        "hf_id": "Qwen/Qwen3-32B",
+        "family": "Qwen3",
+        "parameters_b": 32,
+        "architecture": "dense",
+    }
     made = api.post("/api/v1/models", json=model)
     assert made.status_code == 201, made.text
     qwen = made.json()["slug"]
@@ -82,23 +93,41 @@ def test_the_team_catalogue_walkthrough(
     assert refused.status_code == 409 and qwen in refused.text
 
     # 3. Results on them, typed as people type: aliases, any case, "2,550".
-    by_form = post(eddie, "/systems/vllm/team-results", RESULT_FORM | {
-        "hardware": "h200 nvl", "model": "qwen/qwen3-32b", "value": "2,550"})  # fmt: skip
+    by_form = post(
+        eddie,
+        "/systems/vllm/team-results",
+        RESULT_FORM | {"hardware": "h200 nvl", "model": "qwen/qwen3-32b", "value": "2,550"},
+    )
     assert by_form.status_code == 303, by_form.text
-    body = {"system": "vllm", "metric": "throughput", "value": 2600, "unit": "tok/s",
-            "hardware": "NVIDIA H200 NVL", "gpus": 1, "model": "Qwen/Qwen3-32B",
-            "precision": "BF16", "concurrency": 64, "date": "2026-11-25"}  # fmt: skip
+    body = {
+        "system": "vllm",
+        "metric": "throughput",
+        "value": 2600,
+        "unit": "tok/s",
+        "hardware": "NVIDIA H200 NVL",
+        "gpus": 1,
+        "model": "Qwen/Qwen3-32B",
+        "precision": "BF16",
+        "concurrency": 64,
+        "date": "2026-11-25",
+    }
     by_api = api.post("/api/v1/benchmarks", json=body)
     assert by_api.status_code == 201, by_api.text
     on_them = api.get(f"/api/v1/benchmarks?hardware=nvidia-h200-nvl&model={qwen}").json()
     assert sorted(r["value"] for r in on_them["results"]) == [2550, 2600]
 
     # 4. A vLLM file naming meta-llama/Llama-3.1-8B-Instruct: the vocabulary knows the id.
-    instruct = {"name": "Llama 3.1 8B Instruct", "hf_id": "meta-llama/Llama-3.1-8B-Instruct",
-                "family": "Llama 3.1", "parameters_b": "8", "architecture": "dense"}  # fmt: skip
+    instruct = {
+        "name": "Llama 3.1 8B Instruct",
+        "hf_id": "meta-llama/Llama-3.1-8B-Instruct",
+        "family": "Llama 3.1",
+        "parameters_b": "8",
+        "architecture": "dense",
+    }
     assert post(eddie, "/catalogue/model", instruct).status_code == 303
-    vllm_where = _upload(eddie, VLLM_FILE, system="vllm", hardware="H200 NVL", gpus="1",
-                         precision="BF16")  # fmt: skip
+    vllm_where = _upload(
+        eddie, VLLM_FILE, system="vllm", hardware="H200 NVL", gpus="1", precision="BF16"
+    )
     preview = page(eddie.get(vllm_where))
     assert "model" not in _problems(preview)
     assert preview.select("form.import-offer") == []
@@ -112,18 +141,26 @@ def test_the_team_catalogue_walkthrough(
     offers = {o.select_one("[name=kind]")["value"]: o for o in preview.select("form.import-offer")}
     assert set(offers) == {"hardware", "model"}
     assert offers["model"].select_one("[name=file]")["value"] == GGUF_IN_FILE
-    for kind, name in (("model", "Qwen2.5 7B Instruct Q4_K_M"),
-                       ("hardware", "NVIDIA GeForce RTX 4080")):  # fmt: skip
+    for kind, name in (
+        ("model", "Qwen2.5 7B Instruct Q4_K_M"),
+        ("hardware", "NVIDIA GeForce RTX 4080"),
+    ):
         file_name = offers[kind].select_one("[name=file]")["value"]
-        step = eddie.post(f"{gguf_where}/entries", headers=SAME_ORIGIN, follow_redirects=False,
-                          data={"kind": kind, "file": file_name, "name": name})  # fmt: skip
+        step = eddie.post(
+            f"{gguf_where}/entries",
+            headers=SAME_ORIGIN,
+            follow_redirects=False,
+            data={"kind": kind, "file": file_name, "name": name},
+        )
         assert step.status_code == 303 and step.headers["location"] == gguf_where
         assert f"Added the {'model' if kind == 'model' else 'hardware'}" in flash_of(
-            eddie, gguf_where)  # fmt: skip
+            eddie, gguf_where
+        )
     preview = page(eddie.get(gguf_where))
     assert preview.select("form.import-offer") == []
     assert preview.select_one(".confirm-import button:not([disabled])") is not None, _problems(
-        preview)  # fmt: skip
+        preview
+    )
     gguf_source = _confirm(eddie, gguf_where)
 
     # 6. Both on /benchmarks, each in contexts of its own (its model and hardware).
@@ -149,7 +186,8 @@ def test_the_team_catalogue_walkthrough(
     assert claim.status_code in (200, 201), claim.text
     matrix = page(reader.get("/matrix"))
     row = matrix.select_one(f"tr#row-{fork}") or next(
-        r for r in matrix.select("tr") if r.select_one(f"a[href='/systems/{fork}']"))  # fmt: skip
+        r for r in matrix.select("tr") if r.select_one(f"a[href='/systems/{fork}']")
+    )
     assert "team-added" in row.get_text(" ", strip=True)
     compared = reader.get("/compare?s=Our vLLM Fork&s=vllm")
     assert compared.status_code == 200
@@ -158,8 +196,9 @@ def test_the_team_catalogue_walkthrough(
 
     # 8. A backup of all of it, restored into an empty database, serves the same.
     with Session(accounts_engine) as session:
-        team_results = session.exec(select(BenchmarkResult.slug).where(
-            col(BenchmarkResult.user_id).is_not(None))).all()  # fmt: skip
+        team_results = session.exec(
+            select(BenchmarkResult.slug).where(col(BenchmarkResult.user_id).is_not(None))
+        ).all()
     export_backup(accounts_engine, tmp_path / "backup")
     url = new_database_url(tmp_path, "walkthrough-restored")
     restored_engine = make_engine(url)
@@ -168,13 +207,16 @@ def test_the_team_catalogue_walkthrough(
         with Session(restored_engine) as session:
             gpu = session.exec(select(Hardware).where(Hardware.slug == "nvidia-h200-nvl")).one()
             assert gpu.team and gpu.memory_gb == 141
-            names = session.exec(select(LanguageModelAlias.alias).join(
-                LanguageModel, LanguageModelAlias.languagemodel_id == LanguageModel.id).where(
-                LanguageModel.slug == qwen)).all()  # fmt: skip
+            names = session.exec(
+                select(LanguageModelAlias.alias)
+                .join(LanguageModel, LanguageModelAlias.languagemodel_id == LanguageModel.id)
+                .where(LanguageModel.slug == qwen)
+            ).all()
             assert "Qwen/Qwen3-32B" in names
             assert session.exec(select(System).where(System.slug == fork)).one().team
-            again_results = session.exec(select(BenchmarkResult.slug).where(
-                col(BenchmarkResult.user_id).is_not(None))).all()  # fmt: skip
+            again_results = session.exec(
+                select(BenchmarkResult.slug).where(col(BenchmarkResult.user_id).is_not(None))
+            ).all()
             assert sorted(again_results) == sorted(team_results)
         restored = TestClient(build_app(url))
         with restored:

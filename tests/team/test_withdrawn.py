@@ -24,11 +24,17 @@ pytestmark = pytest.mark.database
 
 # Each the only row of its kind that a source gives, so removing its lines removes it.
 DISPUTING = {"system": "vllm", "capability": "prefix-caching", "source": "overview-early-2026"}
-ONLY_CLAIM = {"system": "exllamav2", "capability": "amd-rocm",
-              "source": "serving-engine-guide-18-tools"}  # fmt: skip
+ONLY_CLAIM = {
+    "system": "exllamav2",
+    "capability": "amd-rocm",
+    "source": "serving-engine-guide-18-tools",
+}
 FIGURE = "ov-vllm-h100-peak"
-UNNOTED = {"system": "exllamav2", "capability": "apple-silicon",
-           "source": "serving-engine-guide-18-tools"}  # fmt: skip
+UNNOTED = {
+    "system": "exllamav2",
+    "capability": "apple-silicon",
+    "source": "serving-engine-guide-18-tools",
+}
 
 
 def without_claim(seed_dir: Path, system: str, capability: str, source: str) -> None:
@@ -63,9 +69,12 @@ def claim_ids(engine: Engine, item: dict[str, str]) -> list[tuple[int, bool]]:
             .join(System, col(System.id) == col(Claim.system_id))
             .join(Capability, col(Capability.id) == col(Claim.capability_id))
             .join(Source, col(Source.id) == col(Claim.source_id))
-            .where(System.slug == item["system"], Capability.slug == item["capability"],
-                   Source.slug == item["source"])
-        )  # fmt: skip
+            .where(
+                System.slug == item["system"],
+                Capability.slug == item["capability"],
+                Source.slug == item["source"],
+            )
+        )
         return [tuple(row) for row in rows]  # type: ignore[misc]
 
 
@@ -102,9 +111,11 @@ def reseeded(
     """Notes on two published claims and a figure; then a reseed from a copy of seed/ without
     them (and without one more claim that nobody annotated)."""
     editor = TestClient(accounts_app, headers=token_for(accounts_engine, "eddie"))
-    for body in (DISPUTING | {"text": "Wrong: vLLM has had prefix caching since 0.4."},
-                 ONLY_CLAIM | {"text": "Not checked by us."},
-                 {"result": FIGURE, "text": "A peak, not a sustained rate."}):  # fmt: skip
+    for body in (
+        DISPUTING | {"text": "Wrong: vLLM has had prefix caching since 0.4."},
+        ONLY_CLAIM | {"text": "Not checked by us."},
+        {"result": FIGURE, "text": "A peak, not a sustained rate."},
+    ):
         assert editor.post("/api/v1/notes", json=body).status_code == 201
     before = Before(
         disputed=editor.get("/api/v1/systems/vllm").json()["disputed_count"],
@@ -134,8 +145,11 @@ def soup_of(client: TestClient, path: str) -> BeautifulSoup:
 
 
 def claim_item(soup: BeautifulSoup, scope: str, source: str) -> Any:
-    return next(li for li in soup.select(f"{scope} ul.claim-list > li")
-                if li.select_one(f"a.cite[href='/sources#{source}']"))  # fmt: skip
+    return next(
+        li
+        for li in soup.select(f"{scope} ul.claim-list > li")
+        if li.select_one(f"a.cite[href='/sources#{source}']")
+    )
 
 
 def test_the_rows_are_kept_withdrawn_and_an_unnoted_one_is_deleted(
@@ -166,7 +180,10 @@ def test_a_withdrawn_claim_no_longer_disputes_its_cell_but_is_listed_with_its_no
     assert (prefix["level"], prefix["disputed"]) == ("yes", False)
     gone = prefix["claims"][-1]  # withdrawn claims come last
     assert (gone["source"]["slug"], gone["level"], gone["withdrawn"]) == (
-        "overview-early-2026", "no", True)  # fmt: skip
+        "overview-early-2026",
+        "no",
+        True,
+    )
     assert [n["text"] for n in gone["team_notes"]] == [
         "Wrong: vLLM has had prefix caching since 0.4."
     ]

@@ -18,11 +18,22 @@ from tests.conftest import SEED_DIR
 
 pytestmark = pytest.mark.database
 
-RESULT = {"system": "vllm", "metric": "throughput", "value": 2450, "unit": "tok/s",
-          "hardware": "H100 SXM", "gpus": 1, "model": "Llama 3.1 8B", "precision": "fp16",
-          "concurrency": 32, "workload": "online serving", "setup": "chat, 1k in / 256 out",
-          "system_version": "0.11.0",
-          "date": "2026-11-20", "note": "our nightly run"}  # fmt: skip
+RESULT = {
+    "system": "vllm",
+    "metric": "throughput",
+    "value": 2450,
+    "unit": "tok/s",
+    "hardware": "H100 SXM",
+    "gpus": 1,
+    "model": "Llama 3.1 8B",
+    "precision": "fp16",
+    "concurrency": 32,
+    "workload": "online serving",
+    "setup": "chat, 1k in / 256 out",
+    "system_version": "0.11.0",
+    "date": "2026-11-20",
+    "note": "our nightly run",
+}
 
 
 def token_for(engine: Engine, name: str) -> dict[str, str]:
@@ -44,9 +55,11 @@ def count(engine: Engine, model: Any) -> int:
 def cell(client: TestClient, system: str, capability: str) -> dict[str, Any]:
     detail = client.get(f"/api/v1/systems/{system}").json()
     return next(
-        c for group in detail["features"] + detail["hardware"] for c in group["cells"]
+        c
+        for group in detail["features"] + detail["hardware"]
+        for c in group["cells"]
         if c["capability"] == capability
-    )  # fmt: skip
+    )
 
 
 # Who may write ---------------------------------------------------------------------------------
@@ -98,9 +111,10 @@ def test_a_cross_site_form_post_with_the_cookie_is_refused(
 ) -> None:
     before = count(accounts_engine, BenchmarkResult)
     response = clients("eddie").post(
-        "/api/v1/benchmarks", json=RESULT,
+        "/api/v1/benchmarks",
+        json=RESULT,
         headers={"Sec-Fetch-Site": "cross-site", "Origin": "http://evil.example"},
-    )  # fmt: skip
+    )
     assert response.status_code == 403
     assert count(accounts_engine, BenchmarkResult) == before
 
@@ -126,7 +140,11 @@ def test_a_posted_result_is_served_as_team_measured_with_its_revision(
     assert revision.action == "create" and revision.after is not None
     # Names are stored as the vocabulary's slugs, precision in the seed's spelling.
     assert (saved["hardware"], saved["gpus"], saved["model"], saved["workload"]) == (
-        "nvidia-h100-sxm5-80gb", 1, "llama-3.1-8b", "online-serving")  # fmt: skip
+        "nvidia-h100-sxm5-80gb",
+        1,
+        "llama-3.1-8b",
+        "online-serving",
+    )
     assert saved["precision"] == "FP16" and mine["hardware_name"] == "NVIDIA H100 SXM5 80GB"
     assert revision.after["hardware"] == "nvidia-h100-sxm5-80gb" and revision.system == "vllm"
 
@@ -300,7 +318,10 @@ def test_a_change_may_name_hardware_by_alias_and_keeps_the_rest(editor: TestClie
     changed = response.json()
     # A bare "NVIDIA H100" is the entry for an H100 of unstated variant, not the SXM5 part.
     assert (changed["hardware"], changed["gpus"], changed["model"]) == (
-        "nvidia-h100-unspecified", 8, "llama-3.1-8b")  # fmt: skip
+        "nvidia-h100-unspecified",
+        8,
+        "llama-3.1-8b",
+    )
     wrong = editor.patch(
         f"/api/v1/benchmarks/{saved['id']}", json={"model": "lama 3.1 8b", "version": 2}
     )

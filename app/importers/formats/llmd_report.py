@@ -145,10 +145,13 @@ def _stack(fields: Fields, run: RunBuilder) -> None:
         return
     first = Fields(engines[0], fields.place, "scenario.stack[0].standardized")
     native = next(
-        (c.get("native") for c in components or [] if isinstance(c, dict)
-         and c.get("standardized") is engines[0]),
+        (
+            c.get("native")
+            for c in components or []
+            if isinstance(c, dict) and c.get("standardized") is engines[0]
+        ),
         None,
-    )  # fmt: skip
+    )
     args = native.get("args") if isinstance(native, dict) else None
     precision = args.get("precision") if isinstance(args, dict) else None
     if isinstance(precision, str) and precision.strip():

@@ -47,11 +47,12 @@ def upgrade() -> None:
             sa.Column("last_seen_at", sa.DateTime(timezone=True), nullable=False),
             sa.Column("address", sa.String(length=64), nullable=True),
             sa.ForeignKeyConstraint(
-                ["user_id"], ["user_account.id"],
+                ["user_id"],
+                ["user_account.id"],
                 name=op.f("fk_login_session_user_id_user_account"),
             ),
             sa.PrimaryKeyConstraint("id", name=op.f("pk_login_session")),
-        )  # fmt: skip
+        )
         op.create_index(op.f("ix_login_session_expires_at"), "login_session", ["expires_at"])
         op.create_index(op.f("ix_login_session_user_id"), "login_session", ["user_id"])
     if "api_token" not in present:

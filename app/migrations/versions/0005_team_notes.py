@@ -45,14 +45,15 @@ def upgrade() -> None:
             ["claim_id"], ["claim.id"], name=op.f("fk_team_note_claim_id_claim")
         ),
         sa.ForeignKeyConstraint(
-            ["result_id"], ["benchmarkresult.id"],
+            ["result_id"],
+            ["benchmarkresult.id"],
             name=op.f("fk_team_note_result_id_benchmarkresult"),
         ),
         sa.ForeignKeyConstraint(
             ["user_id"], ["user_account.id"], name=op.f("fk_team_note_user_id_user_account")
         ),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_team_note")),
-    )  # fmt: skip
+    )
     for column in INDEXED:
         op.create_index(
             op.f(f"ix_team_note_{column}"), "team_note", [column], unique=column == "slug"

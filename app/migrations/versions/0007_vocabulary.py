@@ -41,10 +41,15 @@ SNAPSHOT = Path(__file__).with_name("0007_vocabulary.json")
 # result's column pointing at the entry, what an unmatched team name points at)
 KINDS = {
     "hardware": ("hardware", "hardwarealias", "hardware_id", "hardware_id", "unlisted-hardware"),
-    "model": ("languagemodel", "languagemodelalias", "languagemodel_id", "model_id",
-              "unlisted-model"),
+    "model": (
+        "languagemodel",
+        "languagemodelalias",
+        "languagemodel_id",
+        "model_id",
+        "unlisted-model",
+    ),
     "workload": ("workload", "workloadalias", "workload_id", "workload_id", "unspecified"),
-}  # fmt: skip
+}
 
 
 def _entry_columns(kind: str) -> list[sa.Column[Any]]:
@@ -87,10 +92,30 @@ def _new_result_columns() -> list[sa.Column[Any]]:
 NEW_RESULT_COLUMNS = [column.name for column in _new_result_columns()]
 OLD_RESULT_COLUMNS = ("hardware", "model", "workload")
 PRECISIONS = (
-    "FP32", "FP16", "BF16", "FP8", "FP4", "NVFP4", "MXFP4", "INT8", "INT4", "AWQ", "GPTQ",
-    "4-bit", "8-bit", "Q2_K", "Q3_K_M", "Q4", "Q4_0", "Q4_K_S", "Q4_K_M", "Q5_K_M", "Q6_K",
-    "Q8_0", "IQ4_XS",
-)  # fmt: skip
+    "FP32",
+    "FP16",
+    "BF16",
+    "FP8",
+    "FP4",
+    "NVFP4",
+    "MXFP4",
+    "INT8",
+    "INT4",
+    "AWQ",
+    "GPTQ",
+    "4-bit",
+    "8-bit",
+    "Q2_K",
+    "Q3_K_M",
+    "Q4",
+    "Q4_0",
+    "Q4_K_S",
+    "Q4_K_M",
+    "Q5_K_M",
+    "Q6_K",
+    "Q8_0",
+    "IQ4_XS",
+)
 
 
 def alias_key(text: str) -> str:
@@ -162,9 +187,12 @@ def _insert_entries(kind: str, entries: list[dict[str, Any]]) -> dict[str, Any]:
     table, alias_table, parent, _column, _fallback = KINDS[kind]
     names = ["slug", "name", *(c.name for c in _entry_columns(kind)), "vague", "sources"]
     entry_table = sa.table(
-        table, *(sa.column(n) for n in names if n != "sources"), sa.column("sources", sa.JSON()),
-        sa.column("position"), sa.column("withdrawn"),
-    )  # fmt: skip
+        table,
+        *(sa.column(n) for n in names if n != "sources"),
+        sa.column("sources", sa.JSON()),
+        sa.column("position"),
+        sa.column("withdrawn"),
+    )
     bind = op.get_bind()
     # No explicit ids: PostgreSQL's sequences would not count them, and the next seed's
     # inserts would collide with them.
@@ -179,9 +207,16 @@ def _insert_entries(kind: str, entries: list[dict[str, Any]]) -> dict[str, Any]:
         for name in (entry["slug"], entry["name"]):
             by_key.setdefault(alias_key(name), entry_id)
         for position, alias in enumerate(entry["aliases"]):
-            bind.execute(aliases.insert().values(
-                {parent: entry_id, "alias": alias, "key": alias_key(alias), "position": position}
-            ))  # fmt: skip
+            bind.execute(
+                aliases.insert().values(
+                    {
+                        parent: entry_id,
+                        "alias": alias,
+                        "key": alias_key(alias),
+                        "position": position,
+                    }
+                )
+            )
             by_key.setdefault(alias_key(alias), entry_id)
     return {"slug": slug_ids, "key": by_key}
 
@@ -189,10 +224,16 @@ def _insert_entries(kind: str, entries: list[dict[str, Any]]) -> dict[str, Any]:
 def _convert_results(published: dict[str, Any], ids: dict[str, dict[str, Any]]) -> None:
     """Point every result at its entries; keep a team's own names for hardware and model."""
     bind = op.get_bind()
-    rows = bind.execute(sa.text(
-        "SELECT r.id, r.slug, r.hardware, r.model, r.workload, r.precision, s.published "
-        "FROM benchmarkresult r JOIN source s ON s.id = r.source_id"
-    )).mappings().all()  # fmt: skip
+    rows = (
+        bind.execute(
+            sa.text(
+                "SELECT r.id, r.slug, r.hardware, r.model, r.workload, r.precision, s.published "
+                "FROM benchmarkresult r JOIN source s ON s.id = r.source_id"
+            )
+        )
+        .mappings()
+        .all()
+    )
     results = _table("benchmarkresult", "id", *NEW_RESULT_COLUMNS, "precision")
     for row in rows:
         mapped = published.get(row["slug"]) if row["published"] else None
@@ -245,17 +286,24 @@ def _restore_text(published: dict[str, Any]) -> None:
         kind: dict(bind.execute(sa.text(f"SELECT id, name FROM {table}")).all())
         for kind, (table, *_) in KINDS.items()
     }
-    rows = bind.execute(sa.text(
-        "SELECT id, slug, hardware_id, model_id, workload_id, setup, hardware_text, model_text "
-        "FROM benchmarkresult"
-    )).mappings().all()  # fmt: skip
+    rows = (
+        bind.execute(
+            sa.text(
+                "SELECT id, slug, hardware_id, model_id, workload_id, setup, hardware_text, "
+                "model_text FROM benchmarkresult"
+            )
+        )
+        .mappings()
+        .all()
+    )
     results = _table("benchmarkresult", "id", *OLD_RESULT_COLUMNS)
     for row in rows:
         was = (published.get(row["slug"]) or {}).get("was") or {}
         values = {
-            "hardware": was.get("hardware") or row["hardware_text"]
+            "hardware": was.get("hardware")
+            or row["hardware_text"]
             or names["hardware"].get(row["hardware_id"]),
             "model": was.get("model") or row["model_text"] or names["model"].get(row["model_id"]),
             "workload": was.get("workload") or row["setup"],
-        }  # fmt: skip
+        }
         bind.execute(results.update().where(results.c.id == row["id"]).values(**values))

@@ -115,11 +115,13 @@ LIST_RESPONSES: dict[int | str, dict[str, Any]] = BAD_VALUE | {
         "description": "One page of the list (the first unless `page` says)",
         "headers": {
             "X-Total-Count": {"description": "items on every page", "schema": {"type": "integer"}},
-            "Link": {"description": 'the next page, `<URL>; rel="next"`, while there is one',
-                     "schema": {"type": "string"}},
+            "Link": {
+                "description": 'the next page, `<URL>; rel="next"`, while there is one',
+                "schema": {"type": "string"},
+            },
         },
     }
-}  # fmt: skip
+}
 
 
 @page(
@@ -296,8 +298,12 @@ def benchmarks(request: Request, session: SessionDep) -> Response:
         found.team_sweeps = team_sweeps(session, SweepParams.of(reading.params))
     pages = max(1, -(-found.matched // size))
     more = paging.page < pages
-    paged = Paged(page=paging.page, per_page=size, pages=pages,
-                  next=next_page(request, paging.page + 1) if more else None)  # fmt: skip
+    paged = Paged(
+        page=paging.page,
+        per_page=size,
+        pages=pages,
+        next=next_page(request, paging.page + 1) if more else None,
+    )
     body = found.model_dump(mode="json") | paged.model_dump()
     return JSONResponse(body | {"ignored_parameters": reading.ignored})
 

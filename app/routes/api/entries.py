@@ -94,9 +94,13 @@ def _patch_entry(
 
 
 def _delete_entry(
-    kind: str, slug: str, who: EditorUser, session: SessionDep, version: int | None,
+    kind: str,
+    slug: str,
+    who: EditorUser,
+    session: SessionDep,
+    version: int | None,
     if_match: str | None,
-) -> Response:  # fmt: skip
+) -> Response:
     checked = version_of(version, if_match)
     catalogue_write(session, lambda: entries.delete_entry(session, who, kind, slug, checked))
     return Response(status_code=204)
@@ -106,27 +110,41 @@ def _routes(kind: str) -> None:
     path = f"/{PATHS[kind]}"
     noun = entries.NOUNS[kind]
 
-    @router.post(path, status_code=201, responses=WRITE_ERRORS | CONFLICT,
-                 summary=f"Add the team's own {noun}", name=f"post_{kind}")  # fmt: skip
+    @router.post(
+        path,
+        status_code=201,
+        responses=WRITE_ERRORS | CONFLICT,
+        summary=f"Add the team's own {noun}",
+        name=f"post_{kind}",
+    )
     def post(who: EditorUser, session: SessionDep, body: AnyJson) -> Response:
         return _post_entry(kind, who, session, body)
 
-    @router.patch(f"{path}/{{slug}}", responses=WRITE_ERRORS | VERSIONED | CONFLICT,
-                  summary=f"Change the team's {noun}, or add aliases to a published one",
-                  name=f"patch_{kind}")  # fmt: skip
+    @router.patch(
+        f"{path}/{{slug}}",
+        responses=WRITE_ERRORS | VERSIONED | CONFLICT,
+        summary=f"Change the team's {noun}, or add aliases to a published one",
+        name=f"patch_{kind}",
+    )
     def patch(
         slug: str, who: EditorUser, session: SessionDep, body: AnyJson, if_match: IfMatch = None
     ) -> Response:
         return _patch_entry(kind, slug, who, session, body, if_match)
 
-    @router.delete(f"{path}/{{slug}}", status_code=204,
-                   responses=WRITE_ERRORS | VERSIONED | CONFLICT,
-                   summary=f"Remove the team's {noun} (not while in use)",
-                   name=f"delete_{kind}")  # fmt: skip
+    @router.delete(
+        f"{path}/{{slug}}",
+        status_code=204,
+        responses=WRITE_ERRORS | VERSIONED | CONFLICT,
+        summary=f"Remove the team's {noun} (not while in use)",
+        name=f"delete_{kind}",
+    )
     def delete(
-        slug: str, who: EditorUser, session: SessionDep, if_match: IfMatch = None,
+        slug: str,
+        who: EditorUser,
+        session: SessionDep,
+        if_match: IfMatch = None,
         version: int | None = None,
-    ) -> Response:  # fmt: skip
+    ) -> Response:
         return _delete_entry(kind, slug, who, session, version, if_match)
 
 
@@ -168,9 +186,12 @@ def patch_system(
 
 @router.delete("/systems/{slug}", status_code=204, responses=WRITE_ERRORS | VERSIONED | CONFLICT)
 def delete_system(
-    slug: str, who: EditorUser, session: SessionDep, if_match: IfMatch = None,
+    slug: str,
+    who: EditorUser,
+    session: SessionDep,
+    if_match: IfMatch = None,
     version: int | None = None,
-) -> Response:  # fmt: skip
+) -> Response:
     """Remove a team system nothing refers to (else withdraw it)."""
     checked = version_of(version, if_match)
     catalogue_write(session, lambda: entries.delete_system(session, who, slug, checked))

@@ -45,9 +45,13 @@ def figure(result_id: str, session: SessionDep, ignored: Ignored) -> Response:
     router,
     "/systems/{slug}/claims/{capability}/{source}",
     response_model=ClaimResponse,
-    responses={404: {"description": "An unknown system or capability, or a source that makes "
-                                    "no claim on the cell; the reply says which"}},
-)  # fmt: skip
+    responses={
+        404: {
+            "description": "An unknown system or capability, or a source that makes "
+            "no claim on the cell; the reply says which"
+        }
+    },
+)
 def claim(
     slug: str, capability: str, source: str, session: SessionDep, ignored: Ignored
 ) -> Response:

@@ -48,9 +48,11 @@ NOTE_ERRORS: Responses = {
 NEW_NOTE_ERRORS: Responses = {
     401: WRITE_ERRORS[401],
     403: WRITE_ERRORS[403],
-    422: {"description": "A field that is not allowed, or an item that is not there (a "
-                         "slug, a figure, a claim of that source); the reply names the field"},
-}  # fmt: skip
+    422: {
+        "description": "A field that is not allowed, or an item that is not there (a "
+        "slug, a figure, a claim of that source); the reply names the field"
+    },
+}
 A_NOTE = "a team note"
 
 

@@ -20,8 +20,14 @@ from app.web.cache import accepts_gzip
 MIN_GZIP_BYTES = 512
 # Above this, (de)compression runs in a worker thread.
 THREAD_BYTES = 64 * 1024
-COMPRESSIBLE = ("text/", "application/json", "application/atom+xml", "application/xml",
-                "image/svg+xml", "application/javascript")  # fmt: skip
+COMPRESSIBLE = (
+    "text/",
+    "application/json",
+    "application/atom+xml",
+    "application/xml",
+    "image/svg+xml",
+    "application/javascript",
+)
 
 
 class Compression:

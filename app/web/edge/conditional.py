@@ -32,8 +32,11 @@ class Conditional:
                 etag = _etag(message) if message["status"] == 200 else None
                 if etag is not None and etag_matches(if_none_match, etag):
                     not_modified = True
-                    kept = [(n, v) for n, v in message.get("headers", ())
-                            if n.lower().decode("latin-1") in NOT_MODIFIED_HEADERS]  # fmt: skip
+                    kept = [
+                        (n, v)
+                        for n, v in message.get("headers", ())
+                        if n.lower().decode("latin-1") in NOT_MODIFIED_HEADERS
+                    ]
                     await send({"type": "http.response.start", "status": 304, "headers": kept})
                     return
             elif not_modified:

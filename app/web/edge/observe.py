@@ -62,9 +62,11 @@ class Observe:
         except Exception:
             if not started:
                 headers = MutableHeaders(
-                    {"content-type": "text/plain; charset=utf-8",
-                     "content-length": str(len(SERVER_ERROR))}
-                )  # fmt: skip
+                    {
+                        "content-type": "text/plain; charset=utf-8",
+                        "content-length": str(len(SERVER_ERROR)),
+                    }
+                )
                 start = {"type": "http.response.start", "status": 500, "headers": headers.raw}
                 await send_noted(start)
                 await send({"type": "http.response.body", "body": SERVER_ERROR})

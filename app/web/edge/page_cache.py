@@ -24,9 +24,15 @@ from app.web.cache import RenderCache, page_key
 # Where the version this request was checked against is left for serve().
 FRESH_VERSION = "atlas.fresh_version"
 _WANTED = frozenset(
-    {b"cookie", b"authorization", b"hx-request", b"hx-target", b"hx-boosted",
-     b"hx-history-restore-request"}
-)  # fmt: skip
+    {
+        b"cookie",
+        b"authorization",
+        b"hx-request",
+        b"hx-target",
+        b"hx-boosted",
+        b"hx-history-restore-request",
+    }
+)
 
 
 class PageCache:
