@@ -89,13 +89,11 @@ def test_the_first_party_sources_say_what_was_read(session: Session) -> None:
     claims = Counter(session.exec(select(Claim.source_id)).all())
     hows = Counter(session.exec(select(Claim.source_id).where(col(Claim.how).is_not(None))).all())
     counts = {s.slug: (claims[s.id], hows[s.id]) for s in sources}  # type: ignore[index]
-    pinned = ("vllm-docs", "sglang-docs", "llama-cpp-docs", "ollama-docs")
-    assert {slug: counts[slug] for slug in pinned} == {
-        "vllm-docs": (94, 33),
-        "sglang-docs": (90, 30),
-        "llama-cpp-docs": (94, 46),
-        "ollama-docs": (90, 13),
-    }
+    # The systems people look at first are read in depth: most of the matrix's rows, and the
+    # flag for a good share of them (a floor, not a count to re-pin as claims are added).
+    for slug in ("vllm-docs", "sglang-docs", "llama-cpp-docs", "ollama-docs"):
+        answered, with_how = counts[slug]
+        assert answered >= 80 and with_how >= 10, (slug, answered, with_how)
     # Every system the Atlas lists with docs of its own has a docs source with claims.
     answering = {s.slug for s in sources if claims[s.id]}  # type: ignore[index]
     assert len(answering) >= 20, sorted(answering)
