@@ -71,40 +71,47 @@ def test_every_system_has_a_summary_best_for_and_a_source(session: Session) -> N
         assert detail.sources, slug
 
 
-def test_all_five_articles_are_sources_and_each_contributes(session: Session) -> None:
+ARTICLES = {
+    "overview-early-2026",
+    "genai-in-depth-serving-frameworks",
+    "serving-engine-guide-18-tools",
+    "olla-servers-compared",
+    "best-inference-servers-2026",
+}
+
+
+def test_the_five_articles_are_sources_and_each_contributes(session: Session) -> None:
     sources = session.exec(select(Source)).all()
     claims = Counter(session.exec(select(Claim.source_id)).all())
     figures = Counter(session.exec(select(BenchmarkResult.source_id)).all())
     articles = [s for s in sources if s.kind == "article"]
-    assert len(articles) == 5
+    assert {s.slug for s in articles} == ARTICLES, "the five the Atlas started from"
     for source in articles:
-        assert claims[source.id] >= 50, source.slug
-        assert figures[source.id] >= 4, source.slug
+        assert claims[source.id] and figures[source.id], source.slug
 
 
-def test_the_first_party_sources_say_what_was_read(session: Session) -> None:
-    """The projects' own docs (issue 21): each names its version or commit and the day read,
-    and answers many cells, with the flag that turns a feature on where the docs give one."""
+def test_the_first_party_docs_answer_with_their_flags(session: Session) -> None:
+    """The projects' own docs (issue 21): facts read from them, each with the flag that turns
+    the feature on where the docs give one (that each source names what it read and when is
+    in tests/test_seed_invariants.py)."""
+    vllm = cell(session, "vllm", "prefix-caching")
+    [docs] = [c for c in vllm.claims if c.source.slug == "vllm-docs"]
+    assert docs.level == "yes" and "--enable-prefix-caching" in (docs.how or "")
     sources = session.exec(select(Source).where(Source.kind == "project-docs")).all()
-    claims = Counter(session.exec(select(Claim.source_id)).all())
     hows = Counter(session.exec(select(Claim.source_id).where(col(Claim.how).is_not(None))).all())
-    counts = {s.slug: (claims[s.id], hows[s.id]) for s in sources}  # type: ignore[index]
-    # The systems people look at first are read in depth: most of the matrix's rows, and the
-    # flag for a good share of them (a floor, not a count to re-pin as claims are added).
-    for slug in ("vllm-docs", "sglang-docs", "llama-cpp-docs", "ollama-docs"):
-        answered, with_how = counts[slug]
-        assert answered >= 80 and with_how >= 10, (slug, answered, with_how)
-    # Every system the Atlas lists with docs of its own has a docs source with claims.
-    answering = {s.slug for s in sources if claims[s.id]}  # type: ignore[index]
-    assert len(answering) >= 20, sorted(answering)
-    for source in sources:
-        # Read on 2026-11-25, or re-read on 2026-11-27 when newer pages were added (issue 21).
-        assert source.url and source.read in ("2026-11-25", "2026-11-27"), source.slug
-        assert source.version or source.commit, source.slug
+    # The four docs first checked give flags, not only levels.
+    first = {s.slug: hows[s.id] for s in sources if s.slug in FIRST_DOCS}  # type: ignore[index]
+    assert set(first) == FIRST_DOCS and all(first.values()), first
 
 
-def test_there_are_well_over_fifty_benchmark_figures(session: Session) -> None:
-    assert len(session.exec(select(BenchmarkResult.id)).all()) > 150
+FIRST_DOCS = {"vllm-docs", "sglang-docs", "llama-cpp-docs", "ollama-docs"}
+
+
+def cell(session: Session, system: str, capability: str) -> Any:
+    detail = get_system(session, system)
+    assert detail is not None
+    cells = {c.capability: c for g in (*detail.features, *detail.hardware) for c in g.cells}
+    return cells[capability]
 
 
 @pytest.mark.parametrize(
@@ -217,13 +224,15 @@ def test_hardware_claims_cover_the_product_targets(session: Session) -> None:
     assert {"nvidia-cuda", "amd-rocm", "intel-gaudi", "aws-neuron"} <= hardware
 
 
+def setting(r: Any) -> tuple[Any, ...]:
+    return (r.metric, r.hardware, r.gpus, r.model, r.precision, r.concurrency, r.workload)
+
+
 def test_contexts_on_the_vocabulary(real_engine: Engine) -> None:
-    """The published figures grouped on the vocabulary. The five articles alone gave 82
-    contexts, 23 of them with more than one system (on their free text it was 105 and 22:
-    merging mostly joins contexts that already held two systems). The benchmark reports of
-    issue 21 add 280 figures, each source comparing its engines on one setting: SGLang's
-    v0.3.0-against-vLLM page (20 contexts), TGI's v3 page (12) and dstack's DeepSeek-R1 runs
-    on 8x MI300X and 8x H200 (96, 84 of them shared): 210 contexts, 139 shared."""
+    """The published figures grouped on the vocabulary: each figure in exactly one context,
+    with the metric and setting of every figure beside it; figures that once differed only
+    by wording now meet. (The counts of contexts were pinned here until issue 34; they grow
+    with every source and said nothing about the grouping being right.)"""
     with Session(real_engine) as session:
         results = [
             r
@@ -231,11 +240,15 @@ def test_contexts_on_the_vocabulary(real_engine: Engine) -> None:
             if r.source.kind != "team-measurement"
         ]
         contexts = build_benchmark_page(session, BenchmarkParams(), ResultIndex(results)).contexts
+    placed = [r.result.id for c in contexts for r in c.results]
+    assert sorted(placed) == sorted(r.id for r in results), "each figure in one context"
+    for context in contexts:
+        for ranked in context.results:
+            assert setting(ranked.result) == setting(context), ranked.result.id
     shared = [c for c in contexts if len({r.result.system for r in c.results}) > 1]
-    assert (len(results), len(contexts), len(shared)) == (441, 210, 139)
+    # dstack's DeepSeek-R1 runs on 8x MI300X compare vLLM and SGLang, setting by setting.
     amd = [c for c in shared if c.hardware == "amd-instinct-mi300x"]
-    assert len(amd) == 36
-    assert all({r.result.system for r in c.results} == {"vllm", "sglang"} for c in amd)
+    assert amd and all({r.result.system for r in c.results} == {"vllm", "sglang"} for c in amd)
     # Figures the articles give for one comparison, once apart by wording, now meet.
     saturation = next(c for c in shared if c.metric == "saturation-concurrency")
     assert {r.result.system for r in saturation.results} == {"tgi", "vllm", "ollama", "llama-cpp"}

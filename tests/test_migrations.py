@@ -135,7 +135,12 @@ def test_upgrading_from_the_baseline_keeps_every_row(tmp_path: Path) -> None:
     old = new_engine(tmp_path, "old")
     migrate.upgrade(old, migrate.BASELINE)
     before = copy_rows(full, old)
-    assert before["claim"] > 800 and before["benchmarkresult"] > 100
+    # Every claim and figure of the real data is in the old database before the upgrade.
+    assert before["claim"] == count_rows(full, ["claim"])["claim"] > 0
+    with full.connect() as connection:
+        figures = set(connection.execute(text("SELECT slug FROM benchmarkresult")).scalars())
+    # ... as far as a database that old can hold them: the figures 0007 knew.
+    assert before["benchmarkresult"] == len(figures & set(SNAPSHOT["published"])) > 0
     with old.connect() as connection:
         vllm = connection.execute(text("SELECT id, summary FROM system WHERE slug = 'vllm'")).one()
 
@@ -226,7 +231,8 @@ def test_account_tables_of_another_version_stop_the_start(tmp_path: Path) -> Non
     with pytest.raises(migrate.SchemaError, match="user_account"):
         prepare_database(legacy, REAL_SEED_DIR)
     with legacy.connect() as connection:
-        assert connection.execute(text("SELECT count(*) FROM system")).scalar_one() == 31
+        systems = connection.execute(text("SELECT slug FROM system")).scalars().all()
+        assert set(systems) == {p.stem for p in (REAL_SEED_DIR / "systems").glob("*.yaml")}
         assert connection.execute(text("SELECT name FROM user_account")).scalars().all() == ["ada"]
     legacy.dispose()
 
@@ -455,7 +461,7 @@ def test_the_vocabulary_migration_maps_published_and_team_figures(tmp_path: Path
                 },
             )
     counts = count_rows(old, list(before))
-    assert counts["benchmarkresult"] == 161 + len(TEAM_ROWS)
+    assert counts["benchmarkresult"] == before["benchmarkresult"] + len(TEAM_ROWS) > len(TEAM_ROWS)
 
     migrate.upgrade(old)
 

@@ -3,6 +3,8 @@
 from bs4 import BeautifulSoup
 from fastapi.testclient import TestClient
 
+from app.settings import PROJECT_ROOT
+
 
 def page(client: TestClient, url: str, status: int = 200) -> BeautifulSoup:
     response = client.get(url)
@@ -82,8 +84,19 @@ def test_pages_vary_on_htmx_headers(client: TestClient) -> None:
 
 
 def test_static_vendor_files_are_served(client: TestClient) -> None:
-    assert client.get("/static/vendor/htmx.min.js").status_code == 200
-    assert client.get("/static/css/app.css").status_code == 200
+    """Every script and stylesheet a page links is served, byte for byte, with its type."""
+    soup = page(client, "/")
+    linked = [s["src"] for s in soup.select("script[src]")]
+    linked += [link["href"] for link in soup.select('link[rel="stylesheet"][href]')]
+    assert any("/static/vendor/htmx" in url for url in linked)
+    assert any("/static/css/app.css" in url for url in linked)
+    for url in linked:
+        response = client.get(url)
+        assert response.status_code == 200, url
+        path = PROJECT_ROOT / url.split("?", 1)[0].lstrip("/")
+        assert response.content == path.read_bytes(), url
+        wanted = "text/css" if path.suffix == ".css" else "javascript"
+        assert wanted in response.headers["content-type"], url
 
 
 def test_overview_offers_every_view(client: TestClient) -> None:

@@ -1,6 +1,7 @@
 """Cross-site request forgery: state-changing requests from other sites are refused."""
 
 import pytest
+from bs4 import BeautifulSoup
 from sqlmodel import Session
 from starlette.datastructures import Headers
 
@@ -95,3 +96,7 @@ def test_api_refusals_are_json(clients) -> None:
 def test_reads_are_never_refused(clients) -> None:
     response = clients().get("/sources", headers={"Sec-Fetch-Site": "cross-site"})
     assert response.status_code == 200  # a link from another site must open
+    # ... on the page itself, not a refusal or sign-in page sent with a 200.
+    soup = BeautifulSoup(response.text, "html.parser")
+    assert soup.select_one("main h1").get_text(strip=True) == "Sources"
+    assert soup.select_one("#coverage") is not None
