@@ -1,4 +1,4 @@
-"""Read MLC-LLM's model registry: each HF `model_type` key of `MODELS` and the model class it builds."""
+"""Read MLC-LLM's model registry: each HF `model_type` key of `MODELS` and the class it builds."""
 
 # Format read from python/mlc_llm/model/model.py of mlc-ai/mlc-llm at v0.26.dev0 + 4
 # (79d603f085f50500e9509fa01785ffa7ecfaaa93): `MODELS: Dict[str, Model] = {"llama": Model(

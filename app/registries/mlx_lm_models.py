@@ -39,7 +39,7 @@ def is_model_module(text: str) -> bool:
 
 
 def registry(modules: dict[str, str], utils_text: str) -> dict[str, str]:
-    """model_type -> module, from {file name under mlx_lm/models/: its text} and utils.py's table."""
+    """model_type -> module, from {file under mlx_lm/models/: its text} and utils.py's table."""
     result: dict[str, str] = {}
     for file_name, text in modules.items():
         match = re.fullmatch(r"(?:.*/)?([^/]+)\.py", file_name)
