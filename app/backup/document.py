@@ -19,6 +19,7 @@ from pydantic import (
     ConfigDict,
     Field,
     StringConstraints,
+    model_validator,
 )
 
 from app.accounts.models import Role
@@ -236,7 +237,17 @@ class HardwareItem(VocabularyItem):
 class ModelItem(VocabularyItem):
     family: str | None = None
     parameters_b: Number = None
-    architecture: Max10 | None = None
+    kind: Max20 | None = None  # `architecture` (dense or moe) in backups before migration 0011
+
+    @model_validator(mode="before")
+    @classmethod
+    def _old_architecture(cls, data: Any) -> Any:
+        # A backup made before migration 0011 names the kind `architecture`.
+        if isinstance(data, dict) and "architecture" in data and "kind" not in data:
+            data = {**data, "kind": data["architecture"]}
+            del data["architecture"]
+        return data
+
     active_parameters_b: Number = None
     note: str | None = None
 

@@ -55,6 +55,7 @@ from app.models import (
     Workload,
     WorkloadAlias,
 )
+from app.seeding import apply_models
 from app.seeding.docs import Doc, published_docs
 from app.seeding.entries import VOCABULARY_FILES
 from app.seeding.errors import SeedError, SeedProblem
@@ -68,6 +69,7 @@ Row = TypeVar("Row", bound=SQLModel)
 # Children before the rows they point at, so a parent is checked for references only once
 # its own published children are gone.
 _REMOVAL_ORDER: tuple[type[SQLModel], ...] = (
+    *apply_models.REMOVAL_ORDER,
     Rule, BenchmarkResult, HardwareAlias, LanguageModelAlias, WorkloadAlias, Hardware,
     LanguageModel, Workload, Claim, SystemFact, SystemNote, System, Metric,
     Capability, CapabilityCategory, SourceCaveat, Source,
@@ -149,6 +151,7 @@ class _Seeder:
         self.sync_claims()
         self.sync_benchmarks()
         self.sync_rules()
+        apply_models.sync_model_support(self)
         self.session.flush()
         for model in _REMOVAL_ORDER:
             self.remove(model, self.report.leftovers.get(model, []))
@@ -285,7 +288,11 @@ class _Seeder:
             ids = self.ids.vocabulary[kind] = self.by_slug(
                 model,
                 {
-                    slug: {**e.model_dump(exclude={"aliases"}), "position": i, "withdrawn": False}
+                    slug: {
+                        **e.model_dump(exclude={"aliases", *apply_models.APPLIED_APART}),
+                        "position": i,
+                        "withdrawn": False,
+                    }
                     for i, (slug, e) in enumerate(entries.items())
                 },
             )

@@ -4,6 +4,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from app.seeding.schema import (
+    MOE_KINDS,
     BenchmarkRow,
     HardwareEntry,
     ModelEntry,
@@ -35,6 +36,7 @@ def read_vocabularies(reader: "_Reader") -> None:
                 reader.check_source(path, line_of(raw, (slug, "sources", i)), slug, source)
             if isinstance(entry, ModelEntry):
                 _check_active(reader, path, raw, slug, entry)
+                _check_model(reader, path, raw, slug, entry, entries)
         setattr(reader.data, attribute, entries)
         reader.data.names[kind] = _names(reader, kind, path, raw, entries)
 
@@ -45,8 +47,9 @@ def _check_active(reader: "_Reader", path: Path, raw: Any, slug: str, entry: Mod
     if active is None:
         return
     line = line_of(raw, (slug, "active_parameters_b"))
-    if entry.architecture != "moe":
-        msg = "field 'active_parameters_b': only a mixture of experts (architecture: moe) has one"
+    if entry.kind not in MOE_KINDS:
+        kinds = ", ".join(MOE_KINDS)
+        msg = f"field 'active_parameters_b': only a mixture of experts has one (kind: {kinds})"
         reader.problem(path, line, slug, msg)
     elif entry.parameters_b is not None and active > entry.parameters_b:
         msg = (
@@ -54,6 +57,41 @@ def _check_active(reader: "_Reader", path: Path, raw: Any, slug: str, entry: Mod
             f"{entry.parameters_b:g} billion parameters"
         )
         reader.problem(path, line, slug, msg)
+
+
+def _check_model(
+    reader: "_Reader",
+    path: Path,
+    raw: Any,
+    slug: str,
+    entry: ModelEntry,
+    entries: dict[str, VocabularyEntry],
+) -> None:
+    """The class is a known one, the base another entry, the config's source a source."""
+
+    def at(*keys: str) -> int | None:
+        return line_of(raw, (slug, *keys))
+
+    name = entry.architecture
+    if name in ("dense", "moe"):
+        # Before migration 0011 `architecture` held dense or moe; that is `kind` now.
+        msg = (
+            f"field 'architecture': {name!r} is a kind, not a class; write `kind: {name}` and "
+            "give the Hugging Face class here (LlamaForCausalLM)"
+        )
+        reader.problem(path, at("architecture"), slug, msg)
+    elif name is not None and reader.data.architectures:
+        # Only when architectures.yaml lists classes: a seed without it names them freely.
+        reader.check_ref(path, at("architecture"), slug, "architecture", name)
+    if entry.base is not None:
+        if entry.base == slug:
+            reader.problem(path, at("base"), slug, "field 'base': a model is not its own base")
+        elif entry.base not in entries:
+            close = reader._hint("model", entry.base, entries)
+            msg = f"field 'base': unknown model {entry.base!r} (not in models.yaml){close}"
+            reader.problem(path, at("base"), slug, msg)
+    if entry.config is not None:
+        reader.check_source(path, at("config", "source"), slug, entry.config.source)
 
 
 def _names(

@@ -1,6 +1,6 @@
 """Read and validate every seed file; nothing here touches the database."""
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -12,6 +12,7 @@ from app.seeding.errors import SeedError, SeedProblem, describe_error
 from app.seeding.layout import Layout, empty_form_hint, survey
 from app.seeding.schema import (
     SLUG_RULE,
+    ArchitectureEntry,
     BenchmarkRow,
     CapabilityEntry,
     CategoryEntry,
@@ -21,6 +22,7 @@ from app.seeding.schema import (
     ModelEntry,
     RuleEntry,
     SourceEntry,
+    SupportEntry,
     SystemFile,
     WorkloadEntry,
     is_slug,
@@ -55,6 +57,10 @@ class SeedData:
     )  # a list when the source gives several readings of one cell
     benchmarks: dict[str, list[BenchmarkRow]] = field(default_factory=dict)
     rules: dict[str, RuleEntry] = field(default_factory=dict)
+    # Hugging Face class -> entry (architectures.yaml; empty when the file is absent).
+    architectures: dict[str, ArchitectureEntry] = field(default_factory=dict)
+    # source -> system -> Hugging Face class -> row (support/<source>.yaml)
+    support: dict[str, dict[str, dict[str, SupportEntry]]] = field(default_factory=dict)
 
 
 def load_seed(seed_dir: Path) -> SeedData:
@@ -119,9 +125,15 @@ class _Reader:
             return None
 
     def keyed_entries(
-        self, model: type[M], raw: Any, path: Path, root: Any, prefix: tuple[str, ...] = ()
+        self,
+        model: type[M],
+        raw: Any,
+        path: Path,
+        root: Any,
+        prefix: tuple[str, ...] = (),
+        key_rule: tuple[Callable[[str], bool], str] = (is_slug, SLUG_RULE),
     ) -> dict[str, M]:
-        """Validate a mapping of slug -> entry found at `prefix` inside `root`."""
+        """Validate a mapping of slug (or what `key_rule` allows) -> entry at `prefix`."""
         if raw is None:
             return {}
         if not isinstance(raw, dict):
@@ -130,8 +142,9 @@ class _Reader:
         out: dict[str, M] = {}
         for key, value in raw.items():
             where = (*prefix, key)
-            if not is_slug(key):
-                msg = f"is not a valid slug; allowed: {SLUG_RULE}"
+            check, rule = key_rule
+            if not check(key):
+                msg = f"is not a valid {'slug' if check is is_slug else 'key'}; allowed: {rule}"
                 self.problem(path, line_of(root, where), str(key), msg)
                 continue
             entry = self.validate(model, value, path, root, where)
@@ -154,9 +167,11 @@ class _Reader:
             # Everything else refers to these vocabularies; checking it now would bury
             # the real problem under hundreds of follow-on "unknown source" errors.
             return self.data
+        self.read_architectures()  # before the models, which name its classes
         self.read_vocabularies()
         self.read_systems()
         self.read_claims()
+        self.read_support()
         self.read_benchmarks()
         self.read_rules()
         return self.data
@@ -198,6 +213,19 @@ class _Reader:
         path = self.root / "metrics.yaml"
         raw = self.read(path)
         self.data.metrics = self.keyed_entries(MetricEntry, raw, path, raw)
+
+    def read_architectures(self) -> None:
+        from app.seeding.support import read_architectures
+
+        read_architectures(self)
+
+    def read_support(self) -> None:
+        from app.seeding.support import read_support_file
+
+        for path in self.layout.files["support"]:
+            rows = read_support_file(self, path)
+            if rows is not None:
+                self.data.support[path.stem] = rows
 
     def read_vocabularies(self) -> None:
         from app.seeding.entries import read_vocabularies
@@ -293,11 +321,14 @@ class _Reader:
         return False
 
     def check_ref(self, path: Path, line: int | None, where: str, kind: str, slug: str) -> bool:
-        """Check a reference to a system, capability or metric by slug."""
+        """Check a reference to a system, capability, metric, model (by slug) or
+        architecture (by Hugging Face class)."""
         table: Collection[str] = {
             "system": self.system_slugs(),
             "capability": self.data.capabilities,
             "metric": self.data.metrics,
+            "model": self.data.models,
+            "architecture": self.data.architectures,
         }[kind]
         if slug in table:
             return True
