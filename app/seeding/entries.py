@@ -80,7 +80,7 @@ def _check_model(
             "give the Hugging Face class here (LlamaForCausalLM)"
         )
         reader.problem(path, at("architecture"), slug, msg)
-    elif name is not None and reader.data.architectures:
+    elif name is not None and reader.architecture_keys:
         # Only when architectures.yaml lists classes: a seed without it names them freely.
         reader.check_ref(path, at("architecture"), slug, "architecture", name)
     if entry.base is not None:

@@ -78,6 +78,9 @@ class _Reader:
         self.problems: list[SeedProblem] = []
         self.data = SeedData()
         self.layout = Layout()
+        # Every class architectures.yaml names, valid entry or not: a broken entry is
+        # reported once, not again by each model naming its class.
+        self.architecture_keys: set[str] = set()
 
     # -- plumbing ---------------------------------------------------------
     def problem(self, file: Path, line: int | None, where: str, message: str) -> None:
@@ -328,7 +331,7 @@ class _Reader:
             "capability": self.data.capabilities,
             "metric": self.data.metrics,
             "model": self.data.models,
-            "architecture": self.data.architectures,
+            "architecture": self.architecture_keys,
         }[kind]
         if slug in table:
             return True

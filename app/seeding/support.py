@@ -37,6 +37,8 @@ def read_architectures(reader: "_Reader") -> None:
     if not path.exists():
         return  # optional: a seed without model classes is still whole
     raw = reader.read(path)
+    if isinstance(raw, dict):
+        reader.architecture_keys = {str(key) for key in raw}
     entries = reader.keyed_entries(
         ArchitectureEntry, raw, path, raw, key_rule=(is_hf_class, HF_CLASS_RULE)
     )
@@ -56,7 +58,7 @@ def read_support_file(reader: "_Reader", path: Path) -> dict[str, dict[str, Supp
     if source.kind not in FIRST_PARTY_KINDS:
         allowed = ", ".join(FIRST_PARTY_KINDS)
         msg = (
-            f"file name: source {path.stem!r} is a {source.kind}; support rows come from a "
+            f"source {path.stem!r} is of kind {source.kind}; support rows come from a "
             f"project's own registry or pages, allowed kinds: {allowed}"
         )
         reader.problem(path, None, "file name", msg)
