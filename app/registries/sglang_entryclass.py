@@ -1,7 +1,8 @@
 """Read one SGLang model module: the architecture names its `EntryClass` registers."""
 
-# Format read from python/sglang/srt/models/*.py and the scanner python/sglang/srt/models/registry.py
-# at tag v0.5.18 (commit of that tag in the mirror read), and from
+# Format read from python/sglang/srt/models/*.py and their scanner
+# python/sglang/srt/models/registry.py at tag v0.5.18
+# (71de97b26428fef7ff8d1c0cd8dfa8cfbf53e3aa), and from
 # python/sglang/srt/managers/router/model_runner.py at tag v0.1.12: each module sets
 # `EntryClass = Cls` or `EntryClass = [ClsA, ClsB]`, and the scanner keys each class by its
 # `__name__`, which is the Hugging Face `architectures` string.

@@ -3,7 +3,8 @@
 # Format read from vllm/model_executor/models/registry.py at commit
 # ee0da84ab9e04ac7610e28580af62c365e898389 (module-level dicts such as _TEXT_GENERATION_MODELS
 # mapping "Arch" -> ("module", "Class")), and from the older homes of the same dicts:
-# vllm/model_executor/models/__init__.py `_MODELS` (tag v0.6.2, 7193774b1ff8603ad5bf4598e5efba0d9a39b436)
+# vllm/model_executor/models/__init__.py `_MODELS` (tag v0.6.2,
+# 7193774b1ff8603ad5bf4598e5efba0d9a39b436)
 # and vllm/model_executor/model_loader.py `_MODEL_REGISTRY` (tag v0.1.0,
 # 67d96c29fba9b72cb4c4edbc26211c208a00ebdd), whose values are class names, not tuples.
 
