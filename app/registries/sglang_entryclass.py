@@ -2,7 +2,7 @@
 
 # Format read from python/sglang/srt/models/*.py and their scanner
 # python/sglang/srt/models/registry.py at tag v0.5.18
-# (71de97b26428fef7ff8d1c0cd8dfa8cfbf53e3aa), and from
+# (71de97b264b04dcd514cf904003028aefe9775c8), and from
 # python/sglang/srt/managers/router/model_runner.py at tag v0.1.12: each module sets
 # `EntryClass = Cls` or `EntryClass = [ClsA, ClsB]`, and the scanner keys each class by its
 # `__name__`, which is the Hugging Face `architectures` string.
@@ -52,7 +52,7 @@ def _entry_names(value: ast.expr) -> list[str]:
 
 def parse(text: str) -> dict[str, str]:
     """Map each architecture the module's `EntryClass` registers to the class name it loads."""
-    tree = ast.parse(text)
+    tree = ast.parse(text.removeprefix("\ufeff"))  # a BOM, as Python allows
     classes = _class_names(tree)
     aliases = _aliases(tree)
     out: dict[str, str] = {}

@@ -53,7 +53,7 @@ def _native(value: ast.expr) -> str | None:
 
 def parse(text: str) -> dict[str, str]:
     """Map every architecture the registry file lists to "module.Class" (or the bare class)."""
-    tree = ast.parse(text)
+    tree = ast.parse(text.removeprefix("\ufeff"))  # a BOM, as Python allows
     out: dict[str, str] = {}
     for name, node in _module_dicts(tree):
         if not _is_registry_name(name) or name in _NOT_LOADERS:

@@ -24,13 +24,35 @@ def _git(git_dir: str, *args: str) -> str:
     ).stdout
 
 
+def _blobs(git_dir: str, ids: list[str]) -> list[str]:
+    """The text of each blob, through one `git cat-file --batch` (thousands per run)."""
+    done = subprocess.run(
+        ["git", "--git-dir", git_dir, "cat-file", "--batch"],
+        input="".join(f"{i}\n" for i in ids).encode(),
+        capture_output=True,
+        check=True,
+    )
+    out: list[str] = []
+    data, pos = done.stdout, 0
+    for _ in ids:
+        header_end = data.index(b"\n", pos)
+        size = int(data[pos:header_end].split()[2])
+        out.append(data[header_end + 1 : header_end + 1 + size].decode("utf-8", "replace"))
+        pos = header_end + 1 + size + 1
+    return out
+
+
 def read_at(git_dir: str, rev: str) -> dict[str, tuple[str, int]]:
     """Architecture -> (module path, line of its EntryClass) at one revision."""
+    entries = []
+    for row in _git(git_dir, "ls-tree", rev, MODELS).splitlines():
+        meta, path = row.split("\t", 1)
+        _mode, kind, oid = meta.split()
+        name = path.rsplit("/", 1)[-1]
+        if kind == "blob" and name.endswith(".py") and not name.startswith("__"):
+            entries.append((path, oid))
     out: dict[str, tuple[str, int]] = {}
-    for path in _git(git_dir, "ls-tree", "--name-only", rev, MODELS).splitlines():
-        if not path.endswith(".py") or path.rsplit("/", 1)[-1].startswith("__"):
-            continue
-        text = _git(git_dir, "show", f"{rev}:{path}")
+    for (path, _oid), text in zip(entries, _blobs(git_dir, [o for _, o in entries]), strict=True):
         try:
             found = sglang_entryclass.parse(text)
         except (SyntaxError, ValueError) as exc:
