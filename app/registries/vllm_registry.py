@@ -18,7 +18,8 @@ _NOT_LOADERS = frozenset({"_PREVIOUSLY_SUPPORTED_MODELS", "_OOT_SUPPORTED_MODELS
 
 
 def _is_registry_name(name: str) -> bool:
-    return name.endswith("MODELS") or name.endswith("MODEL_REGISTRY")
+    # _FALLBACK_MODEL held the Transformers backend's key in v0.7.2 to v0.8.2.
+    return name.endswith(("MODELS", "_MODEL", "MODEL_REGISTRY"))
 
 
 def _module_dicts(tree: ast.Module) -> list[tuple[str, ast.Dict]]:

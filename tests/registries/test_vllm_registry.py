@@ -23,6 +23,8 @@ _EMBEDDING_MODELS = {
     **{k: v for k, v in _TEXT_GENERATION_MODELS.items()},
 }
 
+_FALLBACK_MODEL = {"ToyBackendModel": ("backend", "ToyBackendModel")}
+
 _ROCM_PARTIALLY_SUPPORTED_MODELS = {"ToyForCausalLM": "sliding window off"}
 
 _VLLM_MODELS = {**_TEXT_GENERATION_MODELS, **_MULTIMODAL_MODELS, **_EMBEDDING_MODELS}
@@ -48,6 +50,7 @@ def test_parse_reads_every_category_dict():
         "MoeToyForCausalLM": "moe_toy.MoeToyForCausalLM",
         "ToyVLForConditionalGeneration": "toy_vl.ToyVLForConditionalGeneration",
         "ToyModel": "toy.ToyForCausalLM",
+        "ToyBackendModel": "backend.ToyBackendModel",
     }
 
 
