@@ -21,7 +21,7 @@ pytestmark = pytest.mark.database
 H200_NVL = {"name": "NVIDIA H200 NVL", "aliases": ["H200 NVL", "H200-NVL 141GB"],
             "vendor": "NVIDIA", "memory_gb": 141, "form_factor": "pcie"}  # fmt: skip
 QWEN3 = {"name": "Qwen3 32B", "hf_id": "Qwen/Qwen3-32B", "family": "Qwen3",
-         "parameters_b": "32", "architecture": "dense"}  # fmt: skip
+         "parameters_b": "32", "kind": "dense"}  # fmt: skip
 WRITES = [
     ("post", "/api/v1/hardware", {"name": "Roles Only GPU"}),
     ("patch", "/api/v1/hardware/no-such-gpu", {"name": "x"}),
@@ -88,7 +88,7 @@ def test_a_model_keeps_its_hugging_face_id_as_an_alias(editor: TestClient) -> No
     assert response.status_code == 201, response.text
     made = response.json()
     assert made["slug"] == "qwen3-32b" and made["aliases"] == ["Qwen/Qwen3-32B"]
-    assert made["parameters_b"] == 32 and made["architecture"] == "dense"
+    assert made["parameters_b"] == 32 and made["kind"] == "dense"
     result = editor.post("/api/v1/benchmarks", json=RESULT | {"model": "qwen/qwen3-32b"})
     assert result.status_code == 201 and result.json()["model"] == "qwen3-32b"
 

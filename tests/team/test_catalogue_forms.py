@@ -65,7 +65,7 @@ def test_problems_are_named_beside_each_field_and_nothing_is_saved(
     eddie = clients("eddie")
     before = [count(accounts_engine, m) for m in (Hardware, LanguageModel, Workload, System)]
     bad = post(eddie, "/catalogue/model", {"name": "", "parameters_b": "lots",
-                                           "architecture": "dense", "hf_id": "x"})  # fmt: skip
+                                           "model_kind": "dense", "hf_id": "x"})  # fmt: skip
     assert bad.status_code == 422
     notes = field_notes(page(bad))
     assert set(notes) == {"add-model-name", "add-model-parameters_b"}

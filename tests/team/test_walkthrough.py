@@ -95,7 +95,7 @@ def test_the_team_catalogue_walkthrough(
 
     # 4. A vLLM file naming meta-llama/Llama-3.1-8B-Instruct: the vocabulary knows the id.
     instruct = {"name": "Llama 3.1 8B Instruct", "hf_id": "meta-llama/Llama-3.1-8B-Instruct",
-                "family": "Llama 3.1", "parameters_b": "8", "architecture": "dense"}  # fmt: skip
+                "family": "Llama 3.1", "parameters_b": "8", "model_kind": "dense"}  # fmt: skip
     assert post(eddie, "/catalogue/model", instruct).status_code == 303
     vllm_where = _upload(eddie, VLLM_FILE, system="vllm", hardware="H200 NVL", gpus="1",
                          precision="BF16")  # fmt: skip
