@@ -238,12 +238,14 @@ class ModelItem(VocabularyItem):
     family: str | None = None
     parameters_b: Number = None
     kind: Max20 | None = None  # `architecture` (dense or moe) in backups before migration 0011
+    architecture: Max100 | None = None  # the Hugging Face class (from migration 0011)
+    precision: Max100 | None = None
 
     @model_validator(mode="before")
     @classmethod
     def _old_architecture(cls, data: Any) -> Any:
-        # A backup made before migration 0011 names the kind `architecture`.
-        if isinstance(data, dict) and "architecture" in data and "kind" not in data:
+        # A backup made before migration 0011 names the kind `architecture` (dense or moe).
+        if isinstance(data, dict) and data.get("architecture") in ("dense", "moe"):
             data = {**data, "kind": data["architecture"]}
             del data["architecture"]
         return data
