@@ -52,7 +52,9 @@ def main() -> None:
     llama = Reader(llama_dir)
     for tag in tags:
         commit = pinned(ollama, tag, order)
-        full = git(llama_dir, "rev-parse", "--verify", "-q", f"{commit}^{{commit}}") if commit else ""
+        full = (
+            git(llama_dir, "rev-parse", "--verify", "-q", f"{commit}^{{commit}}") if commit else ""
+        )
         number = build.get(full)
         print(f"{tag}\tpin\t{commit or '-'}\t{'b' + str(number) if number else '-'}")
         classes: dict[str, str] = {}
