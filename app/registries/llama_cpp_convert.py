@@ -12,16 +12,45 @@ _FUTURE = re.compile(r"^from __future__ import [^\n]*$", re.MULTILINE)
 _MMPROJ = "MMPROJ"
 
 
+def _member(value: ast.expr | None) -> str | None:
+    """`gguf.MODEL_ARCH.X` -> X; for `A if cond else B` the default branch B."""
+    if isinstance(value, ast.IfExp):
+        value = value.orelse
+    if (
+        isinstance(value, ast.Attribute)
+        and isinstance(value.value, ast.Attribute)
+        and value.value.attr == "MODEL_ARCH"
+    ):
+        return value.attr
+    return None
+
+
+def _init_arch(body: list[ast.stmt]) -> str | None:
+    """An arch `__init__` always sets (`self.model_arch = ...` outside any branch)."""
+    for stmt in body:
+        if isinstance(stmt, ast.FunctionDef) and stmt.name == "__init__":
+            for inner in stmt.body:
+                if isinstance(inner, ast.Assign) and any(
+                    isinstance(t, ast.Attribute)
+                    and t.attr == "model_arch"
+                    and isinstance(t.value, ast.Name)
+                    and t.value.id == "self"
+                    for t in inner.targets
+                ):
+                    return _member(inner.value)
+    return None
+
+
 def _arch_of_body(body: list[ast.stmt]) -> str | None:
+    set_in_init = _init_arch(body)
+    if set_in_init is not None:
+        return set_in_init
     for stmt in body:
         if isinstance(stmt, ast.Assign | ast.AnnAssign):
             targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
             names = [t.id for t in targets if isinstance(t, ast.Name)]
-            value = stmt.value
-            if "model_arch" in names and isinstance(value, ast.Attribute):
-                inner = value.value
-                if isinstance(inner, ast.Attribute) and inner.attr == "MODEL_ARCH":
-                    return value.attr
+            if "model_arch" in names and _member(stmt.value) is not None:
+                return _member(stmt.value)
     return None
 
 

@@ -46,6 +46,21 @@ class ToyDispatch(TextModel):
         model_arch = gguf.MODEL_ARCH.TOY_MOE
 
 
+@ModelBase.register("ToyEmbedModel")
+class ToyEmbed(ToyModel):
+    model_arch = gguf.MODEL_ARCH.TOYLM
+
+    def __init__(self, hparams):
+        self.model_arch = gguf.MODEL_ARCH.TOY_MOE if hparams else gguf.MODEL_ARCH.TOY_EMBED
+
+
+@ModelBase.register("ToyBranchForCausalLM")
+class ToyBranch(ToyModel):
+    def __init__(self, hparams):
+        if hparams:
+            self.model_arch = gguf.MODEL_ARCH.TOY_MOE
+
+
 @Model.register("OldToyForCausalLM")
 class OldToy(TextModel):
     model_arch = gguf.MODEL_ARCH.OLD_TOY
@@ -64,6 +79,8 @@ def test_parse_resolves_registered_classes_to_their_arch() -> None:
         "ToyChatForCausalLM": "TOYLM",  # inherited from the base class
         "ToyVLForConditionalGeneration": "TOY_VL",  # the projector registration does not win
         "ToyDispatchForCausalLM": "TOY_MOE",  # from the nested converter
+        "ToyEmbedModel": "TOY_EMBED",  # __init__ always sets it: the default branch
+        "ToyBranchForCausalLM": "TOYLM",  # set only in a branch: the class's own arch stays
         "OldToyForCausalLM": "OLD_TOY",
         "ChainToyForCausalLM": "CHAIN_TOY",
     }
