@@ -231,3 +231,12 @@ def test_a_model_in_the_api_has_its_kind_class_base_precision_and_config(
     assert "deepseek-hf" in {s["slug"] for s in body["sources"]}
     derivative = client.get("/api/v1/models/llama-3.1-8b-fp8").json()["entry"]
     assert (derivative["base"], derivative["config"]) == ("llama-3.1-8b", None)
+
+
+def test_a_remote_code_class_may_carry_its_module(seed_copy: Path) -> None:
+    # llama.cpp and Ollama key remote-code models as their auto_map writes them.
+    replace_in(
+        seed_copy / SUPPORT, "  GPTNeoXForCausalLM:", "  modeling_grove_moe.GroveMoeForCausalLM:"
+    )
+    rows = load_seed(seed_copy).support["tgi-model-registry"]["tgi"]
+    assert "modeling_grove_moe.GroveMoeForCausalLM" in rows

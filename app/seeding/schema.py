@@ -325,9 +325,13 @@ class HardwareEntry(Strict):
 
 
 # A Hugging Face `architectures[0]` class name (LlamaForCausalLM): a Python identifier, kept
-# as the config.json writes it, so it is not a slug (capitals, underscores).
-HF_CLASS_PATTERN = r"^[A-Za-z][A-Za-z0-9_]*$"
-HF_CLASS_RULE = "a Hugging Face class name such as LlamaForCausalLM (letters, digits, _)"
+# as the config.json writes it, so it is not a slug (capitals, underscores). A remote-code
+# class may carry its module as registries key it (modeling_grove_moe.GroveMoeForCausalLM).
+HF_CLASS_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$"
+HF_CLASS_RULE = (
+    "a Hugging Face class name such as LlamaForCausalLM (letters, digits, _; a remote-code "
+    "class may be prefixed by its module and a dot)"
+)
 HfClass = Annotated[str, StringConstraints(pattern=HF_CLASS_PATTERN, max_length=SLUG_MAX)]
 Attention = Literal["gqa", "mha", "mla", "sliding-window", "chunked-local", "linear", "mamba"]
 LABEL_MAX = 40  # a precision, a dtype, a GGUF arch or model_type: one word, not a sentence
