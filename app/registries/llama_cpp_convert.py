@@ -120,13 +120,13 @@ def parse(text: str) -> dict[str, str]:
 
     result: dict[str, str] = {}
     # 2023 builds chose the class and arch with `if arch == "HFClass": return ...` chains
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.If) or not node.body:
+    for branch in ast.walk(tree):
+        if not isinstance(branch, ast.If) or not branch.body:
             continue
-        first = node.body[0]
+        first = branch.body[0]
         if not isinstance(first, ast.Return) or first.value is None:
             continue
-        for hf_class in _compared_strings(node.test):
+        for hf_class in _compared_strings(branch.test):
             value = first.value
             if isinstance(value, ast.Attribute) and isinstance(value.value, ast.Attribute):
                 if value.value.attr == "MODEL_ARCH":

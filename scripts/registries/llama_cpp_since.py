@@ -107,9 +107,9 @@ def main() -> None:
             if key not in present and key not in gone:
                 gone[key] = build[commit]
     last_classes, _ = state(reader, order[-1])
-    for (kind, key), (num, commit, gguf) in sorted(first.items()):
-        now = last_classes.get(key, gguf) if kind == "class" else gguf
-        print(f"{kind}\t{key}\t{now}\tb{num}\t{commit}\t{gone.get((kind, key), '')}")
+    for (kind, name), (num, commit, gguf) in sorted(first.items()):
+        now = last_classes.get(name, gguf) if kind == "class" else gguf
+        print(f"{kind}\t{name}\t{now}\tb{num}\t{commit}\t{gone.get((kind, name), '')}")
 
 
 if __name__ == "__main__":
