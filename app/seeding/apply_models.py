@@ -42,7 +42,11 @@ def _bases_and_configs(seeder: "_Seeder") -> None:
     for slug, entry in seeder.data.models.items():
         model_id = ids[slug]
         base = ids[entry.base] if entry.base else None
-        seeder.put(LanguageModel, models[model_id], {"base_id": base})
+        if seeder.report.first:
+            # Every model was added a moment ago: its base is part of adding it, not an update.
+            models[model_id].base_id = base
+        else:
+            seeder.put(LanguageModel, models[model_id], {"base_id": base})
         existing = configs.pop(model_id, None)
         if entry.config is None:
             if existing is not None:
