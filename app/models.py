@@ -13,6 +13,7 @@ from sqlalchemy import (
     TypeDecorator,
     UniqueConstraint,
     false,
+    true,
 )
 from sqlmodel import Field, SQLModel
 
@@ -254,8 +255,15 @@ class LanguageModel(SQLModel, table=True):
     name: str
     family: str | None = None
     parameters_b: float | None = None
-    architecture: str | None = Field(default=None, max_length=10)
+    # dense, moe, hybrid, ... (migration 0011 renamed the dense/moe `architecture` to this).
+    kind: str | None = Field(default=None, max_length=20)
     active_parameters_b: float | None = None  # a mixture of experts' parameters per token
+    # The Hugging Face class (LlamaForCausalLM): text, not a key of `architecture`, because a
+    # seed may name classes without listing them in architectures.yaml.
+    architecture: str | None = Field(default=None, max_length=100, index=True)
+    # A quantised or fine-tuned derivative's base model (seed `base`, a model slug).
+    base_id: int | None = Field(default=None, foreign_key="languagemodel.id", index=True)
+    precision: str | None = Field(default=None, max_length=40)  # native weights: BF16, FP8
     vague: bool = vague_field()
     sources: list[str] = sources_field()
     note: str | None = None
@@ -265,6 +273,85 @@ class LanguageModel(SQLModel, table=True):
     user_id: int | None = author_field()
     version: int = version_field()
     updated_at: dt.datetime | None = Field(default=None, sa_column=Column(UTCDateTime()))
+
+
+class ModelConfig(SQLModel, table=True):
+    """A model's config.json facts (seed models.yaml `config`), at most one row per model.
+
+    Typed columns rather than a JSON blob: the memory-fit arithmetic (issue 36) multiplies
+    layers, KV heads and head sizes in SQL and Python alike, and a database check can see them.
+    """
+
+    __tablename__ = "model_config"
+
+    id: int | None = Field(default=None, primary_key=True)
+    languagemodel_id: int = Field(foreign_key="languagemodel.id", unique=True, index=True)
+    source_id: int = Field(foreign_key="source.id", index=True)
+    page: str
+    revision: str | None = Field(default=None, max_length=40)
+    layers: int | None = None
+    hidden_size: int | None = None
+    attention_heads: int | None = None
+    kv_heads: int | None = None
+    head_dim: int | None = None
+    v_head_dim: int | None = None
+    kv_lora_rank: int | None = None
+    qk_rope_head_dim: int | None = None
+    sliding_window: int | None = None
+    sliding_window_layers: int | None = None
+    layer_pattern: str | None = None
+    linear_attention_layers: int | None = None
+    full_attention_layers: int | None = None
+    experts: int | None = None
+    experts_per_token: int | None = None
+    shared_experts: int | None = None
+    context: int | None = None
+    vocab_size: int | None = None
+    torch_dtype: str | None = Field(default=None, max_length=40)
+    quantization: str | None = Field(default=None, max_length=40)
+    note: str | None = None
+
+
+class Architecture(SQLModel, table=True):
+    """A Hugging Face architecture class (seed/architectures.yaml), keyed by its name."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(unique=True, index=True, max_length=100)  # LlamaForCausalLM
+    family: str
+    kind: str = Field(max_length=20)
+    model_type: str | None = Field(default=None, max_length=40)
+    gguf: str | None = Field(default=None, max_length=40)
+    attention: list[str] = Field(default_factory=list, sa_column=Column(JSON, nullable=False))
+    note: str | None = None
+    source_id: int = Field(foreign_key="source.id", index=True)
+    position: int = 0
+
+
+class ModelSupport(SQLModel, table=True):
+    """One source's word that a system serves an architecture class (seed/support/).
+
+    A table of its own, not claims on capabilities: see migration 0011 for why. The cell
+    weighing (queries/cells.py) works on read models, so a models x systems matrix can turn
+    these rows into claim views and share the cell panel, legend and exports.
+    """
+
+    __tablename__ = "model_support"
+    __table_args__ = (UniqueConstraint("system_id", "architecture", "source_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    system_id: int = Field(foreign_key="system.id", index=True)
+    architecture: str = Field(max_length=100, index=True)  # the Hugging Face class
+    source_id: int = Field(foreign_key="source.id", index=True)
+    level: str = Field(max_length=20)
+    since: str | None = Field(default=None, max_length=40)
+    # False: the tag before `since` was not read, so the row reads "by <since>".
+    since_exact: bool = Field(default=True, sa_column_kwargs={"server_default": true()})
+    until: str | None = Field(default=None, max_length=40)  # first tag where it is gone
+    scope: str | None = Field(default=None, max_length=200)
+    native: str | None = Field(default=None, max_length=200)  # the project's own key
+    page: str
+    note: str | None = None
+    position: int = 0
 
 
 class Workload(SQLModel, table=True):

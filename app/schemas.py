@@ -373,11 +373,45 @@ class HardwareEntryView(VocabularyEntry):
     note: str | None
 
 
+class ModelConfigView(View):
+    """A model's config.json facts (seed models.yaml `config`); None where the file has none."""
+
+    page: str  # the model's own Hugging Face page or file
+    revision: str | None
+    source: str  # the source's slug
+    layers: int | None
+    hidden_size: int | None
+    attention_heads: int | None
+    kv_heads: int | None
+    head_dim: int | None
+    v_head_dim: int | None
+    kv_lora_rank: int | None
+    qk_rope_head_dim: int | None
+    sliding_window: int | None
+    sliding_window_layers: int | None
+    layer_pattern: str | None
+    linear_attention_layers: int | None
+    full_attention_layers: int | None
+    experts: int | None
+    experts_per_token: int | None
+    shared_experts: int | None
+    context: int | None
+    vocab_size: int | None
+    torch_dtype: str | None
+    quantization: str | None
+    note: str | None
+
+
 class ModelEntryView(VocabularyEntry):
     family: str | None
     parameters_b: float | None  # billions
-    architecture: str | None  # dense or moe; None where no source says
+    # dense, moe, hybrid, vision-language, moe-vision-language, state-space; None: not stated
+    kind: str | None = None
     active_parameters_b: float | None = None  # a mixture of experts' per token (team entries)
+    architecture: str | None = None  # the Hugging Face class: LlamaForCausalLM
+    base: str | None = None  # a derivative's base model (its slug)
+    precision: str | None = None  # native weight precision: BF16, FP8, MXFP4
+    config: ModelConfigView | None = None
     note: str | None
 
 

@@ -362,9 +362,10 @@ def test_upgrading_to_team_notes_keeps_every_row_and_notes_then_hold_published_r
     migration = migrate.upgrade(old)
 
     # Through 0005n (team notes), 0006 (imports), 0007 (vocabulary), 0008 (first-party
-    # sources), 0009 (hardware prices) and 0010 (the team's catalogue), the newest.
+    # sources), 0009 (hardware prices), 0010 (the team's catalogue) and 0011 (models'
+    # architectures and support), the newest.
     assert (migration.before, migration.after) == ("0004", migrate.head_revision())
-    assert migrate.head_revision() == "0010"
+    assert migrate.head_revision() == "0011"
     assert count_rows(old, tables) == counts
     assert count_rows(old, ["importbatch", "importrun"]) == {"importbatch": 0, "importrun": 0}
     assert schema_differences(old) == []
@@ -628,3 +629,56 @@ def test_the_first_party_migration_renames_vendor_docs_and_keeps_every_row(
         kinds = dict(connection.execute(text("SELECT slug, kind FROM source")).all())
     assert kinds["olla-servers-compared"] == kinds["overview-early-2026"] == "vendor-docs"
     old.dispose()
+
+
+def _models(engine: Engine, column: str) -> dict[str, Any]:
+    with engine.connect() as connection:
+        rows = connection.execute(text(f"SELECT slug, {column} FROM languagemodel WHERE id > 900"))
+        return {slug: value for slug, value in rows}
+
+
+def test_the_model_support_migration_renames_architecture_to_kind_and_back(
+    tmp_path: Path,
+) -> None:
+    """0011: dense/moe move from `architecture` to `kind` unchanged; `architecture` becomes
+    the Hugging Face class; down maps the new kinds back onto dense/moe."""
+    engine = new_engine(tmp_path, "models")
+    migrate.upgrade(engine, "0010")
+    with engine.begin() as connection:
+        connection.execute(
+            text(
+                "INSERT INTO languagemodel (id, slug, name, architecture, active_parameters_b, "
+                "sources, position) VALUES (901, 'big', 'Big', 'moe', 3, '[]', 0), "
+                "(902, 'small', 'Small', 'dense', NULL, '[]', 1), "
+                "(903, 'vague', 'Vague', NULL, NULL, '[]', 2)"
+            )
+        )
+
+    migration = migrate.upgrade(engine)
+
+    assert (migration.before, migration.after) == ("0010", "0011")
+    assert _models(engine, "kind") == {"big": "moe", "small": "dense", "vague": None}
+    assert _models(engine, "architecture") == {"big": None, "small": None, "vague": None}
+    assert schema_differences(engine) == []
+    with engine.begin() as connection:
+        connection.execute(
+            text(
+                "UPDATE languagemodel SET kind = 'hybrid', architecture = 'Qwen3NextForCausalLM' "
+                "WHERE slug = 'big'"
+            )
+        )
+        connection.execute(
+            text(
+                "UPDATE languagemodel SET kind = 'vision-language', base_id = 901, "
+                "precision = 'FP8' WHERE slug = 'small'"
+            )
+        )
+        connection.execute(text("UPDATE languagemodel SET kind = 'state-space' WHERE id = 903"))
+
+    migrate.downgrade(engine, "0010")
+
+    # A hybrid with experts was moe, a vision-language model dense; a state-space one unstated.
+    assert _models(engine, "architecture") == {"big": "moe", "small": "dense", "vague": None}
+    tables = set(inspect(engine).get_table_names())
+    assert not tables & {"model_support", "model_config", "architecture"}
+    assert "kind" not in {c["name"] for c in inspect(engine).get_columns("languagemodel")}

@@ -70,7 +70,7 @@ def small_seed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for path in (root / "systems").iterdir():
         if path.stem not in KEPT:
             path.unlink()
-    for path in (root / "claims").iterdir():
+    for path in [*(root / "claims").iterdir(), *(root / "support").iterdir()]:
         _cut_yaml(path, lambda system, _: system in KEPT)
     for path in (root / "benchmarks").iterdir():
         _cut_csv(path)
@@ -307,7 +307,7 @@ def test_a_key_must_be_text(
         (
             "rules.yml",
             "sources.yaml, capabilities.yaml, metrics.yaml, hardware.yaml, models.yaml, "
-            "workloads.yaml, rules.yaml, systems/",
+            "workloads.yaml, rules.yaml, architectures.yaml, systems/",
         ),
     ],
 )
@@ -592,21 +592,21 @@ def test_an_alias_that_repeats_the_name_is_refused(seed_dir: Path, seeded: Engin
 def test_active_parameters_belong_to_a_mixture_of_experts(seed_dir: Path, seeded: Engine) -> None:
     path = seed_dir / "models.yaml"
     text = path.read_text()
-    text = text.replace("  architecture: moe\n", "  architecture: moe\n  active_parameters_b: 37\n")
+    text = text.replace("  kind: moe\n", "  kind: moe\n  active_parameters_b: 37\n")
     text = text.replace("  parameters_b: 34\n", "  parameters_b: 34\n  active_parameters_b: 34\n")
     path.write_text(text)
     [problem] = refused(seed_dir, seeded)
     line = line_number(path, "  active_parameters_b: 34")
     assert problem == (
         f"models.yaml:{line}: llava-next-34b: field 'active_parameters_b': only a mixture of "
-        "experts (architecture: moe) has one"
+        "experts has one (kind: moe, moe-vision-language, hybrid)"
     )
 
 
 def test_active_parameters_cannot_exceed_the_total(seed_dir: Path, seeded: Engine) -> None:
     path = seed_dir / "models.yaml"
-    added = "  parameters_b: 671\n  architecture: moe\n  active_parameters_b: 700\n"
-    replace_in(path, "  architecture: moe\n", added)
+    added = "  parameters_b: 671\n  kind: moe\n  active_parameters_b: 700\n"
+    replace_in(path, "  kind: moe\n", added)
     [problem] = refused(seed_dir, seeded)
     line = line_number(path, "  active_parameters_b: 700")
     assert problem == (

@@ -7,6 +7,7 @@ import pytest
 
 from app.seeding.load import load_seed
 from app.seeding.reader import SeedData
+from app.seeding.schema import MOE_KINDS
 from app.vocabulary.names import Names, alias_key, canonical_precision
 from tests.conftest import REAL_SEED_DIR
 
@@ -164,7 +165,7 @@ def test_active_parameters_only_where_a_model_card_gives_them(data: SeedData) ->
     active = {s: m.active_parameters_b for s, m in data.models.items() if m.active_parameters_b}
     assert active["deepseek-v3"] == 37 and active["gpt-oss-120b"] == 5.1
     assert "mixtral-8x7b-instruct" not in active  # its README gives no count
-    assert all(data.models[s].architecture == "moe" for s in active)
+    assert all(data.models[s].kind in MOE_KINDS for s in active)
 
 
 def test_precisions_are_spelled_one_way_and_others_kept() -> None:
@@ -275,8 +276,9 @@ def test_every_entry_says_where_it_comes_from(data: SeedData) -> None:
     # Facts only where an article gives them: the RTX 4090's memory is not in any source.
     assert data.hardware["nvidia-rtx-4090"].memory_gb is None
     assert data.hardware["nvidia-h100-sxm5-80gb"].memory_gb == 80
-    assert data.models["deepseek-v3"].architecture == "moe"
-    assert data.models["llama-3-70b"].architecture is None
+    assert data.models["deepseek-v3"].kind == "moe"
+    assert data.models["deepseek-v3"].architecture == "DeepseekV3ForCausalLM"
+    assert data.models["unlisted-model"].kind is None
 
 
 @pytest.mark.data

@@ -42,8 +42,9 @@ def test_hardware_lists_each_entry_with_its_names_and_figures(client: TestClient
 @pytest.mark.data
 def test_models_and_workloads_list_their_entries(real_client: TestClient) -> None:
     models = by_slug(real_client, "/api/v1/models")
-    assert models["llama-3-70b"]["parameters_b"] == 70
-    assert models["deepseek-v3"]["architecture"] == "moe"
+    assert models["llama-3-70b"]["parameters_b"] == 70 and models["llama-3-70b"]["figures"] == 7
+    assert models["deepseek-v3"]["kind"] == "moe"
+    assert models["deepseek-v3"]["architecture"] == "DeepseekV3ForCausalLM"
     assert models["unnamed-7b"]["vague"] and models["unnamed-7b"]["parameters_b"] == 7
     workloads = by_slug(real_client, "/api/v1/workloads")
     assert workloads["prefill-pp512"]["input_tokens"] == 512

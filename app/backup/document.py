@@ -19,6 +19,7 @@ from pydantic import (
     ConfigDict,
     Field,
     StringConstraints,
+    model_validator,
 )
 
 from app.accounts.models import Role
@@ -236,7 +237,19 @@ class HardwareItem(VocabularyItem):
 class ModelItem(VocabularyItem):
     family: str | None = None
     parameters_b: Number = None
-    architecture: Max10 | None = None
+    kind: Max20 | None = None  # `architecture` (dense or moe) in backups before migration 0011
+    architecture: Max100 | None = None  # the Hugging Face class (from migration 0011)
+    precision: Max100 | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _old_architecture(cls, data: Any) -> Any:
+        # A backup made before migration 0011 names the kind `architecture` (dense or moe).
+        if isinstance(data, dict) and data.get("architecture") in ("dense", "moe"):
+            data = {**data, "kind": data["architecture"]}
+            del data["architecture"]
+        return data
+
     active_parameters_b: Number = None
     note: str | None = None
 

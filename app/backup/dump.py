@@ -104,7 +104,11 @@ def team_document(session: Session) -> dict[str, Any]:
         "withdrawn_capabilities": rows.withdrawn(Capability, Capability.position),
         "withdrawn_metrics": rows.withdrawn(Metric, Metric.position),
         "withdrawn_hardware": rows.withdrawn(Hardware, Hardware.position),
-        "withdrawn_models": rows.withdrawn(LanguageModel, LanguageModel.position),
+        # A published model's base link is seed data (seed/models.yaml), not the team's.
+        "withdrawn_models": [
+            {k: v for k, v in doc.items() if k != "base_id"}
+            for doc in rows.withdrawn(LanguageModel, LanguageModel.position)
+        ],
         "withdrawn_workloads": rows.withdrawn(Workload, Workload.position),
         "team_aliases": rows.team_aliases(),
         "claims": rows.claims(),

@@ -25,7 +25,7 @@ FIELDS: dict[str, tuple[str, ...]] = {
         "hf_id",
         "family",
         "parameters_b",
-        "architecture",
+        "model_kind",
         "active_parameters_b",
         "aliases",
         "slug",
@@ -49,7 +49,15 @@ CHOICES: dict[str, list[tuple[str, str]]] = {
         ("soc", "system on a chip"),
         ("cpu", "CPU"),
     ],
-    "architecture": [("dense", "dense"), ("moe", "mixture of experts")],
+    # A model's kind; "kind" is the system's (engine, wrapper...), so the form names it apart.
+    "model_kind": [
+        ("dense", "dense"),
+        ("moe", "mixture of experts"),
+        ("hybrid", "hybrid"),
+        ("vision-language", "vision-language"),
+        ("moe-vision-language", "vision-language mixture of experts"),
+        ("state-space", "state-space"),
+    ],
     "shape": [("chat", "chat"), ("rag", "RAG"), ("agentic", "agentic"), ("batch", "batch")],
     "kind": [
         ("engine", "engine"),
@@ -70,7 +78,7 @@ LABELS = {
     "hf_id": "Hugging Face id (optional)",
     "family": "Family",
     "parameters_b": "Parameters (billions)",
-    "architecture": "Architecture",
+    "model_kind": "Kind",
     "active_parameters_b": "Active parameters (billions, mixture of experts)",
     "shape": "Shape",
     "input_tokens": "Input tokens",
@@ -145,9 +153,16 @@ class EntryForm:
         return CHOICES.get(name)
 
 
+def _model_kind(data: dict[str, Any]) -> None:
+    """The form's model_kind is the model's `kind` field of the write API."""
+    if "model_kind" in data:
+        data["kind"] = data.pop("model_kind")
+
+
 def entry_in(kind: str, values: dict[str, str]) -> EntryIn | SystemIn:
     """The posted form as the write API's input (TeamError naming each field that is wrong)."""
     data: dict[str, Any] = {k: v for k, v in values.items() if k in FIELDS[kind] and v != ""}
+    _model_kind(data)
     if kind == "system":
         return validated(SystemIn, data)
     lines = values.get("aliases", "").splitlines()
@@ -159,12 +174,14 @@ def entry_changes(form: EntryForm, values: dict[str, str]) -> dict[str, Any]:
     """The posted edit form as a PATCH of the write API would give it: every field the form
     shows, an emptied one as None (TeamError naming each field that is wrong)."""
     data: dict[str, Any] = {k: values.get(k, "") or None for k in form.fields}
+    _model_kind(data)
     if "aliases" in data:
         lines = values.get("aliases", "").splitlines()
         data["aliases"] = [line.strip() for line in lines if line.strip()]
     model = SystemPatch if form.kind == "system" else patch_model(form.kind)
     changes = validated(model, data).model_dump(exclude_unset=True, exclude={"version"})
-    missing = [k for k in ("name", "kind") if k in changes and changes[k] is None]
+    required = ("name", "kind") if form.kind == "system" else ("name",)
+    missing = [k for k in required if k in changes and changes[k] is None]
     if missing:
         raise TeamError({k: "Required; an entry cannot be left without it." for k in missing})
     # Columns that always hold something: emptied, they go back to what a new entry gets
@@ -187,6 +204,8 @@ def form_values(kind: str, doc: dict[str, Any], published: bool) -> dict[str, st
     if published:
         return {"aliases": "\n".join(doc.get("team_aliases", []))}
     values = {k: "" if doc.get(k) is None else str(doc[k]) for k in FIELDS[kind]}
+    if "model_kind" in values:
+        values["model_kind"] = doc.get("kind") or ""
     if "aliases" in doc:
         values["aliases"] = "\n".join(doc["aliases"])
     for name in ("memory_gb", "parameters_b", "active_parameters_b"):  # 80.0 -> 80

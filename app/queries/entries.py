@@ -7,9 +7,10 @@ from sqlalchemy import func
 from sqlmodel import Session, col, select
 
 from app.data_version.version import per_version
-from app.models import VOCABULARY_TABLES, BenchmarkResult
+from app.models import VOCABULARY_TABLES, BenchmarkResult, LanguageModel, ModelConfig, Source
 from app.schemas import (
     HardwareEntryView,
+    ModelConfigView,
     ModelEntryView,
     VocabularyEntry,
     WorkloadEntryView,
@@ -38,14 +39,36 @@ def vocabulary_entries(session: Session) -> dict[str, list[VocabularyEntry]]:
         column = getattr(BenchmarkResult, f"{kind}_id")
         counts = dict(session.exec(select(column, func.count()).group_by(column)).all())
         rows = session.exec(select(model).order_by(col(model.position)))
-        out[kind] = [_entry(kind, row, aliases[row.id], counts.get(row.id, 0)) for row in rows]
+        extras = model_facts(session) if kind == "model" else {}
+        out[kind] = [
+            _entry(kind, row, aliases[row.id], counts.get(row.id, 0), extras.get(row.id, {}))
+            for row in rows
+        ]
     return out
 
 
-def _entry(kind: str, row: Any, aliases: list[str], figures: int) -> VocabularyEntry:
+def _entry(
+    kind: str, row: Any, aliases: list[str], figures: int, extras: dict[str, Any]
+) -> VocabularyEntry:
     view = VIEWS[kind]
     fields = {name: getattr(row, name) for name in view.model_fields if hasattr(row, name)}
-    return view(**{**fields, "aliases": aliases, "figures": figures})
+    return view(**{**fields, **extras, "aliases": aliases, "figures": figures})
+
+
+def model_facts(session: Session) -> dict[int, dict[str, Any]]:
+    """model id -> its base model's slug and its config facts (issue 35), where it has them."""
+    slugs = dict(session.exec(select(LanguageModel.id, LanguageModel.slug)).all())
+    out: dict[int, dict[str, Any]] = defaultdict(dict)
+    for model_id, base_id in session.exec(select(LanguageModel.id, LanguageModel.base_id)):
+        if base_id is not None:
+            out[model_id]["base"] = slugs.get(base_id)  # type: ignore[index]
+    sources = dict(session.exec(select(Source.id, Source.slug)).all())
+    for config in session.exec(select(ModelConfig)):
+        values = config.model_dump(exclude={"id", "languagemodel_id", "source_id"})
+        out[config.languagemodel_id]["config"] = ModelConfigView(
+            **values, source=sources[config.source_id]
+        )
+    return dict(out)
 
 
 def entry_ids(session: Session) -> dict[str, dict[str, int]]:

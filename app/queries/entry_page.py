@@ -39,10 +39,14 @@ def entry_page(session: Session, kind: str, slug: str, today: dt.date) -> EntryP
     # its own, and the same freshness marks as /benchmarks.
     figures = [r for r in all_results(session, today) if getattr(r, kind) == slug]
     refs = {ref.slug: ref for ref in source_refs(session).values()}
+    cited = list(entry.sources)
+    config = getattr(entry, "config", None)
+    if config is not None and config.source not in cited:
+        cited.append(config.source)  # the config facts' own source is cited with the others
     return EntryPage(
         kind=kind,
         entry=entry,  # type: ignore[arg-type]
-        sources=[refs[s] for s in entry.sources if s in refs],
+        sources=[refs[s] for s in cited if s in refs],
         figures=figures,
         systems=len({r.system for r in figures}),
     )

@@ -2,6 +2,7 @@
 
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from app.seeding.entries import resolve_row
 from app.seeding.reader import SeedReader
@@ -34,9 +35,15 @@ def check_source_entry(
     elif source.read < source.date:
         msg = f"field 'read': {source.read} is before the source's date {source.date}"
         reader.problem(path, at("read"), slug, msg)
-    if source.version is None and source.commit is None:
+    if source.version is None and source.commit is None and not _model_hub(source.url):
         msg = f"field 'version': a {kind} source needs the docs version or the commit read"
         reader.problem(path, at("version"), slug, msg)
+
+
+def _model_hub(url: str | None) -> bool:
+    """A model maker's Hugging Face organisation: it has no version of its own, and each
+    model's config block names the Hub revision it was read at (`config.revision`)."""
+    return url is not None and (urlsplit(url).hostname or "") == "huggingface.co"
 
 
 def check_system(reader: SeedReader, path: Path, raw: Any, slug: str, system: SystemFile) -> None:

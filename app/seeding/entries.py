@@ -5,6 +5,7 @@ from typing import Any
 
 from app.seeding.reader import SeedReader
 from app.seeding.schema import (
+    MOE_KINDS,
     BenchmarkRow,
     HardwareEntry,
     ModelEntry,
@@ -33,6 +34,7 @@ def read_vocabularies(reader: SeedReader) -> None:
                 reader.check_source(path, line_of(raw, (slug, "sources", i)), slug, source)
             if isinstance(entry, ModelEntry):
                 _check_active(reader, path, raw, slug, entry)
+                _check_model(reader, path, raw, slug, entry, entries)
         setattr(reader.data, attribute, entries)
         reader.data.names[kind] = _names(reader, kind, path, raw, entries)
 
@@ -43,8 +45,9 @@ def _check_active(reader: SeedReader, path: Path, raw: Any, slug: str, entry: Mo
     if active is None:
         return
     line = line_of(raw, (slug, "active_parameters_b"))
-    if entry.architecture != "moe":
-        msg = "field 'active_parameters_b': only a mixture of experts (architecture: moe) has one"
+    if entry.kind not in MOE_KINDS:
+        kinds = ", ".join(MOE_KINDS)
+        msg = f"field 'active_parameters_b': only a mixture of experts has one (kind: {kinds})"
         reader.problem(path, line, slug, msg)
     elif entry.parameters_b is not None and active > entry.parameters_b:
         msg = (
@@ -52,6 +55,41 @@ def _check_active(reader: SeedReader, path: Path, raw: Any, slug: str, entry: Mo
             f"{entry.parameters_b:g} billion parameters"
         )
         reader.problem(path, line, slug, msg)
+
+
+def _check_model(
+    reader: SeedReader,
+    path: Path,
+    raw: Any,
+    slug: str,
+    entry: ModelEntry,
+    entries: dict[str, VocabularyEntry],
+) -> None:
+    """The class is a known one, the base another entry, the config's source a source."""
+
+    def at(*keys: str) -> int | None:
+        return line_of(raw, (slug, *keys))
+
+    name = entry.architecture
+    if name in ("dense", "moe"):
+        # Before migration 0011 `architecture` held dense or moe; that is `kind` now.
+        msg = (
+            f"field 'architecture': {name!r} is a kind, not a class; write `kind: {name}` and "
+            "give the Hugging Face class here (LlamaForCausalLM)"
+        )
+        reader.problem(path, at("architecture"), slug, msg)
+    elif name is not None and reader.architecture_keys:
+        # Only when architectures.yaml lists classes: a seed without it names them freely.
+        reader.check_ref(path, at("architecture"), slug, "architecture", name)
+    if entry.base is not None:
+        if entry.base == slug:
+            reader.problem(path, at("base"), slug, "field 'base': a model is not its own base")
+        elif entry.base not in entries:
+            close = reader._hint("model", entry.base, entries)
+            msg = f"field 'base': unknown model {entry.base!r} (not in models.yaml){close}"
+            reader.problem(path, at("base"), slug, msg)
+    if entry.config is not None:
+        reader.check_source(path, at("config", "source"), slug, entry.config.source)
 
 
 def _names(

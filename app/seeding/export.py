@@ -30,6 +30,7 @@ from app.models import (
 from app.ops.files import write_atomically
 from app.queries.common import notes_and_facts
 from app.seeding.entries import VOCABULARY_FILES
+from app.seeding.export_models import model_extras, model_files
 from app.seeding.layout import FOLDERS
 from app.seeding.schema import (
     BENCHMARK_COLUMNS,
@@ -77,7 +78,7 @@ def render_seed_files(session: Session) -> dict[str, str]:
         "capabilities.yaml": dump_yaml(_capabilities(session)),
         "metrics.yaml": dump_yaml(_metrics(session)),
         **{
-            file_name: dump_yaml(_vocabulary(session, kind))
+            file_name: dump_yaml(_vocabulary(session, kind, slugs))
             for kind, (file_name, *_) in VOCABULARY_FILES.items()
         },
     }
@@ -87,6 +88,7 @@ def render_seed_files(session: Session) -> dict[str, str]:
         files[f"claims/{source_slug}.yaml"] = dump_yaml(claims)
     for source_slug, rows in _benchmarks(session, slugs).items():
         files[f"benchmarks/{source_slug}.csv"] = _csv(rows)
+    files.update(model_files(session, slugs))
     # Always written: an empty rules.yaml is an error, and no rules is written `{}`.
     files["rules.yaml"] = dump_yaml(_rules(session, slugs))
     return files
@@ -164,7 +166,7 @@ def _metrics(session: Session) -> dict[str, Any]:
     return {m.slug: _clean(m.model_dump(), MetricEntry) for m in rows}
 
 
-def _vocabulary(session: Session, kind: str) -> dict[str, Any]:
+def _vocabulary(session: Session, kind: str, slugs: "_Slugs") -> dict[str, Any]:
     schema = VOCABULARY_FILES[kind][1]
     model, alias_model, parent = VOCABULARY_TABLES[kind]
     aliases: dict[int, list[str]] = defaultdict(list)
@@ -173,9 +175,10 @@ def _vocabulary(session: Session, kind: str) -> dict[str, Any]:
         select(alias_model).where(team_aliases).order_by(col(alias_model.position))
     ):
         aliases[getattr(a, parent)].append(a.alias)
+    extras = model_extras(session, slugs) if kind == "model" else {}  # base and config
     out = {}
     for row in session.exec(_current(model).order_by(col(model.position))):
-        values = {k: _whole(v) for k, v in row.model_dump().items()}
+        values = {k: _whole(v) for k, v in row.model_dump().items()} | extras.get(row.id, {})
         out[row.slug] = _clean(
             {**values, "vague": row.vague or None, "aliases": aliases[row.id]}, schema
         )

@@ -11,16 +11,24 @@ TOP_FILES = (
     "models.yaml",
     "workloads.yaml",
     "rules.yaml",
+    "architectures.yaml",
 )
+# Top files a seed folder may leave out: a seed without model architectures is still whole
+# (the fixture seeds of older tests, a team's first export).
+OPTIONAL_FILES = ("architectures.yaml",)
 # Written by `inference-atlas export` beside the seed files: the team's own data, which
 # `inference-atlas import` restores (app/backup). Not published data, so seeding skips it.
 BACKUP_FILES = ("team.json",)
-FOLDERS = {"systems": ".yaml", "claims": ".yaml", "benchmarks": ".csv"}
-# A seed folder has no systems without this one; claims/ and benchmarks/ may be absent
+FOLDERS = {"systems": ".yaml", "claims": ".yaml", "benchmarks": ".csv", "support": ".yaml"}
+# A seed folder has no systems without this one; claims/, benchmarks/ and support/ may be absent
 # because git cannot keep an empty folder, and "no claims yet" is a real state.
 REQUIRED_FOLDERS = ("systems",)
 # How to write an intentionally empty file, where one makes sense.
-EMPTY_FORMS = {"rules.yaml": "write {} for no rules", "claims": "write {} for no claims"}
+EMPTY_FORMS = {
+    "rules.yaml": "write {} for no rules",
+    "claims": "write {} for no claims",
+    "support": "write {} for no support rows",
+}
 
 
 @dataclass

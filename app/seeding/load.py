@@ -20,6 +20,7 @@ from app.seeding.schema import (
     SystemFile,
     is_slug,
 )
+from app.seeding.support import read_architectures, read_support_file
 from app.seeding.yamlio import line_of
 
 
@@ -50,9 +51,11 @@ class _Reader(SeedReader):
             # Everything else refers to these vocabularies; checking it now would bury
             # the real problem under hundreds of follow-on "unknown source" errors.
             return self.data
+        self.read_architectures()  # before the models, which name its classes
         self.read_vocabularies()
         self.read_systems()
         self.read_claims()
+        self.read_support()
         self.read_benchmarks()
         self.read_rules()
         return self.data
@@ -92,6 +95,15 @@ class _Reader(SeedReader):
         path = self.root / "metrics.yaml"
         raw = self.read(path)
         self.data.metrics = self.keyed_entries(MetricEntry, raw, path, raw)
+
+    def read_architectures(self) -> None:
+        read_architectures(self)
+
+    def read_support(self) -> None:
+        for path in self.layout.files["support"]:
+            rows = read_support_file(self, path)
+            if rows is not None:
+                self.data.support[path.stem] = rows
 
     def read_vocabularies(self) -> None:
         read_vocabulary_files(self)

@@ -4,7 +4,7 @@ that collects problems and checks references (`SeedReader`).
 Apart from load.py so that the per-file checks (checks.py, entries.py, benchmarks.py) can be
 handed a reader without importing the module that calls them."""
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -15,6 +15,7 @@ from app.seeding.errors import SeedProblem, describe_error
 from app.seeding.layout import Layout, empty_form_hint
 from app.seeding.schema import (
     SLUG_RULE,
+    ArchitectureEntry,
     BenchmarkRow,
     CapabilityEntry,
     CategoryEntry,
@@ -24,6 +25,7 @@ from app.seeding.schema import (
     ModelEntry,
     RuleEntry,
     SourceEntry,
+    SupportEntry,
     SystemFile,
     WorkloadEntry,
     is_slug,
@@ -58,6 +60,10 @@ class SeedData:
     )  # a list when the source gives several readings of one cell
     benchmarks: dict[str, list[BenchmarkRow]] = field(default_factory=dict)
     rules: dict[str, RuleEntry] = field(default_factory=dict)
+    # Hugging Face class -> entry (architectures.yaml; empty when the file is absent).
+    architectures: dict[str, ArchitectureEntry] = field(default_factory=dict)
+    # source -> system -> Hugging Face class -> row (support/<source>.yaml)
+    support: dict[str, dict[str, dict[str, SupportEntry]]] = field(default_factory=dict)
 
 
 class SeedReader:
@@ -70,6 +76,9 @@ class SeedReader:
         self.problems: list[SeedProblem] = []
         self.data = SeedData()
         self.layout = Layout()
+        # Every class architectures.yaml names, valid entry or not: a broken entry is
+        # reported once, not again by each model naming its class.
+        self.architecture_keys: set[str] = set()
 
     # -- plumbing ---------------------------------------------------------
     def problem(self, file: Path, line: int | None, where: str, message: str) -> None:
@@ -117,9 +126,15 @@ class SeedReader:
             return None
 
     def keyed_entries(
-        self, model: type[M], raw: Any, path: Path, root: Any, prefix: tuple[str, ...] = ()
+        self,
+        model: type[M],
+        raw: Any,
+        path: Path,
+        root: Any,
+        prefix: tuple[str, ...] = (),
+        key_rule: tuple[Callable[[str], bool], str] = (is_slug, SLUG_RULE),
     ) -> dict[str, M]:
-        """Validate a mapping of slug -> entry found at `prefix` inside `root`."""
+        """Validate a mapping of slug (or what `key_rule` allows) -> entry at `prefix`."""
         if raw is None:
             return {}
         if not isinstance(raw, dict):
@@ -128,8 +143,9 @@ class SeedReader:
         out: dict[str, M] = {}
         for key, value in raw.items():
             where = (*prefix, key)
-            if not is_slug(key):
-                msg = f"is not a valid slug; allowed: {SLUG_RULE}"
+            check, rule = key_rule
+            if not check(key):
+                msg = f"is not a valid {'slug' if check is is_slug else 'key'}; allowed: {rule}"
                 self.problem(path, line_of(root, where), str(key), msg)
                 continue
             entry = self.validate(model, value, path, root, where)
@@ -145,11 +161,14 @@ class SeedReader:
         return False
 
     def check_ref(self, path: Path, line: int | None, where: str, kind: str, slug: str) -> bool:
-        """Check a reference to a system, capability or metric by slug."""
+        """Check a reference to a system, capability, metric, model (by slug) or
+        architecture (by Hugging Face class)."""
         table: Collection[str] = {
             "system": self.system_slugs(),
             "capability": self.data.capabilities,
             "metric": self.data.metrics,
+            "model": self.data.models,
+            "architecture": self.architecture_keys,
         }[kind]
         if slug in table:
             return True

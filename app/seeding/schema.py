@@ -335,7 +335,12 @@ OptionalText = Annotated[Text | None, BeforeValidator(lambda v: v or None)]
 
 
 FormFactor = Literal["sxm", "pcie", "consumer-card", "soc", "cpu"]
-Architecture = Literal["dense", "moe"]
+# What a model is built as (the old dense/moe `architecture`, renamed in migration 0011): the
+# fit arithmetic of issue 36 reads the cache and the weights differently for each.
+ModelKind = Literal[
+    "dense", "moe", "hybrid", "vision-language", "moe-vision-language", "state-space"
+]
+MOE_KINDS = ("moe", "moe-vision-language", "hybrid")  # the kinds that route tokens to experts
 TOKENS_MAX = 10_000_000  # far beyond any context window; a typo, not a workload
 
 
@@ -357,16 +362,125 @@ class HardwareEntry(Strict):
     note: Text | None = None
 
 
+# A Hugging Face `architectures[0]` class name (LlamaForCausalLM): a Python identifier, kept
+# as the config.json writes it, so it is not a slug (capitals, underscores). A remote-code
+# class may carry its module as registries key it (modeling_grove_moe.GroveMoeForCausalLM).
+HF_CLASS_PATTERN = r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$"
+HF_CLASS_RULE = (
+    "a Hugging Face class name such as LlamaForCausalLM (letters, digits, _; a remote-code "
+    "class may be prefixed by its module and a dot)"
+)
+HfClass = Annotated[str, StringConstraints(pattern=HF_CLASS_PATTERN, max_length=SLUG_MAX)]
+Attention = Literal["gqa", "mha", "mla", "sliding-window", "chunked-local", "linear", "mamba"]
+LABEL_MAX = 40  # a precision, a dtype, a GGUF arch or model_type: one word, not a sentence
+Label = Annotated[
+    str,
+    StringConstraints(strip_whitespace=True, min_length=1, max_length=LABEL_MAX),
+    AfterValidator(_printable),
+]
+# A count from config.json (layers, heads, experts): a whole number above 0. Strict, so that
+# `layers: '32'`, `layers: 32.5` or a YAML 1.1 `yes` is refused rather than quietly coerced.
+Count = Annotated[int, Field(strict=True, ge=1, le=INT_MAX)]
+LINE_MAX = 200  # support.scope and .native: a phrase or a dotted name, not a paragraph
+Line = Annotated[Text, StringConstraints(max_length=LINE_MAX)]
+
+
+class ModelConfig(Strict):
+    """The facts of a model's own config.json (or card) that the memory arithmetic needs.
+
+    Every field but page and source may be null: the file has no such key, or it does not
+    apply (no MLA ranks on a GQA model). Export writes every field, nulls included, so a
+    reader sees which facts were looked for.
+    """
+
+    page: Url  # the model's own Hugging Face page or file, never a mirror
+    revision: Label | None = None  # the Hub revision read, where known
+    source: Slug
+    layers: Count | None = None
+    hidden_size: Count | None = None
+    attention_heads: Count | None = None
+    kv_heads: Count | None = None
+    head_dim: Count | None = None
+    v_head_dim: Count | None = None
+    kv_lora_rank: Count | None = None  # MLA: the compressed KV width the cache holds
+    qk_rope_head_dim: Count | None = None
+    sliding_window: Count | None = None  # tokens
+    sliding_window_layers: Count | None = None  # how many layers use it
+    layer_pattern: Text | None = None  # our words: "5 sliding : 1 full (40 sliding, 8 full)"
+    linear_attention_layers: Count | None = None  # linear attention or state-space layers
+    full_attention_layers: Count | None = None
+    experts: Count | None = None
+    experts_per_token: Count | None = None
+    shared_experts: Count | None = None
+    context: Count | None = None  # native positions (max_position_embeddings)
+    vocab_size: Count | None = None
+    torch_dtype: Label | None = None
+    quantization: Label | None = None  # quantization_config.quant_method: fp8, mxfp4
+    note: Text | None = None
+
+
+CONFIG_FIELDS: tuple[str, ...] = tuple(ModelConfig.model_fields)
+
+
 class ModelEntry(Strict):
     name: Text
     family: Text | None = None
     parameters_b: Annotated[float, Field(gt=0, le=FIGURE_MAX)] | None = None  # billions
-    architecture: Architecture | None = None
+    kind: ModelKind | None = None
     # Billions used per token by a mixture of experts, where its model card says so.
     active_parameters_b: Annotated[float, Field(gt=0, le=FIGURE_MAX)] | None = None
+    architecture: HfClass | None = None  # the config.json class: LlamaForCausalLM
+    base: Slug | None = None  # a quantised or fine-tuned derivative's base model
+    precision: Label | None = None  # native weight precision: BF16, FP8, MXFP4
     vague: bool = False
     aliases: Aliases
     sources: Sources
+    note: Text | None = None
+    config: ModelConfig | None = None
+
+
+class ArchitectureEntry(Strict):
+    """One Hugging Face architecture class (seed/architectures.yaml), keyed by its name."""
+
+    family: Text
+    kind: ModelKind
+    model_type: Label | None = None  # config.json model_type (mlx-lm's and MLC's key)
+    gguf: Label | None = None  # llama.cpp general.architecture
+    attention: list[Attention] = Field(min_length=1)
+    note: Text | None = None
+    source: Slug
+
+
+# Forges whose bare https://host/org/repo is the repository's front page, never a file.
+FORGES = ("github.com", "gitlab.com", "codeberg.org", "bitbucket.org")
+
+
+def _not_repository_root(value: str) -> str:
+    # A support row says "this registry, at this tag, lists it": the front page of the
+    # repository shows neither the file nor the version.
+    parts = urlsplit(value)
+    path = [p for p in parts.path.split("/") if p]
+    if (parts.hostname or "").lower() in FORGES and (
+        len(path) <= 2 or (len(path) <= 4 and path[2] in ("tree", "-"))
+    ):
+        raise ValueError(
+            "is a repository root; allowed: a file at a tag or commit "
+            "(https://github.com/org/repo/blob/v1.0/path#L10) or a docs page at a version"
+        )
+    return value
+
+
+class SupportEntry(Strict):
+    """One row of seed/support/<source>.yaml: system S serves architecture A at level L."""
+
+    level: Level
+    since: VersionText | None = None  # the first release tag whose registry has it
+    # False: the tag before `since` was not read, so it reads "by <since>".
+    since_exact: Annotated[bool, Field(strict=True)] = True
+    until: VersionText | None = None  # the first tag where it is gone
+    scope: Line | None = None  # where it matters: "Transformers fallback", "GGUF import"
+    native: Line | None = None  # the project's own key: GGUF arch, model_type, module.Class
+    page: Annotated[Url, AfterValidator(_not_repository_root)]
     note: Text | None = None
 
 

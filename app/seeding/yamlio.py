@@ -149,12 +149,19 @@ def line_of(node: Any, path: tuple[Any, ...]) -> int | None:
     return line
 
 
+def _null(representer: Any, _value: None) -> Any:
+    return representer.represent_scalar("tag:yaml.org,2002:null", "null")
+
+
 def dump_yaml(data: Any) -> str:
     """Serialise plain data the same way every time (block style, 2-space indent)."""
     yaml = YAML(typ="rt")
     yaml.width = 4096  # one line per value: easier to edit and to diff
     yaml.indent(mapping=2, sequence=4, offset=2)
     yaml.default_flow_style = False
+    # ruamel writes None as an empty value; `null` says "looked for, not there" plainly
+    # (a model's config facts and an architecture's keys keep their nulls).
+    yaml.representer.add_representer(type(None), _null)
     buffer = io.StringIO()
     yaml.dump(data, buffer)
     return buffer.getvalue()

@@ -28,7 +28,7 @@ from app.writes.revisions import record
 
 FIELDS: dict[str, tuple[str, ...]] = {
     "hardware": ("name", "vendor", "memory_gb", "form_factor", "note"),
-    "model": ("name", "family", "parameters_b", "architecture", "active_parameters_b", "note"),
+    "model": ("name", "family", "parameters_b", "kind", "active_parameters_b", "note"),
     "workload": ("name", "description", "input_tokens", "output_tokens", "shape"),
 }
 """kind -> the fields a team sets on its own entries (besides slug and aliases)."""

@@ -7,9 +7,10 @@ from typing import Annotated, Any, Literal
 from pydantic import BeforeValidator, Field, StringConstraints, model_validator
 
 from app.seeding.schema import (
-    Architecture,
+    MOE_KINDS,
     FormFactor,
     Licence,
+    ModelKind,
     OptionalText,
     Slug,
     Strict,
@@ -46,20 +47,35 @@ class HardwareIn(EntryIn):
     note: OptionalText = None
 
 
+def _old_architecture(data: Any) -> Any:
+    # Before migration 0011 a model's dense/moe was `architecture`; it is `kind` now, and
+    # `architecture` the Hugging Face class. Clients (and backups) written before still send it.
+    if isinstance(data, dict) and data.get("architecture") in ("dense", "moe", ""):
+        data = {**data}
+        old = data.pop("architecture")
+        data.setdefault("kind", old)
+    return data
+
+
+Kind = Annotated[ModelKind | None, BeforeValidator(lambda v: v or None)]
+
+
 class ModelIn(EntryIn):
     family: OptionalName = None
     parameters_b: Amount = None
-    architecture: Annotated[Architecture | None, BeforeValidator(lambda v: v or None)] = None
+    kind: Kind = None
     active_parameters_b: Amount = None
     hf_id: OptionalName = None  # kept as an alias (Qwen/Qwen3-32B)
     note: OptionalText = None
 
+    _renamed = model_validator(mode="before")(_old_architecture)
+
     @model_validator(mode="after")
     def _active(self) -> "ModelIn":
         if self.active_parameters_b is not None:
-            if self.architecture != "moe":
+            if self.kind not in MOE_KINDS:
                 raise ValueError(
-                    "active_parameters_b is for a mixture of experts (architecture moe)"
+                    f"active_parameters_b is for a mixture of experts (kind {', '.join(MOE_KINDS)})"
                 )
             if self.parameters_b is not None and self.active_parameters_b > self.parameters_b:
                 raise ValueError("active_parameters_b cannot exceed parameters_b")
@@ -112,7 +128,9 @@ class HardwarePatch(_Patch):
 class ModelPatch(_Patch):
     family: OptionalName = None
     parameters_b: Amount = None
-    architecture: Annotated[Architecture | None, BeforeValidator(lambda v: v or None)] = None
+    kind: Kind = None
+
+    _renamed = model_validator(mode="before")(_old_architecture)
     active_parameters_b: Amount = None
     note: OptionalText = None
 

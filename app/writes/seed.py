@@ -57,12 +57,13 @@ from app.seeding.entries import VOCABULARY_FILES
 from app.seeding.errors import SeedError, SeedProblem
 from app.seeding.reader import SeedData
 from app.vocabulary.names import alias_key
-from app.writes import revisions
+from app.writes import revisions, seed_models
 from app.writes.seed_rows import SeedReport, SeedRows
 
 # Children before the rows they point at, so a parent is checked for references only once
 # its own published children are gone.
 _REMOVAL_ORDER: tuple[type[SQLModel], ...] = (
+    *seed_models.REMOVAL_ORDER,
     Rule,
     BenchmarkResult,
     HardwareAlias,
@@ -113,6 +114,7 @@ class _Seeder(SeedRows):
         self.sync_claims()
         self.sync_benchmarks()
         self.sync_rules()
+        seed_models.sync_model_support(self)
         self.session.flush()
         for model in _REMOVAL_ORDER:
             self.remove(model, self.report.leftovers.get(model, []))
@@ -198,7 +200,11 @@ class _Seeder(SeedRows):
             ids = self.ids.vocabulary[kind] = self.by_slug(
                 model,
                 {
-                    slug: {**e.model_dump(exclude={"aliases"}), "position": i, "withdrawn": False}
+                    slug: {
+                        **e.model_dump(exclude={"aliases", *seed_models.APPLIED_APART}),
+                        "position": i,
+                        "withdrawn": False,
+                    }
                     for i, (slug, e) in enumerate(entries.items())
                 },
             )

@@ -30,7 +30,7 @@ QWEN3 = {
     "hf_id": "Qwen/Qwen3-32B",
     "family": "Qwen3",
     "parameters_b": "32",
-    "architecture": "dense",
+    "kind": "dense",
 }
 WRITES = [
     ("post", "/api/v1/hardware", {"name": "Roles Only GPU"}),
@@ -98,7 +98,7 @@ def test_a_model_keeps_its_hugging_face_id_as_an_alias(editor: TestClient) -> No
     assert response.status_code == 201, response.text
     made = response.json()
     assert made["slug"] == "qwen3-32b" and made["aliases"] == ["Qwen/Qwen3-32B"]
-    assert made["parameters_b"] == 32 and made["architecture"] == "dense"
+    assert made["parameters_b"] == 32 and made["kind"] == "dense"
     result = editor.post("/api/v1/benchmarks", json=RESULT | {"model": "qwen/qwen3-32b"})
     assert result.status_code == 201 and result.json()["model"] == "qwen3-32b"
 

@@ -79,7 +79,7 @@ def test_problems_are_named_beside_each_field_and_nothing_is_saved(
     bad = post(
         eddie,
         "/catalogue/model",
-        {"name": "", "parameters_b": "lots", "architecture": "dense", "hf_id": "x"},
+        {"name": "", "parameters_b": "lots", "model_kind": "dense", "hf_id": "x"},
     )
     assert bad.status_code == 422
     notes = field_notes(page(bad))

@@ -122,7 +122,7 @@ def test_the_team_catalogue_walkthrough(
         "hf_id": "meta-llama/Llama-3.1-8B-Instruct",
         "family": "Llama 3.1",
         "parameters_b": "8",
-        "architecture": "dense",
+        "model_kind": "dense",
     }
     assert post(eddie, "/catalogue/model", instruct).status_code == 303
     vllm_where = _upload(
