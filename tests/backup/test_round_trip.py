@@ -265,6 +265,11 @@ SEED_TABLES = {
     "languagemodelalias",
     "workload",
     "workloadalias",
+    # Model classes, their config facts and which system serves which class (issue 35):
+    # published data only, so far (a team cannot add its own yet).
+    "architecture",
+    "model_config",
+    "model_support",
 }
 TEAM_JSON_TABLES = {
     "hardware_price",
