@@ -1,116 +1,60 @@
-"""Print the first llama.cpp build per HF class (converter + runtime arch) and per GGUF arch.
+"""The first llama.cpp build per HF class (converter + runtime arch) and per GGUF arch.
 
-Usage: python -m scripts.registries.llama_cpp_since BARE_GIT_DIR [REF]
-The build number of a master commit is its position on master (bNNNN = `git rev-list --count`).
-Prints tab-separated rows: kind, key, gguf arch, first build, first commit, removed-at build.
+    python -m scripts.registries.llama_cpp_since GIT_DIR [REF]
+
+llama.cpp tags every master commit as a build (bNNNN = the commit's position on master), so this
+walks the commits that touched the registry files rather than release tags. Prints tab-separated
+rows: kind (class|arch), key, GGUF arch now, first build, first commit, build where it went.
 """
 
-import subprocess
+from __future__ import annotations
+
 import sys
 
-from app.registries import gguf_constants, llama_cpp_arch, llama_cpp_convert
+from scripts.registries import readers
+from scripts.registries.repo import Repo
 
-ARCH_FILES = ("src/llama-arch.cpp", "src/llama.cpp", "llama.cpp")
-CONST_FILES = ("gguf-py/gguf/constants.py", "gguf-py/gguf/gguf.py")
-CONVERTERS = ("convert_hf_to_gguf.py", "convert-hf-to-gguf.py")
-WATCHED = (*ARCH_FILES, *CONST_FILES, *CONVERTERS, "conversion")
-
-
-class Reader:
-    """Reads blobs through one `git cat-file --batch` process."""
-
-    def __init__(self, git_dir: str) -> None:
-        self.git_dir = git_dir
-        self.proc = subprocess.Popen(
-            ["git", "-C", git_dir, "cat-file", "--batch"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-        )
-
-    def show(self, spec: str) -> str | None:
-        assert self.proc.stdin and self.proc.stdout
-        self.proc.stdin.write(spec.encode() + b"\n")
-        self.proc.stdin.flush()
-        header = self.proc.stdout.readline().split()
-        if len(header) < 3 or header[1] != b"blob":
-            if len(header) >= 3:
-                self.proc.stdout.read(int(header[2]) + 1)
-            return None
-        data = self.proc.stdout.read(int(header[2]) + 1)
-        return data[:-1].decode("utf-8", "replace")
-
-    def ls(self, commit: str, folder: str) -> list[str]:
-        out = subprocess.run(
-            ["git", "-C", self.git_dir, "ls-tree", "--name-only", f"{commit}:{folder}"],
-            capture_output=True,
-            text=True,
-        )
-        return [f"{folder}/{n}" for n in out.stdout.split() if n.endswith(".py")]
+WATCHED = (
+    *readers.LLAMA_CPP_ARCH_FILES,
+    *readers.LLAMA_CPP_CONST_FILES,
+    *readers.LLAMA_CPP_CONVERTERS,
+    "conversion",
+)
 
 
-def state(reader: Reader, commit: str) -> tuple[dict[str, str], set[str]]:
-    """HF class -> GGUF arch for classes the converter maps to an arch the runtime knows."""
-    runtime: set[str] = set()
-    for path in ARCH_FILES:
-        text = reader.show(f"{commit}:{path}")
-        if text and "LLM_ARCH_NAMES" in text:
-            runtime = set(llama_cpp_arch.parse(text).values())
-            break
-    names: dict[str, str] = {}
-    for path in CONST_FILES:
-        text = reader.show(f"{commit}:{path}")
-        if text and "MODEL_ARCH_NAMES" in text:
-            names = gguf_constants.parse(text)
-            break
-    parts = [t for p in CONVERTERS if (t := reader.show(f"{commit}:{p}"))]
-    parts += [t for p in reader.ls(commit, "conversion") if (t := reader.show(f"{commit}:{p}"))]
-    classes: dict[str, str] = {}
-    if parts:
-        try:
-            mapped = llama_cpp_convert.parse("\n".join(parts))
-        except SyntaxError:
-            mapped = {}
-        for hf_class, member in mapped.items():
-            gguf = names.get(member)
-            if gguf is not None and gguf in runtime and gguf != "clip":
-                classes[hf_class] = gguf
-    return classes, runtime
+def present(repo: Repo, commit: str) -> dict[tuple[str, str], str]:
+    classes = readers.llama_cpp(repo, commit) or {}
+    found = {("class", k): v for k, v in classes.items()}
+    return found | {("arch", a): a for a in readers.llama_cpp_runtime(repo, commit)}
 
 
-def main() -> None:
-    git_dir = sys.argv[1]
-    ref = sys.argv[2] if len(sys.argv) > 2 else "HEAD"
-    order = subprocess.run(
-        ["git", "-C", git_dir, "rev-list", "--reverse", ref],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.split()
+def main(argv: list[str]) -> int:
+    if not argv:
+        print(__doc__, file=sys.stderr)
+        return 2
+    repo = Repo(argv[0])
+    ref = argv[1] if len(argv) > 1 else "HEAD"
+    order = repo.git("rev-list", "--reverse", ref).split()
     build = {c: i + 1 for i, c in enumerate(order)}
-    touched = subprocess.run(
-        ["git", "-C", git_dir, "log", "--reverse", "--format=%H", ref, "--", *WATCHED],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.split()
-    reader = Reader(git_dir)
+    touched = repo.git("log", "--reverse", "--format=%H", ref, "--", *WATCHED).split()
     first: dict[tuple[str, str], tuple[int, str, str]] = {}
     gone: dict[tuple[str, str], int] = {}
     for commit in touched:
-        classes, runtime = state(reader, commit)
-        present = {("class", k): v for k, v in classes.items()}
-        present |= {("arch", a): a for a in runtime}
-        for key, gguf in present.items():
+        now = present(repo, commit)
+        for key, gguf in now.items():
             first.setdefault(key, (build[commit], commit, gguf))
             gone.pop(key, None)
         for key in first:
-            if key not in present and key not in gone:
+            if key not in now and key not in gone:
                 gone[key] = build[commit]
-    last_classes, _ = state(reader, order[-1])
-    for (kind, name), (num, commit, gguf) in sorted(first.items()):
-        now = last_classes.get(name, gguf) if kind == "class" else gguf
-        print(f"{kind}\t{name}\t{now}\tb{num}\t{commit}\t{gone.get((kind, name), '')}")
+    last = readers.llama_cpp(repo, order[-1]) or {}
+    for (kind, name), (number, commit, gguf) in sorted(first.items()):
+        current = last.get(name, gguf) if kind == "class" else gguf
+        went = f"b{gone[(kind, name)]}" if (kind, name) in gone else ""
+        print(f"{kind}\t{name}\t{current}\tb{number}\t{commit}\t{went}")
+    repo.close()
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main(sys.argv[1:]))
