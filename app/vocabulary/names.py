@@ -105,6 +105,11 @@ class Names:
             holders: dict[str, set[str]] = {}
             for key, slug in self.by_key.items():
                 holders.setdefault(_loose_key(key), set()).add(slug)
+                if self.kind == "model" and ":" in key:
+                    # An Ollama tag alias answers for its other quantisations too
+                    # ("llama3.1:8b-text-q4_K_M" for "llama3.1:8b-text-q8_0").
+                    for form in model_forms(self.shown[key])[1:2]:
+                        holders.setdefault(_loose_key(alias_key(form)), set()).add(slug)
                 if "/" in key:
                     tail = key.rsplit("/", 1)[-1]
                     holders.setdefault(_loose_key(f"//{tail}"), set()).add(slug)
