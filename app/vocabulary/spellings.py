@@ -25,17 +25,18 @@ import re
 # Q8_0, BF16, MXFP4, AWQ, a 4-bit MLX conversion. Matched on a name's words as typed.
 _QUANT = (
     r"(?:ud[-_])?i?q\d(?:_k)?(?:_(?:xxs|xs|s|m|l|xl|nl|0|1))?|f16|f32|bf16|fp16|fp8|fp4|nvfp4"
-    r"|mxfp4|int4|int8|w4a16|w8a8|awq|gptq|gguf|mlx|exl2|\d+-?bit"
+    r"|mxfp4|int4|int8|w4a16|w8a8|awq|gptq|gguf|mlx|exl2|qat|\d+-?bit"
 )
 _QUANT_WORD = re.compile(rf"^(?:{_QUANT})$", re.IGNORECASE)
 # In alias-key form ("_" and "-" are spaces by then), at the end of a name.
 _KEY_QUANT = _QUANT.replace("[-_]", " ").replace("_", " ").replace("-?", " ?")
 PACKING = re.compile(rf"(?:[ .](?:{_KEY_QUANT}))+$")
 _SHARD = re.compile(r"[ .]\d{5} of \d{5}$")
+_OWNER_FILE = re.compile(r"^(?P<owner>[A-Za-z][A-Za-z-]*)_(?P<rest>[A-Za-z].*\.gguf)$")
 _CACHE = re.compile(r"(?:^|/)models--(?P<org>[^/]+?)--(?P<name>[^/]+)")
 # A vendor's or brand's words before the part, as device tools print them (alias-key form).
 _VENDOR = re.compile(
-    r"^(?:nvidia |amd |intel |google |apple |aws )?(?:geforce |instinct |radeon )?"
+    r"^(?:nvidia |amd |intel |google |apple |aws )?(?:geforce |instinct |radeon |hgx |dgx )?"
 )
 _TPU = re.compile(r"^(?:cloud )?(?:tpu )?(v\d+) ?(litepod|lite|e|p)?(?: ?pod)?(?: \d+)?$")
 
@@ -59,6 +60,10 @@ def model_forms(text: str) -> list[str]:
     head, _, tag = text.partition(":")
     if not tag:
         forms.append(text)
+        # bartowski's files put the owner before an underscore: Qwen_Qwen3-8B-Q4_K_M.gguf.
+        owner = _OWNER_FILE.match(text.rsplit("/", 1)[-1])
+        if owner:
+            forms.append(f"{owner['owner']}/{owner['rest']}")
     elif "/" in head:  # hf.co/org/repo:Q4_K_M: the tag is the file's quantisation
         forms.append(head)
     else:
@@ -74,8 +79,13 @@ def _ollama_forms(name: str, tag: str) -> list[str]:
     while words and _QUANT_WORD.match(words[-1]):
         words.pop()
     forms = [f"{name}:{tag}", f"{name}:{'-'.join(words)}"]
-    if len(words) > 1 and words[-1].casefold() in ("instruct", "chat", "it"):
-        forms.append(f"{name}:{'-'.join(words[:-1])}")
+    # The plain size tag is the instruct model: llama3.1:8b-instruct (and a dated one,
+    # mistral-small3.1:24b-instruct-2503) is llama3.1:8b.
+    lowered = [w.casefold() for w in words]
+    for marker in ("instruct", "chat", "it"):
+        if marker in lowered[1:]:
+            forms.append(f"{name}:{'-'.join(words[: lowered.index(marker, 1)])}")
+            break
     return [f for f in forms if not f.endswith(":")]
 
 
