@@ -393,3 +393,29 @@ def test_a_misspelling_never_lands_on_another_size_or_gpu(data: SeedData, kind: 
                     if other != slug and not wanted <= held[other]:
                         crossed.append(f"{typo!r} (from {slug}) -> {other}")
     assert not crossed, "\n".join(crossed[:30])
+
+
+# -- the hardware read model and API ---------------------------------------------------------
+def test_the_api_gives_memory_as_devices_report_it(real_client) -> None:  # type: ignore[no-untyped-def]
+    hardware = {e["slug"]: e for e in real_client.get("/api/v1/hardware").json()}
+    sxm5 = hardware["nvidia-h100-sxm5-80gb"]
+    # An "80GB" H100 reports 81559 MiB: 85.52 decimal GB, from a published nvidia-smi table.
+    assert (sxm5["memory_gb"], sxm5["reported_memory_gb"], sxm5["unified_memory"]) == (
+        80,
+        85.52,
+        False,
+    )
+    assert sxm5["reported_memory_source"] == "nvidia-smi-h100-sxm-nccl-1264"
+    strix = hardware["amd-ryzen-ai-max-plus-395"]
+    assert (strix["unified_memory"], strix["gpu_share"], strix["gpu_share_source"]) == (
+        True,
+        0.75,
+        "amd-variable-graphics-memory-faq",
+    )
+    spark = hardware["nvidia-dgx-spark-gb10"]
+    assert spark["unified_memory"] and spark["gpu_share"] is None  # not found: unknown, not 1
+    assert "nvidia-h200" not in hardware  # merged into the SXM entry
+    moved = real_client.get("/hardware/nvidia-h200", follow_redirects=False)
+    assert (
+        moved.status_code == 308 and moved.headers["location"] == "/hardware/nvidia-h200-sxm-141gb"
+    )
