@@ -8,7 +8,6 @@ and applies a server's own accounting when one is named (app/decision/fit_system
 """
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from sqlmodel import Session
 
@@ -17,7 +16,7 @@ from app.decision.fit import Device, Fit, FitAsk, FitError, ModelShape, fit
 from app.decision.fit_systems import SYSTEMS, accounting
 from app.queries.entries import vocabulary_entries
 from app.queries.systems import system_slugs
-from app.schemas import HardwareEntryView, ModelConfigView, ModelEntryView
+from app.schemas import FitPerGpu, FitView, HardwareEntryView, ModelConfigView, ModelEntryView
 from app.vocabulary.formats import ImpliedFormat, implied_format, known_precisions, precision_bits
 from app.vocabulary.names import Names
 
@@ -210,7 +209,7 @@ def _model(catalogue: _Catalogue, text: str) -> ModelEntryView:
         raise FitInputError(
             "model",
             catalogue.model_names.unknown(text, "a slug or alias from GET /api/v1/models"),
-            catalogue.model_names.suggest(text),
+            [m.slug for m in catalogue.models.values() if _config(catalogue, m)],
             status=404,
         )
     return catalogue.models[slug]
@@ -295,7 +294,7 @@ def _hardware(
         raise FitInputError(
             "hardware",
             catalogue.hardware_names.unknown(text, "a slug or alias from GET /api/v1/hardware"),
-            catalogue.hardware_names.suggest(text),
+            [h.slug for h in catalogue.hardware.values() if not h.vague],
             status=404,
         )
     entry = catalogue.hardware[slug]
@@ -385,34 +384,34 @@ def _explained(problem: FitError, shape: ModelShape, config: ModelConfigView) ->
     return FitInputError(problem.field, message, allowed)
 
 
-def fit_json(answer: FitAnswer) -> dict[str, Any]:
+def fit_view(answer: FitAnswer) -> FitView:
     """The API's answer: the arithmetic's outputs and what was resolved."""
     result = answer.fit
-    return {
-        "model": answer.model,
-        "model_name": answer.model_name,
-        "hardware": answer.hardware,
-        "hardware_name": answer.hardware_name,
-        "system": answer.system,
-        "precision": answer.precision,
-        "bits_per_weight": answer.bits_per_weight,
-        "kv_cache_dtype": answer.ask.kv_cache_dtype,
-        "gpus": answer.ask.gpus,
-        "context": answer.ask.context,
-        "concurrency": answer.ask.concurrency,
-        "memory_utilization": answer.ask.memory_utilization,
-        "weights_gb": result.weights_gb,
-        "kv_bytes_per_token": result.kv_bytes_per_token,
-        "kv_gb": result.kv_gb,
-        "overhead_gb": result.overhead_gb,
-        "total_gb": result.total_gb,
-        "usable_gb": result.usable_gb,
-        "per_gpu": result.per_gpu.__dict__,
-        "fits": result.fits,
-        "min_gpus": result.min_gpus,
-        "max_concurrency": result.max_concurrency,
-        "max_context": result.max_context,
-        "assumed": answer.assumed,
-        "basis": answer.basis,
-        "candidates": answer.candidates,
-    }
+    return FitView(
+        model=answer.model,
+        model_name=answer.model_name,
+        hardware=answer.hardware,
+        hardware_name=answer.hardware_name,
+        system=answer.system,
+        precision=answer.precision,
+        bits_per_weight=answer.bits_per_weight,
+        kv_cache_dtype=answer.ask.kv_cache_dtype,
+        gpus=answer.ask.gpus,
+        context=answer.ask.context,
+        concurrency=answer.ask.concurrency,
+        memory_utilization=answer.ask.memory_utilization,
+        weights_gb=result.weights_gb,
+        kv_bytes_per_token=result.kv_bytes_per_token,
+        kv_gb=result.kv_gb,
+        overhead_gb=result.overhead_gb,
+        total_gb=result.total_gb,
+        usable_gb=result.usable_gb,
+        per_gpu=FitPerGpu(**result.per_gpu.__dict__),
+        fits=result.fits,
+        min_gpus=result.min_gpus,
+        max_concurrency=result.max_concurrency,
+        max_context=result.max_context,
+        assumed=answer.assumed,
+        basis=answer.basis,
+        candidates=answer.candidates,
+    )
