@@ -28,9 +28,7 @@ def upgrade() -> None:
             sa.Column("reported_memory_source", sa.String(length=100), nullable=True)
         )
         batch_op.add_column(
-            sa.Column(
-                "unified_memory", sa.Boolean(), server_default=sa.false(), nullable=False
-            )
+            sa.Column("unified_memory", sa.Boolean(), server_default=sa.false(), nullable=False)
         )
         batch_op.add_column(sa.Column("gpu_share", sa.Float(), nullable=True))
         batch_op.add_column(sa.Column("gpu_share_source", sa.String(length=100), nullable=True))
