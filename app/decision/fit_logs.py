@@ -189,5 +189,5 @@ def read_log(text: str) -> LogReading:
             said.add(label)
             facts.append(LogFact(label, value, unit, line[:300]))
             servers.append("ollama" if _OLLAMA.search(line) else server)
-    server = "ollama" if "ollama" in servers else (servers[0] if servers else None)
-    return LogReading(server, facts, truncated)
+    writer = "ollama" if "ollama" in servers else (servers[0] if servers else None)
+    return LogReading(writer, facts, truncated)
