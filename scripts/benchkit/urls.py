@@ -26,6 +26,9 @@ VIEWS = (
     "/benchmarks?per_user=50",
     "/api/v1/sweeps?per_user=50",
     "/decide?hardware=nvidia-datacenter&priority=throughput&per_user=50",
+    # The fit: arithmetic over cached facts (issue 36), as JSON and as the page.
+    "/api/v1/fit?model=llama-3.1-70b&hardware=H100&gpus=2&context=32768&concurrency=8",
+    "/fit?model=gpt-oss-120b&hardware=nvidia-h100-sxm5-80gb&system=vllm",
 )
 # Hit while `inference-atlas seed` reloads the data: each of them reads every table.
 RESEED_VIEWS = ("/matrix", "/compare?s=vllm&s=sglang", "/benchmarks", "/systems/vllm")
