@@ -70,7 +70,8 @@ def _capability(test: dict[str, object], wanted: bool, rule: RuleSpec, c: Candid
     test only when the system lacks every one of them. Each reads the weighed cell (its
     headline: the project's own word first, app/queries/cells.py), so a secondary "no" never
     stands against first-party evidence of another way to do the same thing."""
-    capabilities = [str(test["capability"]), *test.get("alternatives", ())]  # type: ignore[call-overload]
+    others = test.get("alternatives") or []
+    capabilities = [str(test["capability"]), *(str(x) for x in others)]  # type: ignore[attr-defined]
     levels = set(test.get("levels") or SUPPORT)  # type: ignore[call-overload]
     found = [x for x in capabilities if c.level(x) not in ("unknown", "none")]
     having = [x for x in found if c.level(x) in levels]

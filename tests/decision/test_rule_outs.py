@@ -32,7 +32,9 @@ def test_a_lacking_test_is_met_only_when_every_alternative_is_lacking() -> None:
             "layers",
             {"tensor-parallelism": {"new": "no"}, "pipeline-parallelism": {"own": "partial"}},
         ),
-        system("neither", {"tensor-parallelism": {"new": "no"}, "pipeline-parallelism": {"old": "no"}}),
+        system(
+            "neither", {"tensor-parallelism": {"new": "no"}, "pipeline-parallelism": {"old": "no"}}
+        ),
         system("half-said", {"tensor-parallelism": {"new": "no"}}),
     ]
     result = rank({"needs": ("multi-gpu",)}, cands, [SPLIT])
@@ -53,7 +55,9 @@ def test_a_no_that_first_party_evidence_outweighs_never_rules_out() -> None:
         effect="exclude",
         requires={"lacking": {"capability": "tensor-parallelism"}},
     )
-    contested = system("contested", {"tensor-parallelism": {"own": "yes", "new": "no", "old": "no"}})
+    contested = system(
+        "contested", {"tensor-parallelism": {"own": "yes", "new": "no", "old": "no"}}
+    )
     secondary = system("secondary", {"tensor-parallelism": {"old": "yes", "new": "no"}})
     result = rank({"needs": ("multi-gpu",)}, [contested, secondary], [lone])
     assert [e.slug for e in result.excluded] == ["secondary"], "two articles: by recency"
