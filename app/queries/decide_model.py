@@ -453,15 +453,15 @@ def model_rulings(
     try:
         general = fit_answer(session, subject)
     except FitInputError as problem:
-        subject.problems.append(
-            ParamProblem(
-                problem.field,
-                str(getattr(params, problem.field, "") or ""),
-                tuple(problem.allowed),
-                str(problem),
-            )
-        )
         general = None
+        if problem.field == "model":  # no config facts yet: the ranking stands without a fit
+            subject.assumed.append(f"no fit: {problem}")
+        else:
+            typed = {"hardware": subject.hardware_text}.get(problem.field)
+            value = typed or str(getattr(params, problem.field, "") or "")
+            subject.problems.append(
+                ParamProblem(problem.field, value, tuple(problem.allowed), str(problem))
+            )
     out.view = subject_view(subject, general)
     rows = support_rows(session, model.architecture) if model.architecture else {}
     offload = offload_caveats(session) if general and general.fit.fits is False else {}
@@ -470,7 +470,7 @@ def model_rulings(
         found = smaller_precision(session, subject)
         if found:
             _, precision, gpus = found
-            smaller = f"{precision} fits {'one' if gpus == 1 else gpus}"
+            smaller = f"{precision} fits one" if gpus == 1 else f"{precision} fits on {gpus}"
         out.changes = fit_changes(session, params, subject, general)
     for slug, name in systems.items():
         notes: list[Reason] = []
