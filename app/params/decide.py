@@ -31,7 +31,8 @@ def _answer_field(question: Question) -> tuple[Any, Any]:
             min_length=1,
             max_length=NAME_MAX,
         )
-        return Annotated[str | None, text], None
+        # The options stay in the schema (anyOf: an option id, or a name as typed).
+        return Annotated[options | str | None, text], None
     if question.multiple:
         field = Field(
             description=f"{question.prompt} Several allowed: {described}",
