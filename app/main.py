@@ -27,6 +27,7 @@ from app.routes import (
     docs,
     entries,
     finder,
+    fit,
     import_entries,
     imports,
     items,
@@ -103,7 +104,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # one matches (twice: the router, then inside it): the health check and the pages a crowd
     # reads come first, the API next, the team's forms and accounts last (no paths overlap).
     ops.add_routes(app)
-    for module in (matrix, pages, items, benchmarks, compare, decide, entries, finder):
+    for module in (matrix, pages, items, benchmarks, compare, decide, entries, finder, fit):
         app.include_router(module.router)
     for api_router in API_ROUTERS:
         app.include_router(api_router)

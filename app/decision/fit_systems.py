@@ -39,11 +39,11 @@ VLLM_SPECS = (
     "vllm/v1/kv_cache_interface.py"
 )
 VLLM_ARGS = (
-    "https://github.com/vllm-project/vllm/blob/001cabc1be16a59a70d720ed61a13b678c060a18/"
+    "https://github.com/vllm-project/vllm/blob/99d7eb5d6a512cfcc5a2b104f24ebf2d6cda772b/"
     "vllm/engine/arg_utils.py"
 )
 SGLANG_ARGS = (
-    "https://github.com/sgl-project/sglang/blob/226149ac457bd1a1b5d450f55c01f72f604320d6/"
+    "https://github.com/sgl-project/sglang/blob/469c63e54e7d94591617ef9590c6aa26d54dc1bb/"
     "python/sglang/srt/server_args.py"
 )
 SGLANG_POOL = (
@@ -55,13 +55,14 @@ LLAMA_SERVER_README = (
     "tools/server/README.md"
 )
 LLAMA_KV = (
-    "https://github.com/ggml-org/llama.cpp/blob/3514e9f6e795d3b3cd88d6614f6c07e7ce6f916f/"
+    "https://github.com/ggml-org/llama.cpp/blob/2aef9767d982beb7ab61b3ae359366f627eb74dd/"
     "src/llama-kv-cache-iswa.cpp"
 )
 OLLAMA_SERVER = "https://github.com/ollama/ollama/blob/v0.33.0-rc2/llm/llama_server.go"
 OLLAMA_ENV = "https://github.com/ollama/ollama/blob/v0.33.0-rc2/envconfig/config.go"
 
 SYSTEMS = ("vllm", "sglang", "llama-cpp", "ollama")
+VLLM_UTILIZATION = 0.92
 
 
 def vllm(memory_gb: float | None) -> Accounting:
@@ -71,23 +72,23 @@ def vllm(memory_gb: float | None) -> Accounting:
     step = 8192 if memory_gb is not None and memory_gb * GB >= 70 * GIB else 2048
     return Accounting(
         system="vllm",
-        memory_utilization=0.9,
+        memory_utilization=VLLM_UTILIZATION,
         reserve_gb=1.0,
         kv_cache_dtype="auto",
         window_extra_tokens=step - 1 + 16,
         basis=(
-            "vLLM: gpu_memory_utilization is a share of the GPU's total memory; 0.9 through "
-            "most releases (PR #2162), 0.92 in the newest cache.py "
-            f"({VLLM_CACHE}); weights, the profiled activation peak and non-torch memory "
-            "come out of it and the rest is KV cache",
+            "vLLM: gpu_memory_utilization is a share of the GPU's total memory, 0.92 in "
+            f"vllm/config/cache.py as read ({VLLM_CACHE}) and 0.9 in earlier releases "
+            "(https://github.com/vllm-project/vllm/pull/2162); weights, the profiled activation "
+            "peak and non-torch memory come out of it and the rest is KV cache",
             "vLLM: a sliding-window layer keeps min(window − 1 + max_num_batched_tokens, "
             f"max_model_len) tokens plus one 16-token block (SlidingWindowSpec, {VLLM_SPECS}); "
             f"max_num_batched_tokens is {step:,} for the API server on this GPU ({VLLM_ARGS})",
             "vLLM: --kv-cache-dtype auto stores the KV cache in the model's dtype",
         ),
         assumed=(
-            "vLLM at gpu_memory_utilization 0.9 (set --gpu-memory-utilization for 0.92 on "
-            "the newest releases)",
+            f"a recent vLLM, at its default gpu_memory_utilization {VLLM_UTILIZATION} (an older "
+            "release: pass memory_utilization=0.9)",
             "1 GB per GPU for vLLM's profiled activations, CUDA graphs and NCCL buffers",
         ),
     )
@@ -152,8 +153,8 @@ def llama_cpp(system: str = "llama-cpp") -> Accounting:
             "free on each device and, when short, shrinks the context down to --fit-ctx "
             f"4096, then moves layers or MoE expert tensors to CPU memory ({LLAMA_SERVER_README})",
             "llama.cpp: the KV cache is F16 unless -ctk/-ctv say otherwise; sliding-window "
-            "layers get their own cache of the window × sequences + n_ubatch (512) tokens "
-            f"unless --swa-full ({LLAMA_KV})",
+            "layers get their own cache of min(context, window × sequences + n_ubatch) tokens, "
+            f"n_ubatch 512 by default, unless --swa-full ({LLAMA_KV})",
         ),
         assumed=("1 GB per GPU for llama.cpp's compute buffer (its size depends on the graph)",),
     )

@@ -8,16 +8,16 @@ and applies a server's own accounting when one is named (app/decision/fit_system
 """
 
 from dataclasses import dataclass, field
-from typing import Any
 
-from sqlmodel import Session
+from sqlmodel import Session, select
 
 from app.data_version.version import per_version
 from app.decision.fit import Device, Fit, FitAsk, FitError, ModelShape, fit
 from app.decision.fit_systems import SYSTEMS, accounting
+from app.models import Source
 from app.queries.entries import vocabulary_entries
 from app.queries.systems import system_slugs
-from app.schemas import HardwareEntryView, ModelConfigView, ModelEntryView
+from app.schemas import FitPerGpu, FitView, HardwareEntryView, ModelConfigView, ModelEntryView
 from app.vocabulary.formats import ImpliedFormat, implied_format, known_precisions, precision_bits
 from app.vocabulary.names import Names
 
@@ -70,6 +70,7 @@ class _Catalogue:
     model_names: Names
     hardware_names: Names
     systems: tuple[str, ...]
+    source_urls: dict[str, str]  # source slug -> its address, for the basis lines
 
 
 @per_version(max_entries=2)
@@ -85,6 +86,7 @@ def _catalogue(session: Session) -> _Catalogue:
             "hardware", ((e.slug, [e.name, *e.aliases]) for e in hardware.values())
         ),
         systems=tuple(system_slugs(session)),
+        source_urls={s: u for s, u in session.exec(select(Source.slug, Source.url)) if u},
     )
 
 
@@ -146,7 +148,7 @@ def fit_for(
     candidates: list[str] = []
     if hardware is not None and hardware.strip():
         hardware_entry, candidates = _hardware(catalogue, hardware, assumed)
-        device = _device(hardware_entry, assumed)
+        device = _device(catalogue, hardware_entry, assumed)
     elif hardware is not None:
         raise FitInputError("hardware", "hardware is empty; leave it out for the memory needed")
     system_slug = _system(catalogue, system)
@@ -210,7 +212,7 @@ def _model(catalogue: _Catalogue, text: str) -> ModelEntryView:
         raise FitInputError(
             "model",
             catalogue.model_names.unknown(text, "a slug or alias from GET /api/v1/models"),
-            catalogue.model_names.suggest(text),
+            [m.slug for m in catalogue.models.values() if _config(catalogue, m)],
             status=404,
         )
     return catalogue.models[slug]
@@ -283,8 +285,7 @@ def _precision(
 
 
 def _memory(entry: HardwareEntryView) -> float | None:
-    reported = getattr(entry, "reported_memory_gb", None)
-    return reported if reported is not None else entry.memory_gb
+    return entry.reported_memory_gb if entry.reported_memory_gb is not None else entry.memory_gb
 
 
 def _hardware(
@@ -295,7 +296,7 @@ def _hardware(
         raise FitInputError(
             "hardware",
             catalogue.hardware_names.unknown(text, "a slug or alias from GET /api/v1/hardware"),
-            catalogue.hardware_names.suggest(text),
+            [h.slug for h in catalogue.hardware.values() if not h.vague],
             status=404,
         )
     entry = catalogue.hardware[slug]
@@ -331,22 +332,46 @@ def _parts_of(catalogue: _Catalogue, vague: HardwareEntryView) -> list[HardwareE
     return sorted(parts, key=lambda h: (_memory(h) or 0, h.slug))
 
 
-def _device(entry: HardwareEntryView, assumed: list[str]) -> Device | None:
-    reported = getattr(entry, "reported_memory_gb", None)
-    share = getattr(entry, "gpu_share", None) if getattr(entry, "unified_memory", False) else None
-    if reported is not None:
-        source = getattr(entry, "reported_memory_source", None)
-        return Device(entry.name, reported, share or 1.0, source)
+def _device(catalogue: _Catalogue, entry: HardwareEntryView, assumed: list[str]) -> Device | None:
+    """The device as it reports itself (nvidia-smi's total), the GPU's share of unified
+    memory; the maker's figure where no reported one is recorded, said so."""
+    share = (entry.gpu_share or 1.0) if entry.unified_memory else 1.0
+    if entry.unified_memory:
+        where = _cited(catalogue, entry.gpu_share_source)
+        if entry.gpu_share is None:
+            assumed.append(f"{entry.name}: the GPU's share of unified memory is not recorded; all")
+        else:
+            assumed.append(f"{entry.name}: the GPU may use {entry.gpu_share:.0%} ({where})")
+    if entry.reported_memory_gb is not None:
+        return Device(
+            entry.name,
+            entry.reported_memory_gb,
+            share,
+            _cited(catalogue, entry.reported_memory_source) or None,
+        )
     if entry.memory_gb is None:
         assumed.append(
             f"{entry.name} has no memory figure in the Atlas, so whether it fits is unknown"
         )
         return None
     assumed.append(
-        f"{entry.name}: memory {entry.memory_gb:g} GB as its maker names it; the device "
-        "reports a little more or less (no reported figure recorded yet)"
+        f"{entry.name}: {entry.memory_gb:g} GB as its maker names it; no figure of what the "
+        'device reports is recorded yet (an "80GB" H100 reports about 85 GB)'
     )
-    return Device(entry.name, entry.memory_gb, share or 1.0, ", ".join(entry.sources) or None)
+    return Device(
+        entry.name,
+        entry.memory_gb,
+        share,
+        _cited(catalogue, entry.sources[0]) if entry.sources else None,
+    )
+
+
+def _cited(catalogue: _Catalogue, slug: str | None) -> str:
+    """A source slug with its address, for a basis line."""
+    if not slug:
+        return ""
+    url = catalogue.source_urls.get(slug)
+    return f"{slug}, {url}" if url else slug
 
 
 def _system(catalogue: _Catalogue, text: str | None) -> str | None:
@@ -385,34 +410,34 @@ def _explained(problem: FitError, shape: ModelShape, config: ModelConfigView) ->
     return FitInputError(problem.field, message, allowed)
 
 
-def fit_json(answer: FitAnswer) -> dict[str, Any]:
+def fit_view(answer: FitAnswer) -> FitView:
     """The API's answer: the arithmetic's outputs and what was resolved."""
     result = answer.fit
-    return {
-        "model": answer.model,
-        "model_name": answer.model_name,
-        "hardware": answer.hardware,
-        "hardware_name": answer.hardware_name,
-        "system": answer.system,
-        "precision": answer.precision,
-        "bits_per_weight": answer.bits_per_weight,
-        "kv_cache_dtype": answer.ask.kv_cache_dtype,
-        "gpus": answer.ask.gpus,
-        "context": answer.ask.context,
-        "concurrency": answer.ask.concurrency,
-        "memory_utilization": answer.ask.memory_utilization,
-        "weights_gb": result.weights_gb,
-        "kv_bytes_per_token": result.kv_bytes_per_token,
-        "kv_gb": result.kv_gb,
-        "overhead_gb": result.overhead_gb,
-        "total_gb": result.total_gb,
-        "usable_gb": result.usable_gb,
-        "per_gpu": result.per_gpu.__dict__,
-        "fits": result.fits,
-        "min_gpus": result.min_gpus,
-        "max_concurrency": result.max_concurrency,
-        "max_context": result.max_context,
-        "assumed": answer.assumed,
-        "basis": answer.basis,
-        "candidates": answer.candidates,
-    }
+    return FitView(
+        model=answer.model,
+        model_name=answer.model_name,
+        hardware=answer.hardware,
+        hardware_name=answer.hardware_name,
+        system=answer.system,
+        precision=answer.precision,
+        bits_per_weight=answer.bits_per_weight,
+        kv_cache_dtype=answer.ask.kv_cache_dtype,
+        gpus=answer.ask.gpus,
+        context=answer.ask.context,
+        concurrency=answer.ask.concurrency,
+        memory_utilization=answer.ask.memory_utilization,
+        weights_gb=result.weights_gb,
+        kv_bytes_per_token=result.kv_bytes_per_token,
+        kv_gb=result.kv_gb,
+        overhead_gb=result.overhead_gb,
+        total_gb=result.total_gb,
+        usable_gb=result.usable_gb,
+        per_gpu=FitPerGpu(**result.per_gpu.__dict__),
+        fits=result.fits,
+        min_gpus=result.min_gpus,
+        max_concurrency=result.max_concurrency,
+        max_context=result.max_context,
+        assumed=answer.assumed,
+        basis=answer.basis,
+        candidates=answer.candidates,
+    )

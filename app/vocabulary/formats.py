@@ -57,8 +57,8 @@ BLOCK_BPW: dict[str, float] = {
     kind.name: size * 8 / block for kind, (block, size) in GGML_QUANT_SIZES.items()
 }
 
-# A file type with a size letter (_S, _M, _L) mixes its base type with others: without a
-# measured figure it is read at the base type's block size.
+# A file type with a size letter (_S, _M, _L, _XL) mixes its base type with others: without a
+# measured figure it is read as its base type (measured, else at its block size).
 GGUF_TYPES: tuple[str, ...] = tuple(dict.fromkeys([*MEASURED_BPW, *BLOCK_BPW]))
 
 # Weight precisions of safetensors checkpoints, bits per weight with their scales.
@@ -104,8 +104,8 @@ def gguf_bits(kind: str) -> float | None:
         return MEASURED_BPW[name]
     if name in BLOCK_BPW:
         return BLOCK_BPW[name]
-    base = re.sub(r"_(?:[SML]|XL)$", "", name)
-    return BLOCK_BPW.get(base)
+    base = re.sub(r"_(?:[SML]|XL)$", "", name)  # an unmeasured mix: its base file type's
+    return MEASURED_BPW.get(base) or BLOCK_BPW.get(base)
 
 
 def precision_bits(precision: str) -> float | None:

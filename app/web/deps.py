@@ -27,6 +27,7 @@ from app.params.benchmarks import SweepParams
 from app.params.changes import ChangesParams
 from app.params.compare import CompareApiParams, CompareParams, compare_problems
 from app.params.decide import AnswerParams, FlowParams
+from app.params.fit import FitParams
 from app.params.lists import ListParams, NotesParams
 from app.params.matrix import MatrixApiParams, MatrixParams
 from app.params.reader import ParamError, ParamProblem, QueryModel, Reading, read_query
@@ -89,6 +90,10 @@ def _flow(session: Session, query: QueryParams) -> Reading[FlowParams]:
     return read_query(FlowParams, query, system_vocabularies(session))
 
 
+def _fit(_session: Session, query: QueryParams) -> Reading[FitParams]:
+    return read_query(FitParams, query)
+
+
 Ignored = Annotated[list[str], reading(_ignored)]
 """The parameters of a page that takes none: what is not a tracking one is named as ignored."""
 MatrixReading = Annotated[
@@ -96,6 +101,7 @@ MatrixReading = Annotated[
 ]
 CompareReading = Annotated[Reading[CompareParams], reading(read_compare)]
 FlowReading = Annotated[Reading[FlowParams], reading(_flow)]
+FitReading = Annotated[Reading[FitParams], reading(_fit)]
 ChangeEntries = Annotated[ChangeEntriesPage, reading(read_change_entries)]
 """/changes and its feed: the filters and one page of the history as people read it."""
 
@@ -140,6 +146,13 @@ def _answers(_session: Session, query: QueryParams) -> Reading[AnswerParams]:
     return read_query(AnswerParams, query)
 
 
+def _checked_fit(_session: Session, query: QueryParams) -> Reading[FitParams]:
+    found = read_query(FitParams, query)
+    more = [] if found.params.model.strip() else [ParamProblem("model", "", (), "is required")]
+    checked(found, more)
+    return found
+
+
 def _checked_changes(
     session: Session, query: QueryParams
 ) -> tuple[Reading[ChangesParams], RevisionPage]:
@@ -154,5 +167,6 @@ SweepsReading = Annotated[Reading[SweepParams], reading(_checked_sweeps)]
 NotesReading = Annotated[Reading[NotesParams], reading(_checked_notes)]
 ListReading = Annotated[Reading[ListParams], reading(_checked_list)]
 AnswerReading = Annotated[Reading[AnswerParams], reading(_answers)]
+FitApiReading = Annotated[Reading[FitParams], reading(_checked_fit)]
 ChangesApiPage = Annotated[tuple[Reading[ChangesParams], RevisionPage], reading(_checked_changes)]
 """/api/v1/changes: the filters and one page of every revision."""

@@ -8,6 +8,7 @@ from app.routes.api import (
     changes,
     entries,
     finder,
+    fit,
     imports,
     items,
     notes,
@@ -18,6 +19,7 @@ from app.routes.api import (
 API_ROUTERS: tuple[APIRouter, ...] = (
     catalogue.router,
     finder.router,
+    fit.router,
     items.router,
     team.router,
     imports.router,
