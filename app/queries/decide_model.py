@@ -304,6 +304,11 @@ def smaller_precision(session: Session, subject: Subject) -> tuple[str, str, int
     """The first smaller precision that fits the GPUs asked: (option, precision, GPUs it
     needs), else the one needing the fewest GPUs."""
     best: tuple[str, str, int] | None = None
+    try:
+        asked = fit_answer(session, subject)
+    except FitInputError:
+        return None
+    current = asked.fit.min_gpus if asked else None
     for option, precision in SMALLER:
         if precision == subject.precision:
             continue
@@ -313,6 +318,8 @@ def smaller_precision(session: Session, subject: Subject) -> tuple[str, str, int
             continue
         if answer is None or answer.fit.min_gpus is None:
             continue
+        if current is not None and answer.fit.min_gpus >= current:
+            continue  # no smaller in GPUs than the precision asked (MXFP4 next to AWQ)
         if best is None or answer.fit.min_gpus < best[2]:
             best = (option, precision, answer.fit.min_gpus)
         if answer.fit.min_gpus <= subject.gpus:
@@ -417,7 +424,9 @@ def subject_view(subject: Subject, general: FitAnswer | None) -> SubjectView:
         architecture=model.architecture if model else None,
         model_kind=subject.answers.get("model", (None,))[0] if model else None,
         hardware=subject.hardware.slug if subject.hardware else None,
-        hardware_name=subject.hardware.name if subject.hardware else None,
+        # The part the fit was worked out for (the smallest of an ambiguous name's parts).
+        hardware_name=(general.hardware_name if general else None)
+        or (subject.hardware.name if subject.hardware else None),
         gpus=subject.gpus,
         context=subject.context,
         concurrency=subject.concurrency,
@@ -467,6 +476,7 @@ def model_rulings(
     offload = offload_caveats(session) if general and general.fit.fits is False else {}
     smaller = None
     if general and general.fit.fits is False:
+        _needs_offload(subject)
         found = smaller_precision(session, subject)
         if found:
             _, precision, gpus = found
@@ -502,6 +512,19 @@ def model_rulings(
             out.fits[slug] = view
         out.notes[slug] = notes
     return out
+
+
+def _needs_offload(subject: Subject) -> None:
+    """A model bigger than the GPUs is the need the sources advise on ("a model larger than GPU
+    memory"): their rules for it apply, as if it were ticked, and the page says so."""
+    needs = subject.answers.get("needs", ())
+    if "cpu-offload" in needs:
+        return
+    order = QUESTIONS_BY_ID["needs"].option_ids()
+    subject.answers["needs"] = tuple(o for o in order if o in {*needs, "cpu-offload"})
+    subject.assumed.append(
+        f"it does not fit, so the need “{option_label('needs', 'cpu-offload')}” counts as ticked"
+    )
 
 
 def _own_fit(session: Session, subject: Subject, system: str) -> FitAnswer | None:
