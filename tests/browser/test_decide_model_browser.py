@@ -40,6 +40,7 @@ def test_gpt_oss_on_one_rtx_4090(browser, real_live_url, artifacts: Path) -> Non
     panel = page.locator(".fit-panel").inner_text()
     assert "gpt-oss-120b on 1 × NVIDIA GeForce RTX 4090" in panel
     assert "Does not fit." in panel and "What would make it fit" in panel
+    assert page.locator(".picks .pick-name").first.inner_text() == "llama.cpp"
     llama = notes_of(page, "llama-cpp")
     assert "expert" in llama.lower() and "CPU memory" in llama, llama
     ranked = page.locator(".picks .pick-name").all_inner_texts()
@@ -58,7 +59,10 @@ def test_qwen3_next_on_h100s(browser, real_live_url) -> None:
     page.goto(real_live_url + SCENARIOS[1][1])
     panel = page.locator(".fit-panel").inner_text()
     assert "Fits." in panel and "Qwen3-Next 80B-A3B Instruct" in panel
-    assert page.locator(".picks .pick-name").first.inner_text() in ("SGLang", "vLLM")
+    top = page.locator(".picks .pick-name").all_inner_texts()
+    assert {"SGLang", "vLLM"} <= set(top), top
+    notes = page.locator(".picks .model-notes").all_inner_texts()
+    assert all("Fits 4 × NVIDIA H100" in n for n in notes), notes
     sglang = notes_of(page, "sglang")
     assert "loads Qwen3-Next" in sglang and "from v0.5" in sglang
     page.locator("details.excluded summary").click()
