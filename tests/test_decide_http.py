@@ -216,14 +216,15 @@ def test_new_questions_and_options_are_accepted_and_documented(client: TestClien
             "parameters"
         ]
     }
-    assert parameters["model"]["schema"]["enum"] == [
+    # model and hardware also take a name as typed: the options are the first of two forms.
+    assert parameters["model"]["schema"]["anyOf"][0]["enum"] == [
         "dense",
         "moe",
         "vision-language",
         "speech-translation",
     ]
     assert {"amd-instinct", "amd-radeon", "amd-gpu"} <= set(
-        parameters["hardware"]["schema"]["enum"]
+        parameters["hardware"]["schema"]["anyOf"][0]["enum"]
     )
     assert {"exotic", "exl2-exl3"} <= set(parameters["quantization"]["schema"]["enum"])
     needs = set(parameters["needs"]["schema"]["items"]["enum"])

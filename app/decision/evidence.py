@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from app.decision.model import ClaimRef, SourceLink
 from app.schemas import SourceRef
+from app.vocabulary.fixed import FIRST_PARTY_KINDS
 
 HALF_LIFE_MONTHS = 6.0
 
@@ -56,11 +57,24 @@ class Sides:
         behind = sum(recency(s.date, newest) for s in self.behind)
         return behind / (behind + sum(recency(s.date, newest) for s in self.against))
 
-    def text(self) -> str:
+    @property
+    def weighed_share(self) -> float:
+        """The share with the project's own word first: when any first-party source speaks,
+        only the first-party sources count (a secondary article stays visible in `text`, but
+        never outweighs the project's docs); otherwise every source, by recency."""
+        own = [s for s in self.behind + self.against if s.kind in FIRST_PARTY_KINDS]
+        if not own:
+            return self.share
+        return Sides(
+            tuple(s for s in self.behind if s in own), tuple(s for s in self.against if s in own)
+        ).share
+
+    def text(self, share: float | None = None) -> str:
         """Who says what, in a line: 'says so: A (2026-01); says otherwise: B · C (…)'."""
+        counted = self.share if share is None else share
         return (
             f"disputed — says so: {_who(self.behind)}; says otherwise: {_who(self.against)}; "
-            f"counted at {self.share:.0%}"
+            f"counted at {counted:.0%}"
         )
 
 

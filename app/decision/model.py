@@ -78,6 +78,7 @@ ReasonKind = Literal["for", "against", "unknown", "excluded", "set-aside"]
 class Reason(View):
     text: str
     source: str | None  # source slug
+    page: str | None = None  # the page of the source that says it, where one is known
     source_title: str | None = None
     source_short: str | None = None
     source_date: str | None = None
@@ -91,6 +92,23 @@ class Reason(View):
     disputed: str | None = None  # who stands on each side, when sources disagree
 
 
+class FitView(BaseModel):
+    """Whether the named model fits the named GPUs for one system (its own accounting where
+    the Atlas knows it, else the general arithmetic), in numbers and in words."""
+
+    fits: bool | None  # None: no hardware named, or no memory figure for it
+    text: str  # "needs >= 2 x H100 80GB at 8k context, BF16; FP8 fits one"
+    precision: str
+    gpus: int
+    context: int
+    concurrency: int
+    per_gpu_gb: float  # what one GPU must hold (decimal GB)
+    usable_gb: float | None  # what one GPU may use
+    min_gpus: int | None
+    offload: bool = False  # does not fit, but the system keeps part of the model in CPU memory
+    system_accounting: bool = False  # the server's own accounting, not the general one
+
+
 class Pick(BaseModel):
     slug: str
     name: str
@@ -99,12 +117,44 @@ class Pick(BaseModel):
     unknowns: list[Reason] = []  # what no source says: lowers confidence, never the score
     confidence: Confidence = "high"
     default_rank: int | None = None  # place in the sourced default order (orders ties)
+    fit: FitView | None = None  # with a named model and hardware
+    # With a named model: whether it loads the architecture (and from which release), and
+    # the caveat of keeping part of the model in CPU memory, each from its source.
+    model_notes: list[Reason] = []
 
 
 class Excluded(BaseModel):
     slug: str
     name: str
     reasons: list[Reason]
+    fit: FitView | None = None
+    model_notes: list[Reason] = []
+
+
+class FitChange(BaseModel):
+    """A change to the setup (more GPUs, another precision, a shorter context) that would make
+    the named model fit, with the query that asks it."""
+
+    label: str
+    query: str
+
+
+class SubjectView(BaseModel):
+    """What a model-first ask resolved to, and every assumption filled in."""
+
+    model: str | None = None  # slug
+    model_name: str | None = None
+    architecture: str | None = None
+    model_kind: str | None = None  # the model question's option it fills in
+    hardware: str | None = None  # slug of the accelerator
+    hardware_name: str | None = None
+    gpus: int = 1
+    context: int = 8192
+    concurrency: int = 1
+    precision: str | None = None  # None: the checkpoint's own
+    assumed: list[str] = []
+    basis: list[str] = []  # the general fit's arithmetic, line by line
+    fit: FitView | None = None  # the general answer (no server's own accounting)
 
 
 class Tie(BaseModel):
@@ -153,6 +203,8 @@ class Recommendation(BaseModel):
     scale: str = ""  # how to read a score, in words
     measured: list["MeasuredRow"] = []  # the team's own measurements behind a reason
     measured_weight: str = ""  # how they count, in words (only when there are some)
+    subject: SubjectView | None = None  # a named model or accelerator, resolved
+    fit_changes: list[FitChange] = []  # what would make the named model fit
 
 
 class MeasuredRow(BaseModel):

@@ -66,17 +66,27 @@ def _licence(families: list[str], rule: RuleSpec, c: Candidate) -> Target:
 
 
 def _capability(test: dict[str, object], wanted: bool, rule: RuleSpec, c: Candidate) -> Target:
-    capability = str(test["capability"])
+    """A `having` test is met by the capability or any alternative the rule lists; a `lacking`
+    test only when the system lacks every one of them. Each reads the weighed cell (its
+    headline: the project's own word first, app/queries/cells.py), so a secondary "no" never
+    stands against first-party evidence of another way to do the same thing."""
+    others = test.get("alternatives") or []
+    capabilities = [str(test["capability"]), *(str(x) for x in others)]  # type: ignore[attr-defined]
     levels = set(test.get("levels") or SUPPORT)  # type: ignore[call-overload]
-    level = c.level(capability)
-    evidence = c.evidence.get(capability) or [rule.source]
-    if level in ("unknown", "none"):
+    found = [x for x in capabilities if c.level(x) not in ("unknown", "none")]
+    having = [x for x in found if c.level(x) in levels]
+    if having:
+        capability = having[0]
+    elif found and len(found) == len(capabilities):
+        capability = found[0]
+    else:  # nothing said, or not said for every alternative: unknown, never "no"
         return Target("unknown", (c.summary_sources or [rule.source])[0])
-    if (level in levels) != wanted:
+    evidence = c.evidence.get(capability) or [rule.source]
+    if bool(having) != wanted:
         return Target("miss", evidence[0])
     # For 'lacking', the statement is "it does not have it": its sides are the other levels.
-    found = sides(c.claims.get(capability, []), levels if wanted else _other(levels))
-    return Target("hit", evidence[0], found if found.disputed else None)
+    sided = sides(c.claims.get(capability, []), levels if wanted else _other(levels))
+    return Target("hit", evidence[0], sided if sided.disputed else None)
 
 
 def _other(levels: set[str]) -> set[str]:

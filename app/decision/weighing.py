@@ -42,19 +42,26 @@ def ruling_of(item: Item, c: Candidate) -> tuple[bool, float, Reason]:
     """(ruled out?, the penalty instead, the reason) for one exclude rule and one system."""
     text = _text(item.rule, c)
     sides = item.target.sides
-    if sides is None or sides.share >= 0.5:
-        extra: dict[str, Any] = {"disputed": sides.text()} if sides else {}
+    # A rule-out stands only where the "no" holds with the project's own word first: a "no"
+    # that first-party evidence outweighs never rules a system out (issue 37).
+    if sides is None or sides.weighed_share >= 0.5:
+        extra: dict[str, Any] = {"disputed": sides.text(sides.weighed_share)} if sides else {}
         return (
             True,
             0.0,
             reason(text, item.target.source, rule=item.rule.slug, kind="excluded", **extra),
         )
-    weight = -round(EXCLUSION_AS_PENALTY * sides.share, 2)
+    weight = -round(EXCLUSION_AS_PENALTY * sides.weighed_share, 2)
     return (
         False,
         weight,
         reason(
-            text, item.target.source, weight, item.rule.slug, kind="against", disputed=sides.text()
+            text,
+            item.target.source,
+            weight,
+            item.rule.slug,
+            kind="against",
+            disputed=sides.text(sides.weighed_share),
         ),
     )
 

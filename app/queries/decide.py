@@ -10,15 +10,18 @@ from sqlmodel import Session, col, select
 from app.data_version.version import per_version
 from app.decision.engine import Answers, Candidate, ClaimRef, Recommendation, RuleSpec, recommend
 from app.decision.explain import WhyNot, why_not
+from app.decision.hardware import hardware_fit
 from app.decision.measured import WEIGHT_EXPLAINED, Measured, hardware_answers, measured_reasons
 from app.decision.memo import Memo
-from app.decision.model import MeasuredRow
+from app.decision.model import Excluded, MeasuredRow
 from app.decision.wording import when_clause
 from app.measures.service_level import Level
 from app.models import Capability, Hardware, Rule, System, SystemFact
 from app.params.benchmarks import SweepParams
+from app.params.decide import DecideParams
 from app.queries.cells import current
 from app.queries.common import source_refs
+from app.queries.decide_model import ModelRulings, Subject, model_rulings, resolve_subject
 from app.queries.matrix_data import matrix_base
 from app.queries.sweep_models import SweepChart, SweepCurve
 from app.queries.sweeps import team_sweeps
@@ -115,16 +118,35 @@ def scoring_memo(session: Session) -> Memo:
     return Memo()
 
 
+@per_version(max_entries=32)
+def pool_memo(session: Session, left_out: frozenset[str]) -> Memo:
+    """A memo for the systems left once a named model rules some out: a memo holds which
+    systems each rule speaks about, so each pool needs its own."""
+    return Memo()
+
+
 def recommendation(
-    session: Session, answers: Answers, explain: bool = True, level: Level | None = None
+    session: Session,
+    answers: Answers,
+    explain: bool = True,
+    level: Level | None = None,
+    rulings: ModelRulings | None = None,
 ) -> Recommendation:
     """The ranking for `answers`; with team sweeps on the answered hardware, their figures (at
-    `level`, when given) weigh in as one reason per measured system (app/decision/measured.py)."""
+    `level`, when given) weigh in as one reason per measured system (app/decision/measured.py).
+    With a named model (`rulings`), the systems that cannot load it or cannot hold it are ruled
+    out first, and the rest ranked; each carries its fit."""
     found = measured_for(session, answers, level or Level())
     pool = candidates(session)
+    memo = scoring_memo(session)
+    if rulings and rulings.excluded:
+        pool = [c for c in pool if c.slug not in rulings.excluded]
+        memo = pool_memo(session, frozenset(rulings.excluded))
     if found:
         pool = [replace(c, measured=found[c.slug][0]) if c.slug in found else c for c in pool]
-    result = recommend(answers, pool, rules(session), explain=explain, memo=scoring_memo(session))
+    result = recommend(answers, pool, rules(session), explain=explain, memo=memo)
+    if rulings:
+        _attach(result, rulings, {c.slug: c.name for c in candidates(session)})
     if found:
         result.measured = [
             MeasuredRow(
@@ -143,6 +165,24 @@ def recommendation(
         ]
         result.measured_weight = WEIGHT_EXPLAINED
     return result
+
+
+def _attach(result: Recommendation, rulings: ModelRulings, names: dict[str, str]) -> None:
+    """The named model's rule-outs first among the excluded; every system's fit and notes."""
+    for pick in result.ranked:
+        pick.fit = rulings.fits.get(pick.slug)
+        pick.model_notes = rulings.notes.get(pick.slug, [])
+    for gone in result.excluded:
+        gone.fit = rulings.fits.get(gone.slug)
+        gone.model_notes = rulings.notes.get(gone.slug, [])
+    first = [
+        Excluded(slug=slug, name=names[slug], reasons=why, fit=rulings.fits.get(slug))
+        for slug, why in rulings.excluded.items()
+        if slug in names
+    ]
+    result.excluded = first + result.excluded
+    result.subject = rulings.view
+    result.fit_changes = rulings.changes
 
 
 def measured_for(session: Session, answers: Answers, level: Level) -> dict[str, Any]:
@@ -234,3 +274,17 @@ def rules_favouring(session: Session, slugs: list[str]) -> dict[str, list[tuple[
     for (slug, _), rule in sorted(strongest.items(), key=lambda kv: -kv[1].weight):
         out[slug].append((when_clause(rule.when), rule))
     return out
+
+
+def model_first(session: Session, params: DecideParams) -> tuple[Subject, ModelRulings | None]:
+    """The typed names resolved, and with a named model what it does to each system the
+    hardware answer leaves in (app/queries/decide_model.py)."""
+    subject = resolve_subject(session, params)
+    if not subject.named:
+        return subject, None
+    systems = {
+        c.slug: c.name
+        for c in candidates(session)
+        if not hardware_fit(subject.answers, c).exclusions
+    }
+    return subject, model_rulings(session, params, subject, systems)

@@ -1,6 +1,8 @@
 """/decide: the guided flow, one question at a time; /api/v1/recommend is in
 routes/api/catalogue.py."""
 
+from dataclasses import replace
+
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
@@ -8,7 +10,7 @@ from app.db import SessionDep
 from app.decision.questions import QUESTIONS, QUESTIONS_BY_ID, Question
 from app.params.decide import DecideParams
 from app.queries.common import source_refs
-from app.queries.decide import explain_why_not, recommendation
+from app.queries.decide import explain_why_not, model_first, recommendation
 from app.web.deps import FlowReading
 from app.web.pages import page
 from app.web.render import render, tidy_redirect
@@ -32,10 +34,12 @@ def decide_page(request: Request, session: SessionDep, reading: FlowReading) -> 
     canonical = f"/decide?{query}" if query else "/decide"
     if not problems and (redirect := tidy_redirect(request, canonical, reading.ignored)):
         return redirect
-    answers = params.as_dict()
+    subject, rulings = model_first(session, params)
+    problems = [*problems, *subject.problems]
+    answers = subject.answers  # a named model and accelerator read as the options they fill
     level = params.service_level()
     # Before any answer too: the page shows the sources' default order.
-    result = recommendation(session, answers, level=level)
+    result = recommendation(session, answers, level=level, rulings=rulings)
     top = [p.slug for p in result.ranked[:3]] if answers else []
     context = {
         "params": params,
@@ -49,8 +53,8 @@ def decide_page(request: Request, session: SessionDep, reading: FlowReading) -> 
         "sources_by_slug": {r.slug: r for r in source_refs(session).values()},
         "why": explain_why_not(result, why),
         "compare_url": "/compare?" + "&".join(f"s={s}" for s in top) if len(top) >= 2 else "",
-        "json_url": "/api/v1/recommend?"
-        + DecideParams(params.answers, level=params.level).query_string(),
+        "json_url": "/api/v1/recommend?" + replace(params, skip=(), step="").query_string(),
+        "subject": result.subject,
         "level": level,
         "active": "decide",
     }

@@ -160,6 +160,9 @@ class _Reader(SeedReader):
             if test is not None:
                 line = line_of(raw, (slug, "requires", key, "capability"))
                 self.check_ref(path, line, slug, "capability", test.capability)
+                line = line_of(raw, (slug, "requires", key, "alternatives"))
+                for other in test.alternatives:
+                    self.check_ref(path, line, slug, "capability", other)
         if rule.rests_on is not None:
             line = line_of(raw, (slug, "rests_on", "capability"))
             self.check_ref(path, line, slug, "capability", rule.rests_on.capability)

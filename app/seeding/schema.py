@@ -540,6 +540,9 @@ class BenchmarkRow(Strict):
 class CapabilityTest(Strict):
     capability: Slug
     levels: list[Level] | None = None  # default: any support (yes, via, partial, experimental)
+    # Other capabilities that meet the same need ("split a model over GPUs": tensor or
+    # pipeline parallelism): having any one counts as having it, lacking means lacking all.
+    alternatives: list[Slug] = Field(default_factory=list)
 
 
 class RuleRequires(Strict):

@@ -342,10 +342,10 @@ class _Seeder(SeedRows):
         for i, (slug, rule) in enumerate(self.data.rules.items()):
             fields = rule.model_dump(exclude={"source", "requires", "rests_on"})
             fields["requires"] = (
-                rule.requires.model_dump(exclude_none=True) if rule.requires else None
+                rule.requires.model_dump(exclude_defaults=True) if rule.requires else None
             )
             fields["rests_on"] = (
-                rule.rests_on.model_dump(exclude_none=True) if rule.rests_on else None
+                rule.rests_on.model_dump(exclude_defaults=True) if rule.rests_on else None
             )
             wanted[slug] = {**fields, "source_id": self.ids.sources[rule.source], "position": i}
         self.by_slug(Rule, wanted)

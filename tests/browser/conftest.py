@@ -8,6 +8,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 import uvicorn
@@ -60,7 +61,13 @@ def live_url(database_url: str) -> Iterator[str]:
 def serving(url: str) -> Iterator[str]:
     """The app on `url`'s database (a copy a test changes), on a free port for the block's
     length."""
-    app = create_app(Settings(database_url=url, seed_dir=SEED_DIR))
+    with serving_app(create_app(Settings(database_url=url, seed_dir=SEED_DIR))) as live:
+        yield live
+
+
+@contextmanager
+def serving_app(app: Any) -> Iterator[str]:
+    """`app` on a free port for the block's length."""
     server = uvicorn.Server(
         uvicorn.Config(app, host="127.0.0.1", port=_free_port(), log_level="warning")
     )

@@ -24,7 +24,7 @@ from app.params.reader import Reading, read_query
 from app.queries.benchmark_page import BenchmarkPage
 from app.queries.catalogue import list_capabilities, list_sources
 from app.queries.compare import Comparison, build_comparison
-from app.queries.decide import recommendation
+from app.queries.decide import model_first, recommendation
 from app.queries.entries import vocabulary_entries
 from app.queries.entry_page import EntryPage
 from app.queries.features import FeaturePage, capability_names, feature_page
@@ -348,5 +348,7 @@ def compare(session: SessionDep, reading: CompareApiReading) -> Response:
 def recommend(session: SessionDep, reading: AnswerReading) -> Response:
     """Ranked systems with sourced reasons, and the systems ruled out, for these answers."""
     params = DecideParams.of(reading.params)
-    result = recommendation(session, params.as_dict(), level=params.service_level())
+    subject, rulings = model_first(session, params)
+    checked(reading, subject.problems)  # a name that names nothing, a context too long
+    result = recommendation(session, subject.answers, level=params.service_level(), rulings=rulings)
     return render_json(result, reading.ignored)
