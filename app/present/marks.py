@@ -110,7 +110,11 @@ def source_line(source: SourceRef) -> Markup:
     )
 
 
-_DISSENT_NOUN = {"article": "An article", "paper": "A paper", "benchmark-report": "A benchmark report"}
+_DISSENT_NOUN = {
+    "article": "An article",
+    "paper": "A paper",
+    "benchmark-report": "A benchmark report",
+}
 
 
 def dissent(claim: ClaimView) -> Markup:

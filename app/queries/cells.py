@@ -197,9 +197,7 @@ def outweighed(claims: list[ClaimView]) -> list[ClaimView]:
     if len(groups) != 1 or not any(_first_party(c) for c in witnesses):
         return []
     return [
-        c
-        for c in current(claims)
-        if c.level in LEVEL_GROUP and LEVEL_GROUP[c.level] not in groups
+        c for c in current(claims) if c.level in LEVEL_GROUP and LEVEL_GROUP[c.level] not in groups
     ]
 
 
