@@ -179,5 +179,10 @@ def test_the_cell_panel_and_api_say_why_on_the_fixture_seed(client: TestClient) 
     item = flag.find_parent("li")
     assert flag.get_text(" ", strip=True).startswith("An article disagrees (Jan 2026)")
     assert item is not None and item.select_one(".note") is not None
+    # The system page and the feature page label it the same way.
+    for url, row in (("/systems/vllm", "#cap-prefix-caching"), ("/features/prefix-caching", "")):
+        shown_on = BeautifulSoup(client.get(url).text, "html.parser")
+        labels = [f.get_text(" ", strip=True) for f in shown_on.select(f"{row} .dissent-flag")]
+        assert any(t.startswith("An article disagrees (Jan 2026)") for t in labels), url
     schema = client.get("/openapi.json").json()["components"]["schemas"]
     assert {"weak", "reason"} <= set(schema["Cell"]["properties"])
