@@ -198,6 +198,8 @@ class Claim(SQLModel, table=True):
     since: str | None = Field(default=None, max_length=40)
     how: str | None = Field(default=None, max_length=200)
     page: str | None = None
+    # A chained claim ("via vLLM"): the engine's own page that names the feature (0013).
+    engine_page: str | None = None
     note: str | None = None
     position: int = 0
     withdrawn: bool = withdrawn_field()

@@ -144,6 +144,11 @@ class ClaimView(View):
     since: str | None = None  # the version the source says the feature arrived in
     how: str | None = None  # the flag, option or build switch that turns it on
     page: str | None = None  # the page of the source that says so (http or https)
+    # A chained claim (supported through another project): the engine's page naming the feature.
+    engine_page: str | None = None
+    # An article (or other non-first-party source) that reads otherwise than the project's
+    # own sources, which agree: shown as "an article disagrees", and the cell not disputed.
+    outweighed: bool = False
     # Kept because team notes point at it, but gone from the published data: shown, marked,
     # and never counted (headline level, disputes, the guided flow).
     withdrawn: bool = False

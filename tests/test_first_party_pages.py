@@ -4,6 +4,9 @@ docs version and read date; /sources shows what was read of a first-party source
 from bs4 import BeautifulSoup
 from fastapi.testclient import TestClient
 
+from app.present.marks import claim_facts
+from app.schemas import ClaimView, SourceRef
+
 
 def page(client: TestClient, url: str) -> BeautifulSoup:
     response = client.get(url)
@@ -41,3 +44,20 @@ def test_sources_page_shows_what_was_read_of_a_first_party_source(client: TestCl
     text = meta.get_text(" ", strip=True)
     assert "project docs" in text and "version v0.33.0; read 25 Nov 2026" in text
     assert soup.select_one("#olla-servers-compared .docs-read") is None
+
+
+def test_a_chained_claim_links_the_wrappers_page_and_the_engines(client: TestClient) -> None:
+    source = SourceRef(slug="ray-serve-docs", short="Ray Serve docs", title="Ray", date="2026")
+    claim = ClaimView(
+        level="via",
+        strength=None,
+        note="Through vLLM.",
+        source=source,
+        page="https://github.com/ray-project/ray/blob/0718d5b/doc/source/serve/llm/quick-start.md",
+        engine_page="https://github.com/vllm-project/vllm/blob/v0.33.0/docs/features/lora.md#x",
+    )
+    facts = BeautifulSoup(str(claim_facts(claim)), "html.parser")
+    shown = [(div.dt.get_text(), div.a["href"]) for div in facts.select("div")]  # type: ignore[union-attr,index]
+    assert shown == [("Page", claim.page), ("Engine's page", claim.engine_page)]
+    schema = client.get("/openapi.json").json()["components"]["schemas"]["ClaimView"]
+    assert {"engine_page", "outweighed"} <= set(schema["properties"])

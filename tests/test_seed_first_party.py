@@ -81,6 +81,22 @@ def test_a_page_must_be_a_web_address(seed_dir: Path) -> None:
     )
 
 
+ENGINE_PAGE = "https://github.com/vllm-project/vllm-metal/blob/211a1e4/docs/installation.md"
+
+
+def test_a_chained_claim_reads_the_engines_page_and_refuses_a_path(seed_dir: Path) -> None:
+    path = seed_dir / "claims/vllm-docs.yaml"
+    replace_in(path, "    note: A parser", f"    engine_page: {ENGINE_PAGE}\n    note: A parser")
+    claim = load_seed(seed_dir).claims["vllm-docs"]["vllm"]["tool-calling"]
+    assert not isinstance(claim, list) and claim.engine_page == ENGINE_PAGE
+    replace_in(path, ENGINE_PAGE, "docs/installation.md")
+    [problem] = problems(seed_dir)
+    line = line_number(path, "    engine_page:")
+    assert problem.startswith(
+        f"claims/vllm-docs.yaml:{line}: vllm.tool-calling: field 'engine_page': not a web address"
+    )
+
+
 def test_a_how_longer_than_a_flag_is_refused(seed_dir: Path) -> None:
     path = seed_dir / "claims/vllm-docs.yaml"
     replace_in(path, "--enable-prefix-caching", "x" * 201)

@@ -32,9 +32,6 @@ ARTICLES = {
     "olla-servers-compared",
     "best-inference-servers-2026",
 }
-# The first docs sources, read before claims named their page. Another issue adds the pages; no
-# other first-party source may add a claim without one.
-PAGELESS_BEFORE_PAGES = {"vllm-docs", "sglang-docs", "llama-cpp-docs", "ollama-docs"}
 COMMIT = re.compile(r"[0-9a-f]{7,40}")
 
 
@@ -92,36 +89,77 @@ def test_first_party_sources_say_what_was_read_and_when(data: SeedData) -> None:
         assert source.date[:10] <= source.read <= today, (slug, source.date, source.read)
 
 
+def is_root(page: str) -> bool:
+    """A repository, a branch or folder at its top, or a docs home: somewhere to start looking,
+    not the page that says a thing. A folder deeper down (a list of model files or routers, where
+    what is absent is the point) and a docs page's own URL are pages."""
+    url = urlparse(page)
+    parts = [p for p in url.path.split("/") if p]
+    if url.netloc == "github.com":
+        if len(parts) < 5:  # owner/repo, owner/repo/tree/ref
+            return True
+        inside = "/".join(parts[4:])
+        return parts[2] == "tree" and inside.lower() in DOCS_FOLDERS
+    return not parts or (parts[-1].lower() in DOCS_HOMES and not url.fragment)
+
+
+DOCS_FOLDERS = {"docs", "doc", "docs/source", "docs/en", "docs/content", "docs/docs"}
+DOCS_HOMES = {"docs", "doc", "en", "latest", "stable", "main", "index.html"}
+
+
+def test_is_root_tells_a_start_from_a_page() -> None:
+    roots = [
+        "https://github.com/sgl-project/sglang",
+        "https://github.com/sgl-project/sglang/tree/263f1b8612c2d9ac47ff47ca0e895efe4d7726ff",
+        "https://github.com/NVIDIA/TensorRT-LLM/tree/001eaecea63dd6bdbfd02aed1bf8dc7fad567bd0/docs",
+        "https://docs.sglang.io/docs/",
+        "https://docs.vllm.ai/en/latest/",
+        "https://ollama.com",
+    ]
+    pages = [
+        "https://github.com/ml-explore/mlx-lm/tree/d78bf58e217c904ec282ed8da9b947491f78c022/mlx_lm/models",
+        "https://github.com/vllm-project/vllm/blob/v0.33.0/docs/features/lora.md",
+        "https://docs.sglang.io/docs/advanced_features/lora#arguments-for-lora-serving",
+        "https://lmstudio.ai/blog/lmstudio-v0.3.29",
+    ]
+    assert [is_root(p) for p in roots + pages] == [True] * len(roots) + [False] * len(pages)
+
+
 def test_first_party_pages_are_pages_not_roots(data: SeedData) -> None:
     """A claim's page is where the source says so: a file at a fixed commit or version on
     GitHub, or a page below a site's root; never a repository, a branch or a docs home."""
     for source, system, capability, claim in claims(data):
         where = (source, system, capability, claim.page)
-        if claim.page is None:
-            continue
-        assert source in first_party(data), f"only first-party claims name a page: {where}"
-        assert is_link(claim.page), where
-        url = urlparse(claim.page)
-        parts = [p for p in url.path.split("/") if p]
-        if url.netloc == "github.com":
-            # owner/repo/blob|tree/ref/path...: a branch name would drift from what was read.
-            assert len(parts) >= 5 and parts[2] in ("blob", "tree"), where
-            read = data.sources[source]
-            versions = {read.version, f"v{read.version}"} - {None, "vNone"}
-            assert COMMIT.fullmatch(parts[3]) or parts[3] in versions, where
-        else:
-            assert parts, f"a site's root is not a page: {where}"
+        for page in (claim.page, claim.engine_page):
+            if page is None:
+                continue
+            assert source in first_party(data), f"only first-party claims name a page: {where}"
+            assert is_link(page), where
+            assert not is_root(page), f"a root, not the page that says so: {where}"
+            url = urlparse(page)
+            parts = [p for p in url.path.split("/") if p]
+            if url.netloc == "github.com" and page == claim.page:
+                # owner/repo/blob|tree/ref/path...: a branch name would drift from what was read.
+                assert parts[2] in ("blob", "tree"), where
+                read = data.sources[source]
+                versions = {read.version, f"v{read.version}"} - {None, "vNone"}
+                assert COMMIT.fullmatch(parts[3]) or parts[3] in versions, where
+            elif url.netloc == "github.com":
+                # The engine's page is read at its own commit or tag, never a branch.
+                assert parts[2] in ("blob", "tree") and parts[3] not in BRANCHES, where
 
 
-def test_claims_without_a_page_and_who_still_owes_them(data: SeedData) -> None:
-    """Reported, not failed on: another issue adds the missing pages (`pytest -s` shows them).
-    What fails is a first-party source outside the first four giving a claim no page."""
-    missing: dict[str, int] = defaultdict(int)
-    for source, *_, claim in claims(data):
-        if source in first_party(data) and claim.page is None:
-            missing[source] += 1
-    print(f"\nfirst-party claims without a page: {sum(missing.values())} {dict(missing)}")
-    assert set(missing) <= PAGELESS_BEFORE_PAGES, sorted(set(missing) - PAGELESS_BEFORE_PAGES)
+BRANCHES = {"main", "master", "develop", "dev", "HEAD"}
+
+
+def test_every_first_party_claim_names_its_page(data: SeedData) -> None:
+    """The project's own word is one click from the page that says it (issue 37)."""
+    missing = [
+        (source, system, capability)
+        for source, system, capability, claim in claims(data)
+        if source in first_party(data) and claim.page is None
+    ]
+    assert missing == []
 
 
 def test_no_source_is_unused(data: SeedData) -> None:

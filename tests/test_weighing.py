@@ -10,9 +10,12 @@ from app.queries.cells import (
     cell_reason,
     is_disputed,
     is_weak,
+    outweighed,
     strongest_first,
 )
 from app.schemas import Caveat, ClaimView, SourceRef
+
+TEAM = "team-measurement"
 
 DOCS = SourceRef(
     slug="x-docs",
@@ -64,11 +67,37 @@ def claim(source: SourceRef, level: str, withdrawn: bool = False) -> ClaimView:
 def test_the_projects_own_docs_outrank_a_newer_article() -> None:
     claims = [claim(ARTICLE, "no"), claim(DOCS, "yes")]
     assert cell_level(claims) == "yes"
-    assert is_disputed(claims) and not is_weak(claims)
+    assert not is_disputed(claims) and not is_weak(claims)
     assert [c.source.slug for c in strongest_first(claims)] == ["x-docs", "guide"]
+    assert outweighed(claims) == [claims[0]]
     assert cell_reason(claims) == (
-        "Reads yes: the project's own docs (v1.2.0) say so; one article disagrees."
+        "Reads yes: the project's own docs (v1.2.0) say so; one article disagrees, but the "
+        "project's own word outweighs it."
     )
+
+
+def test_first_party_sources_that_disagree_make_a_dispute_articles_cannot_settle() -> None:
+    claims = [claim(DOCS, "yes"), claim(NOTES, "no"), claim(ARTICLE, "yes")]
+    assert is_disputed(claims) and outweighed(claims) == []
+    assert cell_reason(claims) == (
+        "Reads yes: the project's own docs (v1.2.0) say so; one article agrees; one "
+        "first-party reading disagrees."
+    )
+
+
+def test_without_first_party_articles_that_disagree_make_a_dispute() -> None:
+    # The docs say only "unknown", and a withdrawn docs claim says nothing at all.
+    claims = [claim(DOCS, "unknown"), claim(NOTES, "yes", withdrawn=True)]
+    claims += [claim(ARTICLE, "no"), claim(OLDER, "partial")]
+    assert is_disputed(claims) and outweighed(claims) == []
+    assert not is_disputed([claim(ARTICLE, "yes"), claim(OLDER, "via")])
+
+
+def test_the_teams_own_claim_disputes_the_docs_but_an_article_does_not() -> None:
+    team = SourceRef(slug="team", short="Our team", title="Ours", date="2026-11", kind=TEAM)
+    assert is_disputed([claim(DOCS, "yes"), claim(team, "no")])
+    claims = [claim(DOCS, "partial"), claim(team, "experimental"), claim(MACHINE, "no")]
+    assert not is_disputed(claims) and outweighed(claims) == [claims[2]]
 
 
 def test_first_party_sources_are_weighed_newest_first_among_themselves() -> None:
@@ -132,14 +161,28 @@ def test_the_cell_panel_and_api_say_why_on_the_fixture_seed(client: TestClient) 
     body = client.get("/api/v1/systems/vllm").json()
     cells = {c["capability"]: c for g in body["features"] + body["hardware"] for c in g["cells"]}
     cell = cells["prefix-caching"]
-    assert (cell["level"], cell["disputed"], cell["weak"]) == ("yes", True, False)
+    assert (cell["level"], cell["disputed"], cell["weak"]) == ("yes", False, False)
     assert cell["claims"][0]["source"]["slug"] == "vllm-docs"
+    assert [c["source"]["slug"] for c in cell["claims"] if c["outweighed"]] == [
+        "overview-early-2026"
+    ]
     reason = "Reads yes: the project's own docs (v0.33.0) say so; four articles agree; one "
-    assert cell["reason"] == reason + "article disagrees."
+    assert cell["reason"] == reason + "article disagrees, but the project's own word outweighs it."
     panel = BeautifulSoup(
         client.get("/matrix/cell?system=vllm&capability=prefix-caching").text, "html.parser"
     )
     shown = panel.select_one(".cell-reason")
     assert shown is not None and shown.get_text(strip=True) == cell["reason"]
+    # The article stays in the panel, labelled with its date and its text; no Disputed flag.
+    assert not panel.select(".disputed-flag")
+    [flag] = panel.select(".claim-list > li .dissent-flag")
+    item = flag.find_parent("li")
+    assert flag.get_text(" ", strip=True).startswith("An article disagrees (Jan 2026)")
+    assert item is not None and item.select_one(".note") is not None
+    # The system page and the feature page label it the same way.
+    for url, row in (("/systems/vllm", "#cap-prefix-caching"), ("/features/prefix-caching", "")):
+        shown_on = BeautifulSoup(client.get(url).text, "html.parser")
+        labels = [f.get_text(" ", strip=True) for f in shown_on.select(f"{row} .dissent-flag")]
+        assert any(t.startswith("An article disagrees (Jan 2026)") for t in labels), url
     schema = client.get("/openapi.json").json()["components"]["schemas"]
     assert {"weak", "reason"} <= set(schema["Cell"]["properties"])

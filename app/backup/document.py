@@ -280,6 +280,7 @@ class ClaimItem(TeamRow):
     since: Max40 | None = None
     how: Annotated[str, StringConstraints(max_length=200)] | None = None
     page: str | None = None
+    engine_page: str | None = None
     note: str | None = None
 
 

@@ -110,6 +110,26 @@ def source_line(source: SourceRef) -> Markup:
     )
 
 
+_DISSENT_NOUN = {
+    "article": "An article",
+    "paper": "A paper",
+    "benchmark-report": "A benchmark report",
+}
+
+
+def dissent(claim: ClaimView) -> Markup:
+    """An outweighed claim's label in the cell panel, "An article disagrees (Jun 2026)": the
+    project's own sources agree and outweigh it, so the cell is not disputed
+    (app/queries/cells.py `outweighed`). Empty for any other claim."""
+    if not claim.outweighed:
+        return Markup("")
+    noun = _DISSENT_NOUN.get(claim.source.kind, "A source")
+    return Markup(
+        f'<span class="dissent-flag">{noun} disagrees ({_text(source_date(claim.source.date))})'
+        '<span class="visually-hidden">, outweighed by the project\'s own word</span></span>'
+    )
+
+
 def claim_cite(claim: ClaimView) -> Markup:
     """One source's claim in a table cell: its level and note on hover, its own rating as a
     superscript."""
@@ -224,21 +244,23 @@ class _Facts(Protocol):
 
 def claim_facts(claim: _Facts) -> Markup:
     """What a first-party source's claim adds: the version it arrived in, how to turn it on,
-    and the page that says so."""
+    the page that says so and, for a chained claim, the engine's page that names the feature."""
     since, how, page = claim.since, claim.how, claim.page
-    if not (since or how or page):
+    engine_page: str | None = getattr(claim, "engine_page", None)  # published claims only
+    if not (since or how or page or engine_page):
         return Markup("")
     text = '<dl class="claim-facts">'
     if since:
         text += f"<div><dt>Since</dt><dd>{_text(since)}</dd></div>"
     if how:
         text += f"<div><dt>How</dt><dd><code>{_text(how)}</code></dd></div>"
-    if page:
-        name = page.rstrip("/").rsplit("/", 1)[-1] or page
-        text += (
-            f'<div><dt>Page</dt><dd><a href="{_text(page)}" rel="noopener">{_text(name)}</a>'
-            "</dd></div>"
-        )
+    for label, url in (("Page", page), ("Engine's page", engine_page)):
+        if url:
+            name = url.rstrip("/").rsplit("/", 1)[-1] or url
+            text += (
+                f'<div><dt>{label}</dt><dd><a href="{_text(url)}" rel="noopener">'
+                f"{_text(name)}</a></dd></div>"
+            )
     return Markup(text + "\n</dl>")
 
 

@@ -96,7 +96,12 @@ def _who(claim: ClaimView) -> str:
 
 def _others(claims: list[ClaimView]) -> str:
     kinds = {c.source.kind for c in claims}
-    noun = "article" if kinds == {"article"} else "source"
+    if kinds == {"article"}:
+        noun = "article"
+    elif kinds <= set(FIRST_PARTY_KINDS):
+        noun = "first-party reading"  # the project's word, or one source read two ways
+    else:
+        noun = "source"
     n = len(claims)
     return f"{_COUNT.get(n, str(n))} {noun}{'' if n == 1 else 's'}"
 
@@ -140,8 +145,15 @@ def cell_reason(claims: list[ClaimView]) -> str:
         sentence = f"Reads {level}: {who}, the only source that speaks to it, says so"
     if agree and not (tier == WEAKENED and headline.level == "no"):
         sentence += f"; {_others(agree)} agree{'s' if len(agree) == 1 else ''}"
-    if disagree:
-        sentence += f"; {_others(disagree)} disagree{'s' if len(disagree) == 1 else ''}"
+    outvoted = outweighed(now)
+    beaten = [c for c in disagree if any(c is b for b in outvoted)]
+    disputing = [c for c in disagree if not any(c is b for b in beaten)]
+    if disputing:
+        sentence += f"; {_others(disputing)} disagree{'s' if len(disputing) == 1 else ''}"
+    if beaten:
+        verb = "disagrees" if len(beaten) == 1 else "disagree"
+        sentence += f"; {_others(beaten)} {verb}, but the project's own word outweighs "
+        sentence += "it" if len(beaten) == 1 else "them"
     return sentence + "."
 
 
@@ -150,10 +162,43 @@ def cell_level(claims: list[ClaimView]) -> str:
     return headline_level(claims) if current(claims) else NO_CLAIM
 
 
+def _first_party(claim: ClaimView) -> bool:
+    return claim.source.kind in FIRST_PARTY_KINDS
+
+
+def _team(claim: ClaimView) -> bool:
+    return claim.source.kind == "team-measurement"
+
+
+def _witnesses(claims: list[ClaimView]) -> list[ClaimView]:
+    """The current claims a dispute is judged among. Where the project's own word speaks:
+    its claims, and the team's own (a team that read otherwise has a real disagreement).
+    Where it does not: every current claim that says more than 'unknown'."""
+    said = [c for c in current(claims) if c.level in LEVEL_GROUP]
+    if any(_first_party(c) for c in said):
+        return [c for c in said if _first_party(c) or _team(c)]
+    return said
+
+
 def is_disputed(claims: list[ClaimView]) -> bool:
-    """Current sources disagree: their levels fall in different groups (works / partly / not)."""
-    groups = {LEVEL_GROUP[c.level] for c in current(claims) if c.level in LEVEL_GROUP}
-    return len(groups) > 1
+    """The sources that weigh disagree: the project's own sources (and the team's claim)
+    fall in different groups (works / partly / not), or, where the project says nothing,
+    the other sources do. An article against first-party sources that agree is no dispute:
+    it is shown as outweighed (`outweighed`)."""
+    return len({LEVEL_GROUP[c.level] for c in _witnesses(claims)}) > 1
+
+
+def outweighed(claims: list[ClaimView]) -> list[ClaimView]:
+    """Other sources' current claims that read otherwise than the project's own word, where
+    that word (with the team's claim, if any) agrees with itself: the cell panel shows each
+    as "an article disagrees", and the cell is not disputed. Empty otherwise."""
+    witnesses = _witnesses(claims)
+    groups = {LEVEL_GROUP[c.level] for c in witnesses}
+    if len(groups) != 1 or not any(_first_party(c) for c in witnesses):
+        return []
+    return [
+        c for c in current(claims) if c.level in LEVEL_GROUP and LEVEL_GROUP[c.level] not in groups
+    ]
 
 
 def reading_numbers(keys: list[Hashable]) -> list[int | None]:

@@ -20,6 +20,7 @@ from app.queries.cells import (
     cell_reason,
     is_disputed,
     is_weak,
+    outweighed,
     reading_numbers,
     strongest_first,
 )
@@ -137,6 +138,7 @@ def _load_cells(
         col(Claim.since),
         col(Claim.how),
         col(Claim.page),
+        col(Claim.engine_page),
         col(Claim.note),
         col(Claim.withdrawn),
     ).order_by(col(Claim.position))  # the seed's order breaks ties, on every database
@@ -152,6 +154,7 @@ def _load_cells(
                 since=r.since,
                 how=r.how,
                 page=r.page,
+                engine_page=r.engine_page,
                 withdrawn=r.withdrawn,
                 reading=reading,
                 team_notes=notes.get(r.id, []),
@@ -161,6 +164,9 @@ def _load_cells(
 
 
 def _cell_claims(views: list[ClaimView]) -> CellClaims:
+    beaten = {id(c) for c in outweighed(views)}
+    if beaten:
+        views = [c.model_copy(update={"outweighed": True}) if id(c) in beaten else c for c in views]
     return CellClaims(
         cell_level(views),
         is_disputed(views),

@@ -141,10 +141,16 @@ def _name_words(cell: Cell) -> set[str]:
     return {w for w in words if len(w) >= 3 and w not in GENERIC}
 
 
+def _against(cell: Cell) -> bool:
+    """Some current source reads the cell otherwise: a dispute, or an article the project's
+    own word outweighs (both can outvote a line)."""
+    return cell.disputed or any(c.outweighed for c in cell.claims)
+
+
 def _outvoted(cell: Cell, source: str, weakness: bool) -> ClaimView | None:
     """`source`'s current claim on a disputed cell, when it reads against the headline in the
     line's direction: lower for a weakness, higher for a strength."""
-    if not cell.disputed:
+    if not _against(cell):
         return None
     headline = LEVEL_RANK.get(cell.level, 0)
     for claim in cell.claims:
@@ -160,8 +166,8 @@ def _outvoted(cell: Cell, source: str, weakness: bool) -> ClaimView | None:
 def _disputed(
     texts: list[SourcedText], cells: list[Cell], system: str, weakness: bool
 ) -> tuple[str, str] | None:
-    # Only a disputed cell can outvote a line: the rest are skipped before any word is read.
-    disputed = [cell for cell in cells if cell.disputed]
+    # Only a cell some source reads otherwise can outvote a line: the rest are skipped first.
+    disputed = [cell for cell in cells if _against(cell)]
     if not disputed:
         return None
     said_by = [(line, set(re.findall(r"[a-z0-9]+", line.text.lower()))) for line in texts]

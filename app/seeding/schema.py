@@ -316,6 +316,8 @@ class ClaimEntry(Strict):
     since: VersionText | None = None  # the version the source says the feature arrived in
     how: HowText | None = None  # the flag, option or build switch that turns it on
     page: Url | None = None  # the page of the source that says so
+    # A chained claim (the work done by another project): that engine's page naming the feature.
+    engine_page: Url | None = None
     note: Text | None = None
 
 

@@ -224,3 +224,27 @@ def test_back_closes_the_cell_panel_and_its_url_reopens_it(page, live_url) -> No
     page.keyboard.press("Escape")
     page.wait_for_url(f"{live_url}/matrix?group=batching")
     assert page.locator("#cell_detail").is_hidden()
+
+
+def test_an_outweighed_article_is_labelled_in_the_panel_not_disputed(
+    browser, live_url, artifacts: Path
+) -> None:
+    # vLLM's docs say yes to prefix caching; the overview's "no" is shown, labelled, no flag.
+    for name, width, scheme in (
+        ("desktop", 1440, "light"),
+        ("desktop-dark", 1440, "dark"),
+        ("phone", 390, "light"),
+    ):
+        context = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme)
+        page = context.new_page()
+        page.goto(f"{live_url}/matrix?group=memory&cell=vllm:prefix-caching")
+        panel = page.locator("#cell_detail")
+        flag = panel.locator(".dissent-flag")
+        flag.wait_for()
+        assert flag.inner_text().startswith("An article disagrees (Jan 2026)")
+        assert panel.locator(".disputed-flag").count() == 0
+        box = flag.bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= width
+        flag.scroll_into_view_if_needed()
+        page.screenshot(path=artifacts / f"cell-dissent-{name}.png")
+        context.close()

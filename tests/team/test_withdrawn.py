@@ -174,15 +174,19 @@ def test_the_rows_are_kept_withdrawn_and_an_unnoted_one_is_deleted(
 def test_a_withdrawn_claim_no_longer_disputes_its_cell_but_is_listed_with_its_note(
     reseeded: Before, reader: TestClient
 ) -> None:
+    # The overview's "no" was an article outweighed by vLLM's agreeing docs (not a dispute):
+    # withdrawn, it is no longer even that, and the reason no longer counts it.
     detail = reader.get("/api/v1/systems/vllm").json()
-    assert detail["disputed_count"] == reseeded.disputed - 1
+    assert detail["disputed_count"] == reseeded.disputed
     prefix = cell(reader, "vllm", "prefix-caching")
     assert (prefix["level"], prefix["disputed"]) == ("yes", False)
+    assert "disagree" not in prefix["reason"]
     gone = prefix["claims"][-1]  # withdrawn claims come last
-    assert (gone["source"]["slug"], gone["level"], gone["withdrawn"]) == (
+    assert (gone["source"]["slug"], gone["level"], gone["withdrawn"], gone["outweighed"]) == (
         "overview-early-2026",
         "no",
         True,
+        False,
     )
     assert [n["text"] for n in gone["team_notes"]] == [
         "Wrong: vLLM has had prefix caching since 0.4."
@@ -273,6 +277,9 @@ def test_reseeding_with_them_back_makes_them_current_on_the_same_rows(
     seed(accounts_engine, SEED_DIR)
     assert claim_ids(accounts_engine, DISPUTING) == reseeded.claim
     assert figure_row(accounts_engine) == reseeded.figure
-    assert cell(reader, "vllm", "prefix-caching")["disputed"] is True
+    back = cell(reader, "vllm", "prefix-caching")
+    assert [c["source"]["slug"] for c in back["claims"] if c["outweighed"]] == [
+        "overview-early-2026"
+    ]
     notes = reader.get("/api/v1/notes", params={"system": "vllm"}).json()["notes"]
     assert {n["item_withdrawn"] for n in notes} == {False} and len(notes) == 2
