@@ -138,7 +138,11 @@ def _names(
                 msg = f"alias {name!r} repeats a name the entry already answers to; remove it"
                 reader.problem(path, line_of(raw, where), slug, msg)
             own.add(key)
-    return Names.of(kind, ((slug, [e.name, *e.aliases]) for slug, e in entries.items()))
+    return Names.of(
+        kind,
+        ((slug, [e.name, *e.aliases]) for slug, e in entries.items()),
+        vague=(slug for slug, e in entries.items() if e.vague),
+    )
 
 
 def resolve_row(reader: SeedReader, path: Path, line: int, row: BenchmarkRow) -> bool:
