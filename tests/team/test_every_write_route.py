@@ -45,6 +45,8 @@ PUBLIC = {
     ("POST", "/account/password"): "any signed-in user, their own password (the current one "
     "is needed too): tests/accounts/test_own_password.py",
     ("POST", "/api/v1/account/password"): "as /account/password, for API clients",
+    ("POST", "/fit/log"): "changes nothing: reads a pasted log beside a fit and keeps none of "
+    "it (tests/test_fit_pages.py)",
 }
 
 
