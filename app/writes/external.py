@@ -17,11 +17,10 @@ from app.accounts.external import Vouched, account_name
 from app.accounts.identity import SignedIn, digest
 from app.accounts.models import Role, UserAccount
 from app.db import lock_writes
-from app.writes.revisions import record
+from app.writes.revisions import ACCOUNT_ENTITY, record
 from app.writes.sessions import start_session
 from app.writes.transaction import end_read, write_transaction
 
-ACCOUNT_ENTITY = "user_account"
 DISABLED = "Your account on this instance is disabled; ask one of its admins."
 
 
