@@ -77,6 +77,10 @@ class Provider:
                 "scope": settings.atlas_oidc_scopes,
                 "code_challenge_method": "S256",
                 "timeout": TIMEOUT_SECONDS,
+                # Without a secret this is a public client: PKCE alone proves the code ours.
+                "token_endpoint_auth_method": (
+                    "client_secret_basic" if settings.atlas_oidc_client_secret else "none"
+                ),
             },
         )
 
@@ -183,7 +187,13 @@ async def _provider_errors(label: str) -> AsyncIterator[None]:
         ) from exc
     except AuthlibBaseError as exc:
         log.warning("OpenID Connect sign-in refused: %r", exc)
+        if exc.error == "invalid_grant":
+            raise SignInFailed(
+                f"{label} refused the sign-in code: it has been used already or has expired. "
+                "Nothing was signed in; please start again."
+            ) from exc
         raise SignInFailed(
-            f"{label} refused the sign-in code ({exc.error}): it may have been used already "
-            "or have expired. Nothing was signed in; please start again."
+            f"{label} refused the sign-in ({exc.error}). Nothing was signed in; if it keeps "
+            "happening, an admin should check ATLAS_OIDC_CLIENT_ID and _SECRET.",
+            status=502,
         ) from exc
