@@ -10,8 +10,8 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from app.accounts.csrf import CrossOriginGuard
 from app.accounts.oidc import Provider
-from app.accounts.proxy import ProxySignIn
 from app.accounts.passwords import warm_up
+from app.accounts.proxy import ProxySignIn
 from app.accounts.responses import install_account_handlers
 from app.accounts.web import COOKIE, SECURE_COOKIE, cookie_signer, identify
 from app.data_version.fresh import FreshVersion, VersionReader

@@ -41,7 +41,7 @@ TIMEOUT_SECONDS = 10.0
 LEEWAY_SECONDS = 60
 
 
-class SignInFailed(Exception):
+class SignInFailedError(Exception):
     """The provider's sign-in did not give a person; `message` says so to the person."""
 
     def __init__(self, message: str, status: int = 400) -> None:
@@ -95,28 +95,30 @@ class Provider:
     def flow(self, cookie: str | None) -> Flow:
         """The flow this browser started; refused when missing, forged or too old."""
         if not cookie:
-            raise SignInFailed(NO_FLOW)
+            raise SignInFailedError(NO_FLOW)
         try:
             data = self.flows.loads(cookie, max_age=FLOW_SECONDS)
             return Flow(**data)
         except (BadData, TypeError):
-            raise SignInFailed(NO_FLOW) from None
+            raise SignInFailedError(NO_FLOW) from None
 
     async def finish(self, flow: Flow, params: dict[str, str]) -> Vouched:
         """Check the provider's answer against the flow, redeem the code and verify the ID
         token; who the person is and the role their groups give."""
         if error := params.get("error"):
-            raise SignInFailed(_refusal(self.label, error, params.get("error_description")))
+            raise SignInFailedError(_refusal(self.label, error, params.get("error_description")))
         if not hmac.compare_digest(params.get("state", ""), flow.state):
-            raise SignInFailed(NO_FLOW)
+            raise SignInFailedError(NO_FLOW)
         if not params.get("code"):
-            raise SignInFailed(f"{self.label} sent no sign-in code back. Please start again.")
+            raise SignInFailedError(f"{self.label} sent no sign-in code back. Please start again.")
         async with _provider_errors(self.label):
             token = await self.client.fetch_access_token(
                 redirect_uri=self.callback, code=params["code"], code_verifier=flow.verifier
             )
             if "id_token" not in token:
-                raise SignInFailed(f"{self.label} sent no ID token; is `openid` in the scopes?")
+                raise SignInFailedError(
+                    f"{self.label} sent no ID token; is `openid` in the scopes?"
+                )
             claims = await self.client.parse_id_token(
                 token, nonce=flow.nonce, leeway=LEEWAY_SECONDS
             )
@@ -125,18 +127,18 @@ class Provider:
     def vouched(self, claims: dict[str, object]) -> Vouched:
         subject = claims.get("sub")
         if not isinstance(subject, str) or not subject:
-            raise SignInFailed(f"{self.label}'s ID token names nobody (no `sub`).")
+            raise SignInFailedError(f"{self.label}'s ID token names nobody (no `sub`).")
         groups = claim_groups(claims, self.groups_claim)
         role = self.rules.role_for(groups, verified_email(claims))
         if role is None:
-            raise SignInFailed(NOT_ADMITTED.format(label=self.label), status=403)
+            raise SignInFailedError(NOT_ADMITTED.format(label=self.label), status=403)
         return Vouched(self.issuer, subject, name_hint(claims), role, self.label)
 
     async def _check_issuer(self) -> None:
         metadata = await self.client.load_server_metadata()
         if str(metadata.get("issuer", "")).rstrip("/") != self.issuer:
             # Its tokens would name another issuer; someone else's provider answered.
-            raise SignInFailed(
+            raise SignInFailedError(
                 f"{self.label}'s discovery document names the issuer "
                 f"{metadata.get('issuer')!r}, not {self.issuer!r} (ATLAS_OIDC_ISSUER).",
                 status=502,
@@ -162,37 +164,37 @@ def _refusal(label: str, error: str, description: str | None) -> str:
 
 @asynccontextmanager
 async def _provider_errors(label: str) -> AsyncIterator[None]:
-    """Turns what can go wrong talking to the provider into a SignInFailed with a message a
+    """Turns what can go wrong talking to the provider into a SignInFailedError with a message a
     person can act on (and the details in the log for the admin)."""
     try:
         yield
-    except SignInFailed:
+    except SignInFailedError:
         raise
     except httpx2.HTTPError as exc:
         log.warning("OpenID Connect provider unreachable or failing: %r", exc)
-        raise SignInFailed(
+        raise SignInFailedError(
             f"{label} could not be reached or answered with an error. Nothing was signed "
             "in; please try again in a moment.",
             status=502,
         ) from exc
     except ExpiredTokenError as exc:
-        raise SignInFailed(
+        raise SignInFailedError(
             f"{label}'s ID token had expired. Nothing was signed in; please start again (if "
             "it keeps happening, this server's clock may be wrong)."
         ) from exc
     except JoseError as exc:
         log.warning("OpenID Connect ID token refused: %r", exc)
-        raise SignInFailed(
+        raise SignInFailedError(
             f"{label}'s ID token did not verify ({exc.error}). Nothing was signed in."
         ) from exc
     except AuthlibBaseError as exc:
         log.warning("OpenID Connect sign-in refused: %r", exc)
         if exc.error == "invalid_grant":
-            raise SignInFailed(
+            raise SignInFailedError(
                 f"{label} refused the sign-in code: it has been used already or has expired. "
                 "Nothing was signed in; please start again."
             ) from exc
-        raise SignInFailed(
+        raise SignInFailedError(
             f"{label} refused the sign-in ({exc.error}). Nothing was signed in; if it keeps "
             "happening, an admin should check ATLAS_OIDC_CLIENT_ID and _SECRET.",
             status=502,

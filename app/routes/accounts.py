@@ -101,7 +101,9 @@ async def login(request: Request, session: SessionDep) -> Response:
     if problems:
         return login_page(request, next_path, name=name, problems=problems, status_code=422)
     lifetime = session_lifetime(request)
-    result = await run_in_threadpool(sign_in, session, name, password, client_address(request), lifetime)
+    result = await run_in_threadpool(
+        sign_in, session, name, password, client_address(request), lifetime
+    )
     if result.blocked is not None:
         return login_page(
             request,

@@ -10,7 +10,7 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import RedirectResponse, Response
 from starlette.concurrency import run_in_threadpool
 
-from app.accounts.oidc import FLOW_COOKIE, FLOW_PATH, FLOW_SECONDS, Provider, SignInFailed
+from app.accounts.oidc import FLOW_COOKIE, FLOW_PATH, FLOW_SECONDS, Provider, SignInFailedError
 from app.accounts.web import safe_next, session_lifetime
 from app.db import SessionDep
 from app.routes.accounts import client_address, login_page, signed_in_answer
@@ -32,7 +32,7 @@ async def begin(request: Request) -> Response:
     next_path = safe_next(request.query_params.get("next"))
     try:
         url, flow = await provider.begin(next_path)
-    except SignInFailed as failure:
+    except SignInFailedError as failure:
         return _failed(request, failure, next_path)
     response = RedirectResponse(url, 303)
     response.headers["Cache-Control"] = "no-store"
@@ -57,19 +57,19 @@ async def callback(request: Request, session: SessionDep) -> Response:
         flow = provider.flow(request.cookies.get(FLOW_COOKIE))
         next_path = flow.next_path
         person = await provider.finish(flow, dict(request.query_params))
-    except SignInFailed as failure:
+    except SignInFailedError as failure:
         return _failed(request, failure, next_path)
     lifetime = session_lifetime(request)
     address = client_address(request)
     result = await run_in_threadpool(sign_in_external, session, person, address, lifetime)
     if result.user is None:
-        return _failed(request, SignInFailed(result.problem or "", 403), next_path)
+        return _failed(request, SignInFailedError(result.problem or "", 403), next_path)
     response = await signed_in_answer(request, session, result.user, result.token, next_path)
     _forget_flow(request, response)
     return response
 
 
-def _failed(request: Request, failure: SignInFailed, next_path: str) -> Response:
+def _failed(request: Request, failure: SignInFailedError, next_path: str) -> Response:
     response = login_page(request, next_path, message=failure.message, status_code=failure.status)
     _forget_flow(request, response)
     return response

@@ -71,9 +71,7 @@ def _keep_an_admin(session: Session, user: UserAccount, doing: str) -> None:
         raise AccountError({"name": f"{user.name} is the only active admin; {doing}."})
 
 
-def set_role(
-    session: Session, name: str, role: str, actor: str = "command line"
-) -> UserAccount:
+def set_role(session: Session, name: str, role: str, actor: str = "command line") -> UserAccount:
     """Change a user's role by hand; a revision records it (for someone who signs in through
     a provider or proxy, the next sign-in sets the role from their groups again)."""
     lock_writes(session)

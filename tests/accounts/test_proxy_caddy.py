@@ -96,8 +96,15 @@ def caddy(app_base: str, sign_in_service: int, tmp_path_factory: pytest.TempPath
     folder = tmp_path_factory.mktemp("caddy")
     port = free_port()
     config = folder / "Caddyfile"
-    config.write_text(CADDYFILE.format(port=port, auth=sign_in_service, app=app_base.rsplit(":", 1)[1]))
-    env = {**os.environ, "HOME": str(folder), "XDG_DATA_HOME": str(folder), "XDG_CONFIG_HOME": str(folder)}
+    config.write_text(
+        CADDYFILE.format(port=port, auth=sign_in_service, app=app_base.rsplit(":", 1)[1])
+    )
+    env = {
+        **os.environ,
+        "HOME": str(folder),
+        "XDG_DATA_HOME": str(folder),
+        "XDG_CONFIG_HOME": str(folder),
+    }
     log = folder / "caddy.log"
     with log.open("w") as out:
         process = subprocess.Popen(
@@ -133,7 +140,11 @@ def me(base: str, transport: httpx2.HTTPTransport | None = None, **headers: str)
 def test_the_proxy_signs_people_in_with_their_groups_roles(caddy: str) -> None:
     pat = me(caddy, Cookie="sso=pat-sso")
     assert pat.json() == {"name": "pat", "role": "editor", "via": "proxy"}
-    assert me(caddy, Cookie="sso=kim-sso").json() == {"name": "kim", "role": "viewer", "via": "proxy"}
+    assert me(caddy, Cookie="sso=kim-sso").json() == {
+        "name": "kim",
+        "role": "viewer",
+        "via": "proxy",
+    }
     assert me(caddy).status_code == 401  # the sign-in service refused: Caddy answers for it
 
 

@@ -31,9 +31,7 @@ def upgrade() -> None:
         )
     with op.batch_alter_table("login_session") as batch_op:
         batch_op.add_column(
-            sa.Column(
-                "method", sa.String(length=10), server_default="password", nullable=False
-            )
+            sa.Column("method", sa.String(length=10), server_default="password", nullable=False)
         )
 
 

@@ -11,7 +11,8 @@ outer layers add what every answer gets (headers, encoding, 304, log line, metri
 A request carrying any credential (our session cookie, `Authorization: Bearer`, the trusted
 proxy's user header) goes down the full stack: its page may be someone's own. The proxy's
 header counts here from anyone: a request naming a person is never served a shared page, and
-one the app then treats as anonymous (the header came from elsewhere) costs only a build. So does every miss, and a private instance.
+one the app then treats as anonymous (the header came from elsewhere) costs only a build.
+So does every miss, and a private instance.
 The version read here is left in the scope for `serve()`, which builds under it on a miss.
 """
 
