@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterator
 
 import pytest
+from bs4 import BeautifulSoup
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from joserfc.errors import ExpiredTokenError
@@ -152,3 +153,17 @@ def test_me_says_how_each_caller_signed_in(clients) -> None:
     script = clients()
     mine = script.get("/api/v1/me", headers={"Authorization": f"Bearer {token}"})
     assert mine.json() == {"name": "eddie", "role": "editor", "via": "token"}
+
+
+def test_the_users_page_says_whose_role_their_groups_set(proxied: FastAPI) -> None:
+    with TestClient(proxied, client=PROXY) as proxy:
+        admin = USER | {
+            "X-Forwarded-User": "root@example.com",
+            "X-Forwarded-Groups": "atlas-admins",
+        }
+        page = proxy.get("/admin/users", headers=admin)
+        assert page.status_code == 200
+        soup = BeautifulSoup(page.text, "html.parser")
+        row = soup.select_one("#user-root td .role-source")
+        assert row is not None and "trusted proxy" in row.get_text()
+        assert soup.select_one("#user-eddie td .role-source") is None  # a local account
