@@ -158,3 +158,19 @@ def test_the_headers_sent_straight_to_the_app_count_for_nothing(app_base: str) -
     elsewhere = httpx2.HTTPTransport(local_address="127.0.0.2")
     forged = {"X-Forwarded-User": "ada", "X-Forwarded-Groups": "atlas-admins"}
     assert me(app_base, elsewhere, **forged).status_code == 401
+
+
+@pytest.mark.parametrize("example", ["oauth2-proxy", "authelia"])
+def test_the_documented_examples_are_caddyfiles_caddy_reads(example: str) -> None:
+    config = Path(__file__).parents[2] / "deploy" / "sign-in" / f"{example}.Caddyfile"
+    env = {**os.environ, "ATLAS_HOSTNAME": "atlas.example.com"}
+    adapted = subprocess.run(
+        ["caddy", "adapt", "--adapter", "caddyfile", "--config", str(config)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert adapted.returncode == 0, adapted.stderr
+    # The headers are dropped before forward_auth copies them (a route keeps that order).
+    assert 0 < adapted.stdout.index('"delete"') < adapted.stdout.index('"handle_response"')
