@@ -86,7 +86,7 @@ def set_session_cookie(request: Request, response: Response, token: str) -> None
         httponly=True,
         samesite="lax",
         # The scheme is https when the client used it, or when a proxy that uvicorn trusts
-        # (FORWARDED_ALLOW_IPS) says so; X-Forwarded-* from anyone else is ignored there.
+        # (ATLAS_TRUSTED_PROXIES) says so; X-Forwarded-* from anyone else is ignored there.
         secure=request.url.scheme == "https",
     )
 

@@ -48,7 +48,7 @@ async def read_form(request: Request) -> FormData:
 
 
 def client_address(request: Request) -> str:
-    # uvicorn puts the proxy's X-Forwarded-For here only for proxies in FORWARDED_ALLOW_IPS.
+    # The proxy's X-Forwarded-For lands here only from ATLAS_TRUSTED_PROXIES (edge/proxies.py).
     return request.client.host if request.client else "unknown"
 
 
