@@ -167,3 +167,10 @@ def test_the_users_page_says_whose_role_their_groups_set(proxied: FastAPI) -> No
         row = soup.select_one("#user-root td .role-source")
         assert row is not None and "trusted proxy" in row.get_text()
         assert soup.select_one("#user-eddie td .role-source") is None  # a local account
+
+
+def test_someone_signed_in_elsewhere_is_told_they_have_no_password_here(proxied) -> None:
+    with TestClient(proxied, client=PROXY) as proxy:
+        page = BeautifulSoup(proxy.get("/account/password", headers=USER).text, "html.parser")
+        assert "keeps no password for you" in page.select_one(".account-note").get_text()
+        assert page.select_one("form[action='/account/password']") is None
