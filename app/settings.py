@@ -149,9 +149,6 @@ class Settings(BaseSettings):
     def trusted_host_list(self) -> list[str]:
         return [h.strip() for h in self.trusted_hosts.split(",") if h.strip()]
 
-    def trusted_proxy_list(self) -> list[str]:
-        return comma_list(self.trusted_proxies)
-
     def oidc_enabled(self) -> bool:
         return bool(self.atlas_oidc_issuer and self.atlas_oidc_client_id)
 
