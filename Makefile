@@ -34,7 +34,8 @@ seed: setup
 check: setup
 	$(BIN)/inference-atlas check
 
-# Debian's chromium (browser tests) and caddy (the Caddyfile check under CI), when missing.
+# Debian's chromium (browser tests) and caddy (the Caddyfile check, proxy sign-in through
+# forward_auth in the slow tier), when missing.
 browser-deps:
 	bash scripts/system-deps.sh
 

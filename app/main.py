@@ -9,7 +9,9 @@ from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from app.accounts.csrf import CrossOriginGuard
+from app.accounts.oidc import Provider
 from app.accounts.passwords import warm_up
+from app.accounts.proxy import ProxySignIn
 from app.accounts.responses import install_account_handlers
 from app.accounts.web import COOKIE, SECURE_COOKIE, cookie_signer, identify
 from app.data_version.fresh import FreshVersion, VersionReader
@@ -32,6 +34,7 @@ from app.routes import (
     imports,
     items,
     matrix,
+    oidc,
     ops,
     pages,
     team_claims,
@@ -49,6 +52,7 @@ from app.web.edge.conditional import Conditional
 from app.web.edge.health import HealthCheck
 from app.web.edge.observe import Observe
 from app.web.edge.page_cache import PageCache
+from app.web.edge.proxies import TrustedProxies
 from app.web.edge.security import SecurityHeaders
 from app.web.errors import install_error_handlers
 from app.web.http_basics import CompressedStaticFiles, HttpBasics
@@ -60,7 +64,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     Raises InsecureSecretError in production without a proper ATLAS_SECRET_KEY."""
     settings = settings or Settings()
-    signer = cookie_signer(settings.signing_secret())
+    secret = settings.signing_secret()
+    signer = cookie_signer(secret)
     metrics = Metrics()
 
     @asynccontextmanager
@@ -95,6 +100,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.cookie_signer = signer
+    app.state.oidc = Provider(settings, secret) if settings.oidc_enabled() else None
+    app.state.proxy_sign_in = ProxySignIn.from_settings(settings)
     app.state.metrics = metrics
     metrics.watch_state(lambda: _started(app), {"benchmark_cards": benchmarks.CARDS})
     # Our middleware answers `/path/` itself with a relative Location.
@@ -114,6 +121,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         import_entries,
         imports,
         accounts,
+        oidc,
         admin,
         tokens,
         team_results,
@@ -136,7 +144,10 @@ def edge(app: FastAPI, settings: Settings, metrics: Metrics) -> list[Middleware]
     so they get the same headers, encoding, 304s, log line and metrics as built ones."""
     upload = imports_api.MAX_UPLOAD_BYTES + imports_api.ENVELOPE_BYTES
     cookies = (COOKIE, SECURE_COOKIE)
+    proxy_header = settings.atlas_proxy_user_header.strip().lower()
     return [
+        # Outermost: only here is the connection's own address still known.
+        Middleware(TrustedProxies, trusted=settings.trusted_proxies),
         Middleware(SecurityHeaders),
         Middleware(Observe, metrics=metrics, access_log=settings.access_log),
         Middleware(HealthCheck, read_version=lambda: _version_now(app)),
@@ -153,7 +164,11 @@ def edge(app: FastAPI, settings: Settings, metrics: Metrics) -> list[Middleware]
         Middleware(Compression),
         Middleware(Conditional),
         Middleware(
-            PageCache, state=app.state, cookie_names=cookies, public_read=settings.atlas_public_read
+            PageCache,
+            state=app.state,
+            cookie_names=cookies,
+            public_read=settings.atlas_public_read,
+            credential_headers=(proxy_header,) if proxy_header else (),
         ),
         # Hosts were checked above, so the forgery check may compare Origin with Host.
         Middleware(CrossOriginGuard, cookie_name=cookies),

@@ -72,6 +72,35 @@ class Settings(BaseSettings):
     atlas_team_name: str = Field(default="Team", min_length=1, max_length=60)
     # When set, /metrics answers only `Authorization: Bearer <this>` (see docs/deploy.md).
     atlas_metrics_token: str = ""
+    # Whether /login offers name and password (false: only the identity provider's button).
+    atlas_password_login: bool = True
+
+    # OpenID Connect sign-in (docs/deploy.md): on when the issuer and client id are set.
+    # Group lists are comma-separated; an entry may also be an e-mail address or "@domain"
+    # (matched against a verified e-mail, for providers that send no groups).
+    atlas_oidc_issuer: str = Field(default="", pattern=r"^(https?://[^\s?#]+)?$")
+    atlas_oidc_client_id: str = ""
+    atlas_oidc_client_secret: str = ""
+    atlas_oidc_name: str = Field(default="", max_length=60)
+    atlas_oidc_scopes: str = "openid email profile"
+    atlas_oidc_groups_claim: str = "groups"
+    atlas_oidc_admin_groups: str = ""
+    atlas_oidc_editor_groups: str = ""
+    # The role of someone in none of the listed groups; "none" refuses them.
+    atlas_oidc_default_role: Literal["viewer", "editor", "admin", "none"] = "viewer"
+
+    # Trusted proxy sign-in: off unless the user header is set (e.g. X-Forwarded-User).
+    atlas_proxy_user_header: str = ""
+    atlas_proxy_groups_header: str = ""
+    # The one list of trusted proxies (addresses or networks, comma-separated): the only
+    # peers whose X-Forwarded-For/-Proto and proxy sign-in headers are believed.
+    # FORWARDED_ALLOW_IPS, uvicorn's name for it, is read when this is not set.
+    trusted_proxies: str = Field(
+        default="127.0.0.1,::1",
+        validation_alias=AliasChoices(
+            "atlas_trusted_proxies", "forwarded_allow_ips", "trusted_proxies"
+        ),
+    )
 
     @field_validator("log_format", "log_level", mode="before")
     @classmethod
@@ -119,6 +148,17 @@ class Settings(BaseSettings):
 
     def trusted_host_list(self) -> list[str]:
         return [h.strip() for h in self.trusted_hosts.split(",") if h.strip()]
+
+    def oidc_enabled(self) -> bool:
+        return bool(self.atlas_oidc_issuer and self.atlas_oidc_client_id)
+
+    def oidc_label(self) -> str:
+        """What the sign-in button names: ATLAS_OIDC_NAME, or the issuer's host."""
+        return self.atlas_oidc_name or self.atlas_oidc_issuer.split("://", 1)[-1].split("/")[0]
+
+
+def comma_list(value: str) -> list[str]:
+    return [item.strip() for item in value.split(",") if item.strip()]
 
 
 MIN_SECRET_LENGTH = 32

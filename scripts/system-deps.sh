@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Debian packages the tests need: Chromium for the browser tests (Playwright cannot download
-# its own here) and caddy, which checks deploy/Caddyfile (tests/ops/test_compose.py).
+# its own here) and caddy, which checks deploy/Caddyfile (tests/ops/test_compose.py) and
+# stands in front of a real server for proxy sign-in (tests/accounts/test_proxy_caddy.py).
 set -euo pipefail
 missing=()
 if ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/bin/chromium ]; then

@@ -33,8 +33,9 @@ class AccountError(ValueError):
 class SignedIn:
     """Who made a request, copied out of the database (no lazy loads after the session ends).
 
-    `via` says how they proved it: a browser session or an API token (`credential` is the
-    session's hashed id or the token's id).
+    `via` says how they proved it: a browser session, an API token or the trusted proxy
+    (`credential` is the session's hashed id, the token's id or the proxy's user name), and
+    `method` how a browser session began ("password" or "oidc").
     """
 
     user_id: int
@@ -42,6 +43,11 @@ class SignedIn:
     role: Role
     via: str
     credential: str | int
+    method: str = "password"
+
+    def how(self) -> str:
+        """How this request proved who it is: password, oidc, proxy or token."""
+        return self.method if self.via == "session" else self.via
 
     def allows(self, role: Role) -> bool:
         return self.role.rank >= role.rank
@@ -108,15 +114,15 @@ def session_identity(
     """Who holds the browser session `token`, and whether its last_seen_at is due a write."""
     now = now or utcnow()
     row = session.exec(
-        select(LoginSession.id, LoginSession.last_seen_at, UserAccount)
+        select(LoginSession.id, LoginSession.last_seen_at, LoginSession.method, UserAccount)
         .join(UserAccount, col(UserAccount.id) == LoginSession.user_id)
         .where(LoginSession.id == digest(token), LoginSession.expires_at > now)
         .where(~col(UserAccount.disabled))
     ).first()
     if row is None:
         return None
-    session_id, seen, user = row
-    who = SignedIn(user.id or 0, user.name, Role(user.role), "session", session_id)
+    session_id, seen, method, user = row
+    who = SignedIn(user.id or 0, user.name, Role(user.role), "session", session_id, method)
     return who, now - seen >= TOUCH_EVERY
 
 

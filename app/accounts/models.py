@@ -10,7 +10,7 @@ every hand-written query would have to quote it.
 from datetime import UTC, datetime
 from enum import StrEnum
 
-from sqlalchemy import CheckConstraint
+from sqlalchemy import CheckConstraint, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 
@@ -32,14 +32,23 @@ def utcnow() -> datetime:
 
 class UserAccount(SQLModel, table=True):
     __tablename__ = "user_account"
-    __table_args__ = (CheckConstraint("role IN ('viewer', 'editor', 'admin')", name="role"),)
+    __table_args__ = (
+        CheckConstraint("role IN ('viewer', 'editor', 'admin')", name="role"),
+        UniqueConstraint("issuer", "subject"),
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     name: str = Field(unique=True, index=True, max_length=40)
     role: str = Field(max_length=10)
+    # Empty for people who sign in elsewhere (no password matches it).
     password_hash: str = Field(max_length=255)
     disabled: bool = False
     created_at: datetime = Field(default_factory=utcnow)
+    # Who vouches for a person who signs in elsewhere: an OpenID Connect issuer URL, or
+    # "proxy" for the trusted proxy, and their id there. Both None for a local account.
+    # Their role comes from their groups at each sign-in.
+    issuer: str | None = Field(default=None, max_length=255)
+    subject: str | None = Field(default=None, max_length=255)
 
 
 class LoginSession(SQLModel, table=True):
@@ -55,6 +64,8 @@ class LoginSession(SQLModel, table=True):
     expires_at: datetime = Field(index=True)
     last_seen_at: datetime = Field(default_factory=utcnow)
     address: str | None = Field(default=None, max_length=64)
+    # How the browser signed in: "password" or "oidc" (GET /api/v1/me says it).
+    method: str = Field(default="password", max_length=10)
 
 
 class ApiToken(SQLModel, table=True):

@@ -98,6 +98,8 @@ class UserRow:
     sessions: int
     last_seen_at: datetime | None
     tokens: int
+    # Who vouches for them when they sign in elsewhere (an issuer URL, or "proxy").
+    issuer: str | None = None
 
 
 def list_users(session: Session, now: datetime | None = None) -> list[UserRow]:
@@ -127,7 +129,7 @@ def list_users(session: Session, now: datetime | None = None) -> list[UserRow]:
         .order_by(UserAccount.name)
     ).all()
     return [
-        UserRow(u.name, u.role, u.disabled, u.created_at, n or 0, seen, t or 0)
+        UserRow(u.name, u.role, u.disabled, u.created_at, n or 0, seen, t or 0, u.issuer)
         for u, n, seen, t in rows
     ]
 

@@ -25,6 +25,7 @@ from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 
 from app.accounts.models import Role
+from app.accounts.proxy import FROM_PROXY, ProxySignIn
 from app.accounts.users import (
     SignedIn,
     session_identity,
@@ -32,6 +33,7 @@ from app.accounts.users import (
     touch_session,
 )
 from app.db import SessionDep
+from app.writes.external import proxy_person
 from app.writes.transaction import end_read, write_transaction
 
 COOKIE = "atlas_session"
@@ -43,7 +45,7 @@ SECURE_COOKIE = "__Host-" + COOKIE
 COOKIE_SALT = "inference-atlas.session"
 # Reachable without signing in when ATLAS_PUBLIC_READ=false (static files are a mount of
 # their own and never see this dependency).
-OPEN_PATHS = frozenset({"/login", "/logout", "/healthz"})
+OPEN_PATHS = frozenset({"/login", "/logout", "/healthz", "/login/oidc", "/login/oidc/callback"})
 
 log = logging.getLogger("inference_atlas")
 
@@ -84,7 +86,7 @@ def set_session_cookie(request: Request, response: Response, token: str) -> None
         httponly=True,
         samesite="lax",
         # The scheme is https when the client used it, or when a proxy that uvicorn trusts
-        # (FORWARDED_ALLOW_IPS) says so; X-Forwarded-* from anyone else is ignored there.
+        # (ATLAS_TRUSTED_PROXIES) says so; X-Forwarded-* from anyone else is ignored there.
         secure=request.url.scheme == "https",
     )
 
@@ -133,10 +135,40 @@ async def _credentials(request: Request, session: Session) -> SignedIn | None:
             challenge = 'Bearer error="invalid_token"'
             raise HTTPException(401, INVALID_TOKEN, headers={"WWW-Authenticate": challenge})
         return who
+    proxy: ProxySignIn | None = request.app.state.proxy_sign_in
+    if proxy is not None and request.scope.get(FROM_PROXY):
+        named = request.headers.get(proxy.user_header, "").strip()
+        if named:
+            return await _proxy_user(request, session, proxy, named)
     token = cookie_token(request)
     if token is None:
         return None
     return await run_in_threadpool(_session_user, session, token)
+
+
+class NotAdmittedError(Exception):
+    """The trusted proxy named someone this instance does not let in."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+async def _proxy_user(
+    request: Request, session: Session, proxy: ProxySignIn, named: str
+) -> SignedIn:
+    """The person the trusted proxy names; their account is made or their role brought to
+    their groups' on the way (a write only then)."""
+    groups = request.headers.get(proxy.groups_header, "") if proxy.groups_header else ""
+    person = proxy.person(named, groups)
+    if person is None:
+        raise NotAdmittedError(
+            f"{named} is in none of the groups this instance admits. Ask one of its admins."
+        )
+    who = await run_in_threadpool(proxy_person, session, person)
+    if who is None:
+        raise NotAdmittedError(f"The account of {named} on this instance is disabled.")
+    return who
 
 
 def _token_user(session: Session, token: str) -> SignedIn | None:

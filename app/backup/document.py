@@ -118,9 +118,12 @@ class Item(BaseModel):
 class UserItem(Item):
     name: UserName
     role: Role
-    password_hash: Annotated[str, StringConstraints(min_length=1, max_length=255)]
+    # Empty for a person who signs in through a provider or proxy (issuer and subject).
+    password_hash: Annotated[str, StringConstraints(max_length=255)]
     disabled: bool
     created_at: Stamp
+    issuer: Annotated[str, StringConstraints(min_length=1, max_length=255)] | None = None
+    subject: Annotated[str, StringConstraints(min_length=1, max_length=255)] | None = None
 
 
 class TokenItem(Item):

@@ -46,9 +46,12 @@ def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
         raise typer.Exit(code=1) from exc
     _prepare_in_a_child()
     tune_for_serving()
-    # Behind a reverse proxy, uvicorn takes the client address and scheme (https, for the
-    # cookie's Secure flag) from X-Forwarded-* only when the proxy's address is listed in
-    # FORWARDED_ALLOW_IPS (default: 127.0.0.1); nothing else in the app reads those headers.
+    # Behind a reverse proxy, the client address and scheme (https, for the cookie's Secure
+    # flag) come from X-Forwarded-* only when the proxy's address is in ATLAS_TRUSTED_PROXIES
+    # (FORWARDED_ALLOW_IPS, uvicorn's name, is read too; default 127.0.0.1,::1). The app's
+    # outermost layer applies them (app/web/edge/proxies.py) with uvicorn's own middleware
+    # and that one list, so uvicorn's is off: the app must still see the proxy's address to
+    # believe its sign-in headers, and one list means one notion of a trusted proxy.
     # The app writes its own line per request (ACCESS_LOG), so uvicorn's access log is off.
     # uvicorn has no header-read timeout of its own: an idle keep-alive connection is closed
     # after 5 s, headers are capped at 64 KB (h11's buffer), and a body that stalls gets a 408
@@ -58,6 +61,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000) -> None:
         host=host,
         port=port,
         access_log=False,
+        proxy_headers=False,
         log_config=log_config,
         timeout_keep_alive=5,
         h11_max_incomplete_event_size=64 * 1024,

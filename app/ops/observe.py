@@ -10,7 +10,7 @@ because HttpBasics hands HEAD requests on in a copy of the scope.
 
 What a log line holds: method, route, path, query (values of keys that look like secrets
 are replaced), status, duration, request id, client address as uvicorn reports it (the
-proxy's X-Forwarded-For only from FORWARDED_ALLOW_IPS), and the signed-in user's name.
+proxy's X-Forwarded-For only from ATLAS_TRUSTED_PROXIES), and the signed-in user's name.
 Never a header: no cookie, no Authorization, no token.
 """
 

@@ -8,7 +8,7 @@ from sqlmodel.sql.expression import SelectOfScalar
 from app.models import Revision, Source
 from app.queries.import_groups import ImportChange, collapse_page
 from app.schemas import RevisionPage, RevisionView
-from app.writes.revisions import ENTITIES, SEED_ACTOR, TEAM_ENTITIES
+from app.writes.revisions import ACCOUNT_ENTITY, ENTITIES, SEED_ACTOR, TEAM_ENTITIES
 
 MAX_LIMIT = 500
 
@@ -104,6 +104,7 @@ def _filtered(
     entity: str | None,
     before_id: int | None,
 ) -> SelectOfScalar[Any]:
+    statement = statement.where(Revision.entity != ACCOUNT_ENTITY)
     if user is not None:
         statement = statement.where(Revision.actor == user)
     if system is not None:
@@ -138,9 +139,10 @@ def revision_facets(session: Session) -> dict[str, list[str]]:
     Only the names of people who have changed something are listed: the account list
     itself is not for anonymous readers (it would hand out names to guess passwords for).
     """
-    actors = session.exec(select(Revision.actor).distinct()).all()
-    systems = session.exec(select(Revision.system_slug).distinct()).all()
-    entities = session.exec(select(Revision.entity).distinct()).all()
+    public = select(Revision).where(Revision.entity != ACCOUNT_ENTITY).subquery()
+    actors = session.exec(select(public.c.actor).distinct()).all()
+    systems = session.exec(select(public.c.system_slug).distinct()).all()
+    entities = session.exec(select(public.c.entity).distinct()).all()
     return {
         "user": sorted({SEED_ACTOR, *actors}),
         "system": sorted(s for s in systems if s is not None),

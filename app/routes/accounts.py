@@ -47,12 +47,12 @@ async def read_form(request: Request) -> FormData:
     return await request.form(max_files=0, max_fields=MAX_FIELDS, max_part_size=MAX_FIELD_BYTES)
 
 
-def _address(request: Request) -> str:
-    # uvicorn puts the proxy's X-Forwarded-For here only for proxies in FORWARDED_ALLOW_IPS.
+def client_address(request: Request) -> str:
+    # The proxy's X-Forwarded-For lands here only from ATLAS_TRUSTED_PROXIES (edge/proxies.py).
     return request.client.host if request.client else "unknown"
 
 
-def _login_page(
+def login_page(
     request: Request,
     next_path: str,
     *,
@@ -62,13 +62,16 @@ def _login_page(
     status_code: int = 200,
     headers: dict[str, str] | None = None,
 ) -> Response:
+    settings = request.app.state.settings
     context = {
         "next": next_path,
         "name": name,
         "problems": problems or {},
         "message": message,
         "active": "login",
-        "public_read": request.app.state.settings.atlas_public_read,
+        "public_read": settings.atlas_public_read,
+        "password_login": settings.atlas_password_login,
+        "oidc_label": settings.oidc_label() if settings.oidc_enabled() else None,
     }
     response = render(request, "pages/login.html", context, status_code=status_code)
     response.headers["Cache-Control"] = "no-store"
@@ -78,7 +81,7 @@ def _login_page(
 
 @router.get("/login")
 async def login_form(request: Request, who: CurrentUser) -> Response:
-    return _login_page(request, safe_next(request.query_params.get("next")))
+    return login_page(request, safe_next(request.query_params.get("next")))
 
 
 @router.post("/login")
@@ -87,17 +90,22 @@ async def login(request: Request, session: SessionDep) -> Response:
     name = str(form.get("name") or "")
     password = str(form.get("password") or "")
     next_path = safe_next(str(form.get("next") or ""))
+    if not request.app.state.settings.atlas_password_login:
+        message = "This instance signs people in through its identity provider only."
+        return login_page(request, next_path, message=message, status_code=403)
     problems = {}
     if not name.strip():
         problems["name"] = "Enter your user name."
     if not password:
         problems["password"] = "Enter your password."
     if problems:
-        return _login_page(request, next_path, name=name, problems=problems, status_code=422)
+        return login_page(request, next_path, name=name, problems=problems, status_code=422)
     lifetime = session_lifetime(request)
-    result = await run_in_threadpool(sign_in, session, name, password, _address(request), lifetime)
+    result = await run_in_threadpool(
+        sign_in, session, name, password, client_address(request), lifetime
+    )
     if result.blocked is not None:
-        return _login_page(
+        return login_page(
             request,
             next_path,
             name=name,
@@ -106,15 +114,23 @@ async def login(request: Request, session: SessionDep) -> Response:
             headers={"Retry-After": str(result.blocked.retry_after)},
         )
     if result.user is None:
-        return _login_page(request, next_path, name=name, message=result.problem, status_code=422)
+        return login_page(request, next_path, name=name, message=result.problem, status_code=422)
+    return await signed_in_answer(request, session, result.user, result.token, next_path)
+
+
+async def signed_in_answer(
+    request: Request, session: SessionDep, who: SignedIn, token: str, next_path: str
+) -> Response:
+    """Where a sign-in (password or provider) ends: the browser's previous session ended,
+    the new one's cookie set, and a word on who they now are."""
     previous = cookie_token(request)
     if previous is not None:
         await run_in_threadpool(_end, session, previous)
     response = RedirectResponse(next_path, 303)
-    set_session_cookie(request, response, result.token)
+    set_session_cookie(request, response, token)
     # Say what changed: the next page is built for them alone, and shows this once.
-    role = ROLE_WORDS.get(str(result.user.role), str(result.user.role))
-    flash(request, response, f"Signed in as {result.user.name}, {role}.")
+    role = ROLE_WORDS.get(str(who.role), str(who.role))
+    flash(request, response, f"Signed in as {who.name}, {role}.")
     return response
 
 
@@ -191,6 +207,6 @@ async def change_password_for(
         fields["current_password"],
         fields["new_password"],
         repeat,
-        _address(request),
+        client_address(request),
         session_lifetime(request),
     )

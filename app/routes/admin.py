@@ -108,7 +108,7 @@ async def change_role(
 ) -> Response:
     role = str((await read_form(request)).get("role") or "")
     return await run_in_threadpool(
-        _change, request, session, name, "role", lambda: set_role(session, name, role)
+        _change, request, session, name, "role", lambda: set_role(session, name, role, admin.name)
     )
 
 

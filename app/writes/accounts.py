@@ -1,8 +1,9 @@
 """Changes to users and API tokens: add, change a role, disable, enable, set or change a
 password, issue and revoke tokens.
 
-Accounts are not published data: no page or cache shows them, so these record no revision
-and leave the data version alone. Each change that could race another (two admins demoting
+Accounts are not published data: no page or cache shows them, so these leave the data
+version alone and record no revision, but for a change of role (entity `user_account`, kept
+out of the public history). Each change that could race another (two admins demoting
 each other) takes the writers' lock. The functions take the caller's session and never
 commit: the CLI and the routes decide where the transaction begins and ends (the routes with
 app/writes/transaction.py), except change_own_password, which like sign_in hashes outside
@@ -32,6 +33,7 @@ from app.accounts.limits import Blocked
 from app.accounts.models import ApiToken, Role, UserAccount, utcnow
 from app.accounts.passwords import hash_password, password_problem, verify_password
 from app.db import lock_writes
+from app.writes.revisions import ACCOUNT_ENTITY, record
 from app.writes.sessions import end_sessions, record_failure, start_session
 from app.writes.transaction import end_read, write_transaction
 
@@ -69,14 +71,27 @@ def _keep_an_admin(session: Session, user: UserAccount, doing: str) -> None:
         raise AccountError({"name": f"{user.name} is the only active admin; {doing}."})
 
 
-def set_role(session: Session, name: str, role: str) -> UserAccount:
+def set_role(session: Session, name: str, role: str, actor: str = "command line") -> UserAccount:
+    """Change a user's role by hand; a revision records it (for someone who signs in through
+    a provider or proxy, the next sign-in sets the role from their groups again)."""
     lock_writes(session)
     user = require_user(session, name)
     new_role = parse_role(role)
     if new_role != Role.admin:
         _keep_an_admin(session, user, "make another user an admin first")
-    user.role = new_role.value
-    session.add(user)
+    if user.role != new_role.value:
+        before, user.role = user.role, new_role.value
+        session.add(user)
+        record(
+            session,
+            actor=actor,
+            entity=ACCOUNT_ENTITY,
+            key=user.name,
+            action="update",
+            before={"role": before},
+            after={"role": user.role},
+            message="role set by hand",
+        )
     return user
 
 

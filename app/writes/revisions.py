@@ -30,6 +30,9 @@ ENTITIES = (
 """The kinds of item the seed records revisions of."""
 TEAM_ENTITIES = ("note", "hardware_price", "hardware", "model", "workload")
 """Kinds only team changes make (team claims and results are `claim`, `benchmark_result`)."""
+ACCOUNT_ENTITY = "user_account"
+"""A change of a user's role: recorded, but never in the public history (the account list
+is not for anonymous readers: it hands out names to guess passwords for)."""
 
 
 class RevisionFields(TypedDict, total=False):

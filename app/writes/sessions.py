@@ -64,7 +64,8 @@ def sign_in(
         end_read(session)
         return SignInResult(problem=stop.message, blocked=stop)
     user = get_user(session, name) if name else None
-    usable = user is not None and not user.disabled
+    # People who sign in through a provider or proxy have no password here.
+    usable = user is not None and not user.disabled and user.issuer is None
     stored = user.password_hash if user is not None and usable else None
     user_id = user.id if user is not None else None
     end_read(session)
@@ -87,7 +88,11 @@ def sign_in(
 
 
 def start_session(
-    session: Session, user_id: int, address: str | None, lifetime: timedelta
+    session: Session,
+    user_id: int,
+    address: str | None,
+    lifetime: timedelta,
+    method: str = "password",
 ) -> tuple[str, datetime]:
     """A new session row; returns the raw token (for the cookie, never stored) and expiry."""
     now = utcnow()
@@ -102,6 +107,7 @@ def start_session(
             expires_at=expires,
             last_seen_at=now,
             address=(address or "")[:64] or None,
+            method=method,
         )
     )
     return token, expires

@@ -1,4 +1,5 @@
-"""The caller's own account: `POST /api/v1/account/password` changes their password.
+"""The caller's own account: `GET /api/v1/me` says who is asking; `POST
+/api/v1/account/password` changes their password.
 
 The current password is needed as well as the credential (a session cookie or an API token),
 so a stolen token alone cannot lock its owner out; a wrong one counts as a failed sign-in,
@@ -6,7 +7,7 @@ under the same per-name and per-address limits. Every browser session of the use
 tokens keep working (revoke them with `inference-atlas token revoke`).
 """
 
-from typing import Any
+from typing import Any, Literal
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
@@ -18,6 +19,27 @@ from app.routes.accounts import change_password_for
 from app.routes.api.team import problems_reply
 
 router = APIRouter(prefix="/api/v1", tags=["account"])
+
+
+class Me(BaseModel):
+    name: str
+    role: Literal["viewer", "editor", "admin"]
+    via: Literal["password", "oidc", "proxy", "token"] = Field(
+        description="How this request proved who it is: a browser session begun with a "
+        "password or through the identity provider, the trusted proxy, or an API token"
+    )
+
+
+ME_ERRORS: dict[int | str, dict[str, Any]] = {
+    401: {"description": "Not signed in (no valid session cookie, proxy header or API token)"},
+}
+
+
+@router.get("/me", responses=ME_ERRORS)
+async def me(who: SignedInUser, response: Response) -> Me:
+    """Who is asking: name, role, and how they signed in."""
+    response.headers["Cache-Control"] = "private, no-store"
+    return Me(name=who.name, role=who.role.value, via=who.how())  # type: ignore[arg-type]
 
 
 class PasswordChangeIn(BaseModel):

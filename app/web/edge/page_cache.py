@@ -8,8 +8,11 @@ answer. So this layer looks the page up under the data version read after the re
 arrived (app/data_version/fresh.py) and the key `serve()` stores it by, and sends it; the
 outer layers add what every answer gets (headers, encoding, 304, log line, metrics).
 
-A request carrying any credential (our session cookie, `Authorization: Bearer`) goes down
-the full stack: its page may be someone's own. So does every miss, and a private instance.
+A request carrying any credential (our session cookie, `Authorization: Bearer`, the trusted
+proxy's user header) goes down the full stack: its page may be someone's own. The proxy's
+header counts here from anyone: a request naming a person is never served a shared page, and
+one the app then treats as anonymous (the header came from elsewhere) costs only a build.
+So does every miss, and a private instance.
 The version read here is left in the scope for `serve()`, which builds under it on a miss.
 """
 
@@ -40,11 +43,19 @@ class PageCache:
     the lifespan has made them."""
 
     def __init__(
-        self, app: ASGIApp, *, state: Any, cookie_names: tuple[str, ...], public_read: bool
+        self,
+        app: ASGIApp,
+        *,
+        state: Any,
+        cookie_names: tuple[str, ...],
+        public_read: bool,
+        credential_headers: tuple[str, ...] = (),
     ) -> None:
         self.app = app
         self.state = state
         self.cookie_names = tuple(name.encode() + b"=" for name in cookie_names)
+        # Headers whose mere presence names a person (the trusted proxy's user header).
+        self.credential_headers = frozenset(h.lower().encode() for h in credential_headers)
         # On a private instance every anonymous page asks for a sign-in first.
         self.public_read = public_read
 
@@ -72,16 +83,24 @@ class PageCache:
     def _headers(self, scope: Scope) -> dict[bytes, bytes]:
         found: dict[bytes, bytes] = {}
         for name, value in scope["headers"]:
+            if name in self.credential_headers and value.strip():
+                found[_CREDENTIAL] = b"1"
             if name in _WANTED and name not in found:
                 found[name] = value
         return found
 
     def _signed_in(self, headers: dict[bytes, bytes]) -> bool:
         """Whether the request carries a credential (it may then be someone's own page)."""
+        if _CREDENTIAL in headers:
+            return True
         if headers.get(b"authorization", b"")[:7].lower() == b"bearer ":
             return True
         cookie = headers.get(b"cookie")
         return bool(cookie) and any(name in cookie for name in self.cookie_names)  # type: ignore[operator]
+
+
+# Not a header name (those are lowercase tokens): marks a request naming a person.
+_CREDENTIAL = b" credential"
 
 
 def _text(value: bytes | None) -> str | None:
