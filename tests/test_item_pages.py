@@ -113,10 +113,13 @@ def test_a_claim_page_shows_the_reading_its_weight_and_the_cell_it_sits_in(
     soup = soup_of(client.get(CLAIM))
     assert soup.h1.get_text(" ", strip=True) == "vLLM · Prefix caching, as Server overview says"
     said = facts(soup, "says-heading")
-    assert said["Level"].endswith("No") and "recomputes shared prefixes" in said["Note"]
+    level, _, dissent = said["Level"].partition(" An article disagrees (Jan 2026)")
+    assert level.endswith("No") and "recomputes shared prefixes" in said["Note"]
+    assert dissent.endswith("outweigh it, so the cell is not disputed")
     assert said["Weight"] == "weak: the source is probably machine-written"
+    # The overview's "no" is outweighed by vLLM's agreeing docs: labelled, and no dispute.
     cell = soup.find(id="cell-heading").find_parent("section")
-    assert cell.select_one(".disputed-flag")
+    assert cell.select_one(".disputed-flag") is None
     others = {a["href"] for a in cell.select(".claim-list a[href^='/systems/']")}
     assert "/systems/vllm/claims/prefix-caching/vllm-docs" in others
     assert CLAIM not in others  # the claim itself is not among the others
@@ -145,8 +148,8 @@ def test_the_claims_json_is_the_same_read_model(client: TestClient) -> None:
         "prefix-caching",
         "overview-early-2026",
     )
-    assert [r["level"] for r in body["readings"]] == ["no"]
-    assert body["cell_level"] == "yes" and body["cell_disputed"] is True
+    assert [(r["level"], r["outweighed"]) for r in body["readings"]] == [("no", True)]
+    assert body["cell_level"] == "yes" and body["cell_disputed"] is False
     assert "vllm-docs" in {c["source"]["slug"] for c in body["others"]}
     assert body["source"]["caveats"][0]["kind"] == "machine-written"
     assert body["first_party"] is False and body["team"] is False
