@@ -42,14 +42,18 @@ def number(value: float) -> str:
 
 
 def figure(result: BenchmarkView) -> str:
-    """A benchmark figure as a person writes it: '~2,300–2,500 tok/s'."""
-    if result.value is not None:
-        amount = number(result.value)
-    else:
-        # A range may start at 0: `low or 0` turned that into the int 0, which number() rejects.
-        low, high = (0.0 if v is None else v for v in (result.low, result.high))
-        amount = f"{number(low)}–{number(high)}"
+    """A benchmark figure as a person writes it: '~2,300–2,500 tok/s'; '2.35 s' for 2,350 ms."""
+    # A range may start at 0: `low or 0` turned that into the int 0, which number() rejects.
+    values = (
+        [result.value]
+        if result.value is not None
+        else [0.0 if v is None else v for v in (result.low, result.high)]
+    )
     unit = result.unit
+    if unit == "ms" and max(values) >= 1000:
+        # "12,400 ms" makes a reader count digits; past a second, seconds read at a glance.
+        values, unit = [round(v / 1000, 2) for v in values], "s"
+    amount = "–".join(number(float(v)) for v in values)
     spacer = "" if unit in ("%", "x") else " "
     unit_text = "×" if unit == "x" else unit
     return f"{QUALIFIER_PREFIX.get(result.qualifier, '')}{amount}{spacer}{unit_text}"
