@@ -129,14 +129,15 @@ document.addEventListener("htmx:afterSwap", (event) => {
   }
 });
 
-// "Copy link" buttons exist in the HTML but stay hidden until there is a clipboard to use.
+// Copy buttons ("Copy link", a new token's "Copy the token") exist in the HTML but stay
+// hidden until there is a clipboard to use; `data-copied` says what was copied.
 function enableCopyButtons() {
   if (!navigator.clipboard) return;
   for (const button of document.querySelectorAll("button[data-copy]")) {
     button.hidden = false;
     button.addEventListener("click", async () => {
       await navigator.clipboard.writeText(button.dataset.copy);
-      button.textContent = "Link copied";
+      button.textContent = button.dataset.copied || "Link copied";
     });
   }
 }
