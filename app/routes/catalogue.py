@@ -37,7 +37,7 @@ router = APIRouter(include_in_schema=False)
 
 
 def _page(request: Request, session: SessionDep, form: EntryForm, status: int) -> Response:
-    context = {"form": form, "heading": form.heading, "active": "benchmarks"}
+    context = {"form": form, "heading": form.heading, "active": "catalogue"}
     fragments = {form.target: "catalogue_form"}
     return form_page(request, session, "pages/catalogue_new.html", context, status, fragments)
 
@@ -107,7 +107,7 @@ def _edit_form(kind: str, doc: dict[str, Any]) -> EntryForm:
 
 @page(router, "/catalogue")
 def team_entries(request: Request, session: SessionDep, who: EditorUser) -> Response:
-    context = {"catalogue": team_catalogue(session), "active": "benchmarks"}
+    context = {"catalogue": team_catalogue(session), "active": "catalogue"}
     return form_page(request, session, "pages/catalogue.html", context, 200, {})
 
 
@@ -189,7 +189,7 @@ def _confirm(
         "kind": kind,
         "doc": doc,
         "problem": problem,
-        "active": "benchmarks",
+        "active": "catalogue",
         "uses": entry_uses(session, kind, doc["slug"]),
         "page_url": f"/{PAGES[kind]}/{doc['slug']}",
         "noun": {**entries.NOUNS, "system": "system"}[kind],

@@ -182,6 +182,7 @@ def test_sign_in_manage_users_and_sign_out(browser, live_url, admin, artifacts: 
     page.locator(f"#user-{ADMIN} button", has_text="Disable").click()
     expect(page.locator("[role=alert]")).to_contain_text("only active admin")
 
+    page.click(".account-menu summary")  # Sign out is in the menu under one's name
     page.click("form.sign-out button")
     page.wait_for_url("**/logout?next=%2Fadmin%2F**")  # says so, offers the way back
     assert "You are signed out" in page.locator("[role=status]").inner_text()
