@@ -3,6 +3,7 @@
 import csv
 import datetime as dt
 import io
+from urllib.parse import parse_qsl
 
 import pytest
 from bs4 import BeautifulSoup
@@ -236,3 +237,27 @@ def test_a_metric_with_no_figure_in_the_selection_is_hidden_by_its_count(
     assert "none" in counts["ttft-p50"]["class"], "PowerInfer has no TTFT figure"
     css = client.get("/static/css/app.css").text
     assert ".filters label.facet:has(.facet-count.none):not(:has(input:checked))" in css
+
+
+def test_a_platform_is_read_as_the_accelerators_under_it(client: TestClient) -> None:
+    # /decide and the matrix name platforms; figures name accelerators. Both are typed here.
+    moved = client.get("/benchmarks?hardware=nvidia-datacenter", follow_redirects=False)
+    assert moved.status_code == 303
+    location = moved.headers["location"]
+    assert "hardware=nvidia-h100-sxm5-80gb" in location and "nvidia-datacenter" not in location
+    under = {v for k, v in parse_qsl(location.partition("?")[2]) if k == "hardware"}
+    # The matrix's CUDA column is read the same way: the data-centre parts and the consumer ones.
+    api = client.get("/api/v1/benchmarks?hardware=nvidia-cuda").json()["results"]
+    cuda = {r["hardware"] for r in api}
+    assert "nvidia-rtx-4090" in cuda and "nvidia-rtx-4090" not in under
+    assert cuda - {"nvidia-rtx-4090"} <= under
+
+
+def test_a_platform_without_accelerators_here_is_an_empty_result_not_a_422(
+    client: TestClient,
+) -> None:
+    # The fixture seed lists no TPU: google-tpu is known (a platform), so nothing, not a refusal.
+    page = client.get("/benchmarks?hardware=google-tpu")
+    assert page.status_code == 200
+    assert table_ids(soup_of(page)) == []
+    assert client.get("/api/v1/benchmarks?hardware=google-tpu").status_code == 200

@@ -131,7 +131,7 @@ def _sweeps(session: SessionDep, params: BenchmarkParams) -> dict[str, object]:
 FILTER_GROUPS = (
     ("system", "System", False),
     ("metric", "Metric", True),
-    ("hardware", "Hardware", False),
+    ("hardware", "Accelerator", False),
     ("model", "Model", False),
     ("precision", "Precision", False),
     ("workload", "Workload", False),
