@@ -261,3 +261,36 @@ def test_a_platform_without_accelerators_here_is_an_empty_result_not_a_422(
     assert page.status_code == 200
     assert table_ids(soup_of(page)) == []
     assert client.get("/api/v1/benchmarks?hardware=google-tpu").status_code == 200
+
+
+def test_an_empty_result_says_why_and_offers_the_nearest_filters_with_data(
+    client: TestClient, engine: Engine
+) -> None:
+    with Session(engine) as session:
+        used = {r.hardware_id for r in session.exec(select(BenchmarkResult))}
+        unused = next(
+            h for h in session.exec(select(Hardware)) if h.id not in used and not h.withdrawn
+        )
+    soup = soup_of(client.get(f"/benchmarks?hardware={unused.slug}&metric=throughput"))
+    assert table_ids(soup) == []
+    ways = {
+        li.get_text(" ", strip=True).split(".")[0]: li for li in soup.select(".nearer-filters li")
+    }
+    # The metric is not what emptied it: without it there are still none.
+    assert (
+        "there are still none"
+        in ways[
+            "No result has metric Output throughput with the other filters as they are"
+        ].get_text()
+    )
+    way = ways[f"No result has accelerator {unused.name} with the other filters as they are"]
+    text = way.get_text(" ", strip=True)
+    without = way.select_one("a")
+    assert without["href"] == "/benchmarks?metric=throughput"
+    # The count it gives is the page behind the link.
+    shown = len(table_ids(soup_of(client.get(without["href"]))))
+    assert f"({shown} results)" in text
+    instead = way.select("a")[1:]
+    assert 1 <= len(instead) <= 3
+    for link in instead:
+        assert table_ids(soup_of(client.get(link["href"])))

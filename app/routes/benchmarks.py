@@ -23,8 +23,10 @@ from app.queries.benchmark_page import (
     unmeasured_systems,
 )
 from app.queries.import_groups import split_imports
+from app.queries.nearest_filters import nearest_filters
 from app.queries.readings import read_benchmarks
 from app.queries.sweeps import shows_sweeps, team_sweeps
+from app.queries.vocabularies import benchmark_display_names
 from app.web.pages import page
 from app.web.render import render, templates, tidy_redirect
 
@@ -91,6 +93,15 @@ def benchmarks_page(request: Request, session: SessionDep) -> Response:
         "scatters": throughput_vs_ttft(found.contexts, view.charted),
         "import_groups": import_groups,
         "unmeasured": unmeasured_systems(session, params.system, index.results),
+        # An empty result says which filter emptied it and where the data is.
+        "nearer": []
+        if found.results or problems
+        else nearest_filters(
+            params,
+            view.facets,
+            lambda name: index.count_without(params, name),
+            benchmark_display_names(session),
+        ),
         "params": params,
         "page": found,
         "problems": problems,
