@@ -173,7 +173,22 @@ function enableFlashDismiss() {
   }
 }
 
+// Long pages fold their parts into <details>; a link to something inside one (#cap-…,
+// #bench-…) opens it, so the reader lands on what the link names.
+function openToTarget() {
+  const id = decodeURIComponent(window.location.hash.slice(1));
+  const target = id && document.getElementById(id);
+  if (!target) return;
+  let opened = false;
+  for (let el = target.parentElement; el; el = el.parentElement) {
+    if (el.tagName === "DETAILS" && !el.open) { el.open = true; opened = true; }
+  }
+  if (opened) target.scrollIntoView();
+}
+window.addEventListener("hashchange", openToTarget);
+
 document.addEventListener("DOMContentLoaded", () => {
+  openToTarget();
   enableFlashDismiss();
   enableCopyButtons();
   enablePicker();
