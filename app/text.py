@@ -95,3 +95,40 @@ ENTITY_LABELS = {
 def entity_label(entity: str) -> str:
     """How the history names a kind of item: 'benchmark_result' -> 'Benchmark result'."""
     return ENTITY_LABELS.get(entity) or entity.replace("_", " ").replace("-", " ").capitalize()
+
+
+# Pydantic's messages name types ("a valid number, unable to parse string as a number"); a
+# person wants to know what to type instead. Shared by the forms and the query parameters.
+VALIDATION_WORDS = {
+    "float_parsing": "Not a number; type a figure such as 2450 or 12.5.",
+    "float_type": "Not a number; type a figure such as 2450 or 12.5.",
+    "finite_number": "Not a number; type a figure such as 2450 or 12.5.",
+    "int_parsing": "Not a whole number; type one such as 1, 8 or 32.",
+    "int_type": "Not a whole number; type one such as 1, 8 or 32.",
+    "int_from_float": "Not a whole number; type one such as 1, 8 or 32.",
+    "bool_parsing": "Not yes or no; type true or false.",
+    "missing": "Required.",
+    "literal_error": "Choose one of the listed values.",
+    "string_pattern_mismatch": "Choose one from the list.",
+    "date_from_datetime_parsing": "Not a date; type it as YYYY-MM-DD.",
+    "date_parsing": "Not a date; type it as YYYY-MM-DD.",
+}
+
+
+def validation_words(kind: str, ctx: dict[str, object], message: str) -> str:
+    """A validation error (pydantic's type, context and message) as a sentence a person can
+    act on: what is wrong and what to type instead."""
+    if kind in ("greater_than_equal", "greater_than"):
+        bound = float(str(ctx.get("ge", ctx.get("gt", 0))))
+        lowest = "the lowest allowed is" if kind == "greater_than_equal" else "it must be over"
+        return f"Too low: {lowest} {number(bound)}."
+    if kind in ("less_than_equal", "less_than"):
+        bound = float(str(ctx.get("le", ctx.get("lt", 0))))
+        highest = "the highest allowed is" if kind == "less_than_equal" else "it must be under"
+        return f"Too high: {highest} {number(bound)}."
+    if kind == "string_too_long":
+        return f"Too long: at most {ctx.get('max_length')} characters."
+    if kind in VALIDATION_WORDS:
+        return VALIDATION_WORDS[kind]
+    text = message.removeprefix("Value error, ")
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "?")) else ".")

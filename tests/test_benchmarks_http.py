@@ -294,3 +294,13 @@ def test_an_empty_result_says_why_and_offers_the_nearest_filters_with_data(
     assert 1 <= len(instead) <= 3
     for link in instead:
         assert table_ids(soup_of(client.get(link["href"])))
+
+
+def test_a_bad_number_in_the_query_is_named_in_words(client: TestClient) -> None:
+    page = client.get("/benchmarks?cmin=lots")
+    assert page.status_code == 422
+    banner = soup_of(page).select_one(".problem-banner").get_text(" ", strip=True)
+    assert "Not a whole number; type one such as 1, 8 or 32" in banner
+    assert "Input should" not in banner and "unable to parse" not in banner
+    api = client.get("/api/v1/benchmarks?cmin=-3").json()
+    assert "Too low: the lowest allowed is" in str(api) and "greater_than" not in str(api)
