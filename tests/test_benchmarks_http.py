@@ -304,3 +304,22 @@ def test_a_bad_number_in_the_query_is_named_in_words(client: TestClient) -> None
     assert "Input should" not in banner and "unable to parse" not in banner
     api = client.get("/api/v1/benchmarks?cmin=-3").json()
     assert "Too low: the lowest allowed is" in str(api) and "greater_than" not in str(api)
+
+
+def test_a_service_level_says_it_cannot_use_published_figures(client: TestClient) -> None:
+    plain = soup_of(client.get("/benchmarks?metric=throughput"))
+    assert plain.select_one(".level-unused") is None
+    assert plain.select_one("#level-scope")  # said where the level is set, before it is
+    asked = soup_of(client.get("/benchmarks?metric=throughput&per_user=20&ttft_p99=500"))
+    note = asked.select_one(".level-unused").get_text(" ", strip=True)
+    # Published figures carry no per-user data: every one is listed unchanged and counted.
+    assert table_ids(asked) == table_ids(plain)
+    assert f"could not apply to {len(table_ids(plain))} published figures" in note
+    assert asked.select_one(".level-unused a")["href"] in (
+        "#team_sweeps",
+        "/benchmarks?origin=team",
+    )
+    priced = soup_of(client.get("/benchmarks?metric=throughput&price=2.5"))
+    assert "The price could not apply" in priced.select_one(".level-unused").get_text(
+        " ", strip=True
+    )

@@ -93,6 +93,11 @@ def benchmarks_page(request: Request, session: SessionDep) -> Response:
         "scatters": throughput_vs_ttft(found.contexts, view.charted),
         "import_groups": import_groups,
         "unmeasured": unmeasured_systems(session, params.system, index.results),
+        # A service level or a price reads team sweeps only: published figures carry no
+        # per-user or latency data, so the page counts those it could not apply to.
+        "level_unused": sum(1 for r in found.results if r.source.kind != "team-measurement")
+        if params.level() or params.price is not None
+        else 0,
         # An empty result says which filter emptied it and where the data is.
         "nearer": []
         if found.results or problems
