@@ -38,7 +38,12 @@ def test_age_reads_as_a_person_would_say_it(days: int | None, shown: str) -> Non
     ],
 )
 def test_latencies_past_a_second_read_in_seconds(
-    value: float | None, low: float | None, high: float | None, unit: str, qualifier: str, shown: str
+    value: float | None,
+    low: float | None,
+    high: float | None,
+    unit: str,
+    qualifier: str,
+    shown: str,
 ) -> None:
     result = BenchmarkView.model_construct(
         value=value, low=low, high=high, unit=unit, qualifier=qualifier

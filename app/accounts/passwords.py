@@ -117,9 +117,7 @@ def is_sequence(password: str) -> bool:
     """Whether `password` is, apart from symbols around it, one run of keys in order, forwards
     or backwards: digits (wrapping past 9), letters, or the keyboard's letter rows."""
     core = _AROUND_SYMBOLS.sub("", password.lower())
-    return len(core) >= MIN_LENGTH // 2 and any(
-        core in run or core in run[::-1] for run in _RUNS
-    )
+    return len(core) >= MIN_LENGTH // 2 and any(core in run or core in run[::-1] for run in _RUNS)
 
 
 COMMON_PASSWORDS = Path(__file__).parent / "data" / "common-passwords.txt"

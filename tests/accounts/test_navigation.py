@@ -29,7 +29,9 @@ def current(client: TestClient, path: str) -> list[str]:
         ("/account/password", ["Password"]),
     ],
 )
-def test_the_page_marks_its_own_item_and_no_other(clients: Clients, path: str, marked: list[str]) -> None:
+def test_the_page_marks_its_own_item_and_no_other(
+    clients: Clients, path: str, marked: list[str]
+) -> None:
     assert current(clients("eddie"), path) == marked
 
 
