@@ -42,14 +42,18 @@ def number(value: float) -> str:
 
 
 def figure(result: BenchmarkView) -> str:
-    """A benchmark figure as a person writes it: '~2,300–2,500 tok/s'."""
-    if result.value is not None:
-        amount = number(result.value)
-    else:
-        # A range may start at 0: `low or 0` turned that into the int 0, which number() rejects.
-        low, high = (0.0 if v is None else v for v in (result.low, result.high))
-        amount = f"{number(low)}–{number(high)}"
+    """A benchmark figure as a person writes it: '~2,300–2,500 tok/s'; '2.35 s' for 2,350 ms."""
+    # A range may start at 0: `low or 0` turned that into the int 0, which number() rejects.
+    values = (
+        [result.value]
+        if result.value is not None
+        else [0.0 if v is None else v for v in (result.low, result.high)]
+    )
     unit = result.unit
+    if unit == "ms" and max(values) >= 1000:
+        # "12,400 ms" makes a reader count digits; past a second, seconds read at a glance.
+        values, unit = [round(v / 1000, 2) for v in values], "s"
+    amount = "–".join(number(float(v)) for v in values)
     spacer = "" if unit in ("%", "x") else " "
     unit_text = "×" if unit == "x" else unit
     return f"{QUALIFIER_PREFIX.get(result.qualifier, '')}{amount}{spacer}{unit_text}"
@@ -91,3 +95,40 @@ ENTITY_LABELS = {
 def entity_label(entity: str) -> str:
     """How the history names a kind of item: 'benchmark_result' -> 'Benchmark result'."""
     return ENTITY_LABELS.get(entity) or entity.replace("_", " ").replace("-", " ").capitalize()
+
+
+# Pydantic's messages name types ("a valid number, unable to parse string as a number"); a
+# person wants to know what to type instead. Shared by the forms and the query parameters.
+VALIDATION_WORDS = {
+    "float_parsing": "Not a number; type a figure such as 2450 or 12.5.",
+    "float_type": "Not a number; type a figure such as 2450 or 12.5.",
+    "finite_number": "Not a number; type a figure such as 2450 or 12.5.",
+    "int_parsing": "Not a whole number; type one such as 1, 8 or 32.",
+    "int_type": "Not a whole number; type one such as 1, 8 or 32.",
+    "int_from_float": "Not a whole number; type one such as 1, 8 or 32.",
+    "bool_parsing": "Not yes or no; type true or false.",
+    "missing": "Required.",
+    "literal_error": "Choose one of the listed values.",
+    "string_pattern_mismatch": "Choose one from the list.",
+    "date_from_datetime_parsing": "Not a date; type it as YYYY-MM-DD.",
+    "date_parsing": "Not a date; type it as YYYY-MM-DD.",
+}
+
+
+def validation_words(kind: str, ctx: dict[str, object], message: str) -> str:
+    """A validation error (pydantic's type, context and message) as a sentence a person can
+    act on: what is wrong and what to type instead."""
+    if kind in ("greater_than_equal", "greater_than"):
+        bound = float(str(ctx.get("ge", ctx.get("gt", 0))))
+        lowest = "the lowest allowed is" if kind == "greater_than_equal" else "it must be over"
+        return f"Too low: {lowest} {number(bound)}."
+    if kind in ("less_than_equal", "less_than"):
+        bound = float(str(ctx.get("le", ctx.get("lt", 0))))
+        highest = "the highest allowed is" if kind == "less_than_equal" else "it must be under"
+        return f"Too high: {highest} {number(bound)}."
+    if kind == "string_too_long":
+        return f"Too long: at most {ctx.get('max_length')} characters."
+    if kind in VALIDATION_WORDS:
+        return VALIDATION_WORDS[kind]
+    text = message.removeprefix("Value error, ")
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "?")) else ".")

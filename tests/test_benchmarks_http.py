@@ -3,6 +3,7 @@
 import csv
 import datetime as dt
 import io
+from urllib.parse import parse_qsl
 
 import pytest
 from bs4 import BeautifulSoup
@@ -236,3 +237,89 @@ def test_a_metric_with_no_figure_in_the_selection_is_hidden_by_its_count(
     assert "none" in counts["ttft-p50"]["class"], "PowerInfer has no TTFT figure"
     css = client.get("/static/css/app.css").text
     assert ".filters label.facet:has(.facet-count.none):not(:has(input:checked))" in css
+
+
+def test_a_platform_is_read_as_the_accelerators_under_it(client: TestClient) -> None:
+    # /decide and the matrix name platforms; figures name accelerators. Both are typed here.
+    moved = client.get("/benchmarks?hardware=nvidia-datacenter", follow_redirects=False)
+    assert moved.status_code == 303
+    location = moved.headers["location"]
+    assert "hardware=nvidia-h100-sxm5-80gb" in location and "nvidia-datacenter" not in location
+    under = {v for k, v in parse_qsl(location.partition("?")[2]) if k == "hardware"}
+    # The matrix's CUDA column is read the same way: the data-centre parts and the consumer ones.
+    api = client.get("/api/v1/benchmarks?hardware=nvidia-cuda").json()["results"]
+    cuda = {r["hardware"] for r in api}
+    assert "nvidia-rtx-4090" in cuda and "nvidia-rtx-4090" not in under
+    assert cuda - {"nvidia-rtx-4090"} <= under
+
+
+def test_a_platform_without_accelerators_here_is_an_empty_result_not_a_422(
+    client: TestClient,
+) -> None:
+    # The fixture seed lists no TPU: google-tpu is known (a platform), so nothing, not a refusal.
+    page = client.get("/benchmarks?hardware=google-tpu")
+    assert page.status_code == 200
+    assert table_ids(soup_of(page)) == []
+    assert client.get("/api/v1/benchmarks?hardware=google-tpu").status_code == 200
+
+
+def test_an_empty_result_says_why_and_offers_the_nearest_filters_with_data(
+    client: TestClient, engine: Engine
+) -> None:
+    with Session(engine) as session:
+        used = {r.hardware_id for r in session.exec(select(BenchmarkResult))}
+        unused = next(
+            h for h in session.exec(select(Hardware)) if h.id not in used and not h.withdrawn
+        )
+    soup = soup_of(client.get(f"/benchmarks?hardware={unused.slug}&metric=throughput"))
+    assert table_ids(soup) == []
+    ways = {
+        li.get_text(" ", strip=True).split(".")[0]: li for li in soup.select(".nearer-filters li")
+    }
+    # The metric is not what emptied it: without it there are still none.
+    assert (
+        "there are still none"
+        in ways[
+            "No result has metric Output throughput with the other filters as they are"
+        ].get_text()
+    )
+    way = ways[f"No result has accelerator {unused.name} with the other filters as they are"]
+    text = way.get_text(" ", strip=True)
+    without = way.select_one("a")
+    assert without["href"] == "/benchmarks?metric=throughput"
+    # The count it gives is the page behind the link.
+    shown = len(table_ids(soup_of(client.get(without["href"]))))
+    assert f"({shown} results)" in text
+    instead = way.select("a")[1:]
+    assert 1 <= len(instead) <= 3
+    for link in instead:
+        assert table_ids(soup_of(client.get(link["href"])))
+
+
+def test_a_bad_number_in_the_query_is_named_in_words(client: TestClient) -> None:
+    page = client.get("/benchmarks?cmin=lots")
+    assert page.status_code == 422
+    banner = soup_of(page).select_one(".problem-banner").get_text(" ", strip=True)
+    assert "Not a whole number; type one such as 1, 8 or 32" in banner
+    assert "Input should" not in banner and "unable to parse" not in banner
+    api = client.get("/api/v1/benchmarks?cmin=-3").json()
+    assert "Too low: the lowest allowed is" in str(api) and "greater_than" not in str(api)
+
+
+def test_a_service_level_says_it_cannot_use_published_figures(client: TestClient) -> None:
+    plain = soup_of(client.get("/benchmarks?metric=throughput"))
+    assert plain.select_one(".level-unused") is None
+    assert plain.select_one("#level-scope")  # said where the level is set, before it is
+    asked = soup_of(client.get("/benchmarks?metric=throughput&per_user=20&ttft_p99=500"))
+    note = asked.select_one(".level-unused").get_text(" ", strip=True)
+    # Published figures carry no per-user data: every one is listed unchanged and counted.
+    assert table_ids(asked) == table_ids(plain)
+    assert f"could not apply to {len(table_ids(plain))} published figures" in note
+    assert asked.select_one(".level-unused a")["href"] in (
+        "#team_sweeps",
+        "/benchmarks?origin=team",
+    )
+    priced = soup_of(client.get("/benchmarks?metric=throughput&price=2.5"))
+    assert "The price could not apply" in priced.select_one(".level-unused").get_text(
+        " ", strip=True
+    )

@@ -13,6 +13,7 @@ from sqlmodel import Session, select
 from app.db import make_engine
 from app.main import create_app
 from app.models import Revision
+from app.present.change_words import field_label
 from app.seeding.prepare import seed
 from app.seeding.yamlio import dump_yaml, read_yaml
 from app.settings import Settings
@@ -84,15 +85,15 @@ def test_the_diff_shows_only_changed_fields_shortened(client: TestClient) -> Non
     (result,) = items(soup)
     pairs = zip(result.select("dt"), result.select("dd"), strict=True)
     fields = {dt.get_text(): dd for dt, dd in pairs}
-    assert list(fields) == ["value", "notes"], "unit and hardware did not change"
-    assert fields["value"].select_one("del").get_text() == "was: 2300"
-    assert fields["value"].select_one("ins").get_text() == "now: 2460"
-    assert fields["notes"].select_one("ins").get_text().endswith("y…")
-    assert len(fields["notes"].select_one("ins").get_text()) < 200
+    assert list(fields) == ["Value", "Notes"], "unit and hardware did not change"
+    assert fields["Value"].select_one("del").get_text() == "was: 2300"
+    assert fields["Value"].select_one("ins").get_text() == "now: 2460"
+    assert fields["Notes"].select_one("ins").get_text().endswith("y…")
+    assert len(fields["Notes"].select_one("ins").get_text()) < 200
     created = items(soup_of(client.get("/changes?user=ann&kind=claim&system=vllm")))[0]
     assert created.select("dd del") == [] and len(created.select("dd ins")) == 2
     listed = items(soup_of(client.get("/changes?user=seed&kind=system")))[0]
-    assert listed.select_one("dt").get_text() == "best for"
+    assert listed.select_one("dt").get_text() == "Best for"
     assert "Long prompts" in listed.select_one("ins").get_text()
     assert "Serving many users" not in listed.get_text(), "entries that stayed are not repeated"
 
@@ -310,3 +311,17 @@ def test_each_change_is_said_in_words_with_a_link_to_what_changed(client: TestCl
     assert client.get(words["href"]).status_code == 200
     hostile = items(soup_of(client.get("/changes?user=bob")))[0]
     assert all(a["href"].startswith("/") for a in hostile.select(".change-words a"))
+
+
+@pytest.mark.parametrize(
+    ("key", "label"),
+    [
+        ("memory_gb", "Memory (GB)"),
+        ("system_version", "System version"),
+        ("gpus", "GPUs"),
+        ("usd_per_gpu_hour", "Price per GPU-hour (USD)"),
+        ("best_for", "Best for"),
+    ],
+)
+def test_history_fields_read_as_labels_not_keys(key: str, label: str) -> None:
+    assert field_label(key) == label

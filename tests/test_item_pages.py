@@ -30,7 +30,7 @@ def test_a_figure_page_shows_the_value_its_whole_context_and_its_source(client: 
     figure = facts(soup, "figure-facts-heading")
     assert figure["Value"] == "2,780 tok/s" and figure["Unit"].startswith("tok/s")
     assert figure["System"] == "TensorRT-LLM v1.2"
-    assert figure["Hardware"] == "1× NVIDIA H100 SXM5 80GB" and figure["GPUs"] == "1"
+    assert figure["Accelerator"] == "1× NVIDIA H100 SXM5 80GB" and figure["GPUs"] == "1"
     assert (figure["Model"], figure["Precision"]) == ("Llama 3.3 70B Instruct", "FP8")
     assert figure["Load"] == "100 concurrent requests"
     assert figure["Workload"].startswith("Online serving")

@@ -100,7 +100,7 @@ def test_every_figure_links_its_hardware_and_model(client: TestClient) -> None:
     links = {a["href"] for a in row.select("a.vocab")}
     assert links == {"/hardware/nvidia-a100-80gb", "/models/llama-3-70b"}
     system = soup_of(client.get("/systems/powerinfer"))
-    cell = system.select_one("#bench-seg-powerinfer-4090-avg td[data-label=Hardware]")
+    cell = system.select_one("#bench-seg-powerinfer-4090-avg td[data-label=Accelerator]")
     assert cell.get_text(" ", strip=True) == "1× NVIDIA GeForce RTX 4090"
 
 

@@ -89,6 +89,12 @@ def password_problem(password: str, name: str = "") -> str | None:
         return f"The password is longer than {MAX_LENGTH} characters."
     if name and password.lower() == name.lower():
         return "The password is the account's name."
+    if is_sequence(password):
+        return (
+            "The password is a run of keys in order (like 123456789012 or qwertyuiop), which "
+            "anyone guessing tries among the first. Use a few unrelated words, or a password "
+            "manager's."
+        )
     if is_common(password):
         return (
             "The password is one of the most common ones (or one of them with digits or "
@@ -98,9 +104,23 @@ def password_problem(password: str, name: str = "") -> str | None:
     return None
 
 
-COMMON_PASSWORDS = Path(__file__).parent / "data" / "common-passwords.txt"
 # Digits and punctuation people add around a common word ("Password2024!").
 _AROUND = re.compile(r"^[\W\d_]+|[\W\d_]+$")
+_AROUND_SYMBOLS = re.compile(r"^[\W_]+|[\W_]+$")
+# Runs that are absent from the frequency list once longer than its entries ("123456789012"
+# is not in it, though every shorter run of digits is): digits wrap round, alphabet, the
+# keyboard's rows. zxcvbn finds these with its sequence and spatial matchers.
+_RUNS = ("0123456789" * 4, "abcdefghijklmnopqrstuvwxyz", "qwertyuiopasdfghjklzxcvbnm")
+
+
+def is_sequence(password: str) -> bool:
+    """Whether `password` is, apart from symbols around it, one run of keys in order, forwards
+    or backwards: digits (wrapping past 9), letters, or the keyboard's letter rows."""
+    core = _AROUND_SYMBOLS.sub("", password.lower())
+    return len(core) >= MIN_LENGTH // 2 and any(core in run or core in run[::-1] for run in _RUNS)
+
+
+COMMON_PASSWORDS = Path(__file__).parent / "data" / "common-passwords.txt"
 
 
 @cache

@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from app.text import number
+from app.text import validation_words
 from app.writes.common import TeamError
 
 Model = TypeVar("Model", bound=BaseModel)
@@ -38,20 +38,6 @@ def validated(model: type[Model], data: Mapping[str, Any]) -> Model:
         raise TeamError(field_problems(exc)) from None
 
 
-# Pydantic's messages name types ("a valid number, unable to parse string as a number"); a
-# person at a form wants to know what to type instead.
-FRIENDLY = {
-    "float_parsing": "Not a number; type a figure such as 2450 or 12.5.",
-    "float_type": "Not a number; type a figure such as 2450 or 12.5.",
-    "finite_number": "Not a number; type a figure such as 2450 or 12.5.",
-    "int_parsing": "Not a whole number; type one such as 1, 8 or 32.",
-    "int_from_float": "Not a whole number; type one such as 1, 8 or 32.",
-    "missing": "Required.",
-    "literal_error": "Choose one of the listed values.",
-    "string_pattern_mismatch": "Choose one from the list.",
-}
-
-
 def field_problems(exc: ValidationError) -> dict[str, str]:
     """One message per field, in words a person can act on."""
     problems: dict[str, str] = {}
@@ -74,15 +60,7 @@ def _message(name: str, error: Any) -> str:
     kind, ctx = error["type"], error.get("ctx") or {}
     if name == "date" and kind == "string_pattern_mismatch":
         return "Not a date; type it as YYYY-MM-DD (or YYYY-MM, or YYYY)."
-    if kind == "greater_than_equal":
-        return f"Too low: the lowest allowed is {ctx.get('ge', 0):g}."
-    if kind == "less_than_equal":
-        return f"Too high: the highest allowed is {number(float(ctx.get('le', 0)))}."
-    if kind == "string_too_long":
-        return f"Too long: at most {ctx.get('max_length')} characters."
-    if kind in FRIENDLY:
-        return FRIENDLY[kind]
-    return _sentence(str(error["msg"]).removeprefix("Value error, "))
+    return validation_words(kind, ctx, str(error["msg"]))
 
 
 def as_text(value: Any) -> str:

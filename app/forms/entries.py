@@ -7,7 +7,7 @@ aliases one per line. Problems are said per field in words a person can act on (
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.forms.base import validated
+from app.forms.base import Clash, side_by_side, validated
 from app.writes.common import TeamError
 from app.writes.entry_inputs import INPUTS, EntryIn, SystemIn, SystemPatch, patch_model
 
@@ -109,6 +109,7 @@ class EntryForm:
     name: str = ""  # its name, for the heading
     version: int | None = None
     published: bool = False
+    clash: Clash | None = None  # the entry as saved meanwhile, beside what was typed
 
     @property
     def heading(self) -> str:
@@ -212,3 +213,15 @@ def form_values(kind: str, doc: dict[str, Any], published: bool) -> dict[str, st
         if values.get(name, "").endswith(".0"):
             values[name] = values[name][:-2]
     return values
+
+
+def entry_clash(form: EntryForm, yours: dict[str, str], current: dict[str, Any]) -> EntryForm:
+    """The edit form after its change met a newer revision: what was typed kept in the fields,
+    shown beside the entry as saved now, and based on that version so saving again puts the
+    typed values on top of it (as the team results' forms do)."""
+    theirs = form_values(form.kind, current, form.published)
+    labels = {name: form.label(name) for name in form.fields}
+    form.values = {name: yours.get(name, "") for name in form.fields}
+    form.clash = side_by_side(labels, form.values, theirs, current)
+    form.version = form.clash.version
+    return form

@@ -29,7 +29,7 @@ LABELS = {
     "low": "Low",
     "high": "High",
     "qualifier": "Qualifier",
-    "hardware": "Hardware",
+    "hardware": "Accelerator",
     "gpus": "GPUs",
     "model": "Model",
     "precision": "Precision",

@@ -16,6 +16,8 @@ from annotated_types import MaxLen
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 from starlette.datastructures import QueryParams
 
+from app.text import validation_words
+
 MAX_VALUES = 50
 """Values one list parameter may carry; more is a problem, not work."""
 
@@ -156,7 +158,7 @@ def _validated(model: type[P], values: dict[str, Any], problems: list[ParamProbl
             name = str(error["loc"][0])
             value = values.pop(name, "")
             shown = ",".join(map(str, value)) if isinstance(value, tuple) else str(value)
-            problems.append(ParamProblem(name, shown[:200], (), error["msg"]))
+            problems.append(ParamProblem(name, shown[:200], (), _words(error)))
         return model.model_validate(values)
 
 
@@ -225,9 +227,15 @@ def _check(
         return _adapter(annotation).validate_python(value)
     except ValidationError as exc:
         allowed = _allowed(annotation)
-        reason = "" if allowed else exc.errors()[0]["msg"]
+        reason = "" if allowed else _words(exc.errors()[0])
         problems.append(ParamProblem(name, value[:100], allowed, reason))
         return None
+
+
+def _words(error: Any) -> str:
+    """Pydantic's error in words a person can act on ("Not a whole number; type one such as
+    1, 8 or 32." rather than "Input should be a valid integer, unable to parse string")."""
+    return validation_words(error["type"], error.get("ctx") or {}, str(error["msg"]))
 
 
 _adapters: dict[Any, TypeAdapter[Any]] = {}

@@ -90,6 +90,46 @@ def _note(verb: str, doc: Mapping[str, Any], names: Names) -> ChangeWords:
 MAX_VALUE_CHARS = 160
 
 
+# A revision's fields are the stored documents' keys; people read these labels (the forms'
+# own words where a form has the field). A key not listed reads as its words, capitalised.
+FIELD_LABELS = {
+    "system_version": "System version",
+    "run_by": "Measured by",
+    "date": "Measured on",
+    "gpus": "GPUs",
+    "hardware": "Accelerator",
+    "hardware_text": "Accelerator as typed",
+    "model_text": "Model as typed",
+    "memory_gb": "Memory (GB)",
+    "reported_memory_gb": "Reported memory (GB)",
+    "parameters_b": "Parameters (billions)",
+    "active_parameters_b": "Active parameters (billions)",
+    "usd_per_gpu_hour": "Price per GPU-hour (USD)",
+    "form_factor": "Form factor",
+    "status_since": "Status since",
+    "repo": "Repository",
+    "url": "Address",
+    "low": "From",
+    "high": "To",
+    "qualifier": "How exact",
+    "how": "How to enable it",
+    "kv_cache_dtype": "KV cache precision",
+    "input_tokens": "Input tokens",
+    "output_tokens": "Output tokens",
+    "request_rate": "Request rate",
+    "ttft_p99": "p99 time to first token",
+    "tpot_p99": "p99 time per output token",
+}
+
+
+def field_label(name: str) -> str:
+    """A stored field's key as people read it: 'memory_gb' -> 'Memory (GB)'."""
+    if name in FIELD_LABELS:
+        return FIELD_LABELS[name]
+    words = name.replace("_", " ").replace("-", " ")
+    return words[:1].upper() + words[1:]
+
+
 def field_changes(revision: RevisionView) -> list[FieldChange]:
     """The fields whose values differ between `before` and `after`, as short plain text.
 

@@ -76,6 +76,10 @@ class ResultIndex:
             )
         return counts
 
+    def count_without(self, params: BenchmarkParams, name: str) -> int:
+        """How many results the filters keep with the list filter `name` left out."""
+        return self._mask(params, self._in_range(params), leave_out=name).bit_count()
+
     @cached_property
     def options(self) -> dict[str, list[tuple[str, str]]]:
         return labelled_options(self.results)

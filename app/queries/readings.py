@@ -8,10 +8,12 @@ runs one way, queries -> params."""
 import datetime as dt
 from typing import TypeVar
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from app.data_version.version import per_version
-from app.models import System
+from app.decision.hardware import HARDWARE_CAPABILITIES
+from app.decision.measured import hardware_answers
+from app.models import Hardware, System
 from app.params.benchmarks import BENCHMARK_FILTERS, BenchmarkParams
 from app.params.changes import ChangesParams
 from app.params.compare import CompareParams, compare_problems
@@ -27,6 +29,7 @@ from app.queries.entries import vocabulary_names
 from app.queries.import_groups import ImportChange
 from app.queries.revisions import collapsed_page, revision_page
 from app.queries.vocabularies import (
+    Vocabularies,
     benchmark_display_names,
     benchmark_vocabularies,
     change_vocabularies,
@@ -57,7 +60,8 @@ def read_benchmarks(
     if index is None:
         index = result_index(session, dt.date.today())
     named = with_slugs(query, {**vocabulary_names(session), "system": system_names(session)})
-    reading = read_query(model, named, benchmark_vocabularies(session))
+    named, vocabularies = _platforms_as_accelerators(session, named)
+    reading = read_query(model, named, vocabularies)
     refused = [p for p in reading.problems if p.field in BENCHMARK_FILTERS and p.allowed]
     if refused:
         # A value nobody knows: name what is allowed as the pages name it, and show nothing
@@ -69,6 +73,44 @@ def read_benchmarks(
         reading = Reading(reading.params, problems, reading.ignored)
         return reading, build_benchmark_page(session, reading.params, NO_RESULTS, window)
     return reading, build_benchmark_page(session, reading.params, index, window)
+
+
+def _platforms_as_accelerators(session: Session, query: Query) -> tuple[Query, Vocabularies]:
+    """`hardware=` naming a platform (a /decide answer such as google-tpu or nvidia-datacenter,
+    or a hardware column of the matrix such as amd-rocm) read as the accelerators under it,
+    which the page then redirects to; a platform no accelerator falls under is a known value
+    that filters to nothing, never a 422. Figures name accelerators, /decide and the matrix
+    name platforms: a person typing either means the same hardware."""
+    vocabularies = benchmark_vocabularies(session)
+    platforms = hardware_platforms(session)
+    accelerators = set(vocabularies.get("hardware", ()))
+    pairs: list[tuple[str, str]] = []
+    for key, value in query.multi_items():
+        if key == "hardware" and value not in accelerators and value in platforms:
+            pairs += [(key, slug) for slug in platforms[value]] or [(key, value)]
+        else:
+            pairs.append((key, value))
+    empty = [p for p, slugs in platforms.items() if not slugs and p not in accelerators]
+    return query_from(pairs), {**vocabularies, "hardware": [*accelerators, *empty]}
+
+
+@per_version(max_entries=1)
+def hardware_platforms(session: Session) -> dict[str, tuple[str, ...]]:
+    """Each platform's slug (a /decide hardware answer, or a matrix hardware target) -> the
+    hardware entries (accelerators) under it, in the entries' order."""
+    rows = session.exec(
+        select(Hardware.slug, Hardware.vendor, Hardware.name)
+        .where(~col(Hardware.withdrawn))
+        .order_by(col(Hardware.position), col(Hardware.slug))
+    ).all()
+    under: dict[str, list[str]] = {answer: [] for answer in HARDWARE_CAPABILITIES}
+    for slug, vendor, name in rows:
+        for answer in hardware_answers(vendor, name):
+            under.setdefault(answer, []).append(slug)
+    for answer, targets in HARDWARE_CAPABILITIES.items():
+        for target in targets:
+            under.setdefault(target, []).extend(under[answer])
+    return {p: tuple(dict.fromkeys(slugs)) for p, slugs in under.items()}
 
 
 def _named(problem: ParamProblem, names: dict[str, str]) -> ParamProblem:

@@ -23,8 +23,10 @@ from app.queries.benchmark_page import (
     unmeasured_systems,
 )
 from app.queries.import_groups import split_imports
+from app.queries.nearest_filters import nearest_filters
 from app.queries.readings import read_benchmarks
 from app.queries.sweeps import shows_sweeps, team_sweeps
+from app.queries.vocabularies import benchmark_display_names
 from app.web.pages import page
 from app.web.render import render, templates, tidy_redirect
 
@@ -91,6 +93,20 @@ def benchmarks_page(request: Request, session: SessionDep) -> Response:
         "scatters": throughput_vs_ttft(found.contexts, view.charted),
         "import_groups": import_groups,
         "unmeasured": unmeasured_systems(session, params.system, index.results),
+        # A service level or a price reads team sweeps only: published figures carry no
+        # per-user or latency data, so the page counts those it could not apply to.
+        "level_unused": sum(1 for r in found.results if r.source.kind != "team-measurement")
+        if params.level() or params.price is not None
+        else 0,
+        # An empty result says which filter emptied it and where the data is.
+        "nearer": []
+        if found.results or problems
+        else nearest_filters(
+            params,
+            view.facets,
+            lambda name: index.count_without(params, name),
+            benchmark_display_names(session),
+        ),
         "params": params,
         "page": found,
         "problems": problems,
@@ -131,7 +147,7 @@ def _sweeps(session: SessionDep, params: BenchmarkParams) -> dict[str, object]:
 FILTER_GROUPS = (
     ("system", "System", False),
     ("metric", "Metric", True),
-    ("hardware", "Hardware", False),
+    ("hardware", "Accelerator", False),
     ("model", "Model", False),
     ("precision", "Precision", False),
     ("workload", "Workload", False),

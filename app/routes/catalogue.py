@@ -23,6 +23,7 @@ from app.forms.entries import (
     PAGES,
     EntryForm,
     entry_changes,
+    entry_clash,
     entry_in,
     form_values,
 )
@@ -37,7 +38,7 @@ router = APIRouter(include_in_schema=False)
 
 
 def _page(request: Request, session: SessionDep, form: EntryForm, status: int) -> Response:
-    context = {"form": form, "heading": form.heading, "active": "benchmarks"}
+    context = {"form": form, "heading": form.heading, "active": "catalogue"}
     fragments = {form.target: "catalogue_form"}
     return form_page(request, session, "pages/catalogue_new.html", context, status, fragments)
 
@@ -107,7 +108,7 @@ def _edit_form(kind: str, doc: dict[str, Any]) -> EntryForm:
 
 @page(router, "/catalogue")
 def team_entries(request: Request, session: SessionDep, who: EditorUser) -> Response:
-    context = {"catalogue": team_catalogue(session), "active": "benchmarks"}
+    context = {"catalogue": team_catalogue(session), "active": "catalogue"}
     return form_page(request, session, "pages/catalogue.html", context, 200, {})
 
 
@@ -158,10 +159,13 @@ def _save(
             else:
                 saved = entries.update_entry(session, who, kind, slug, changes, version_of(values))
     except (common.StaleVersionError, common.VersionRequiredError) as exc:
-        # Someone saved it since this form was drawn: nothing is overwritten; the form now
-        # holds the entry as saved, to make the change again on top of it.
-        current = _edit_form(kind, _saved(session, kind, slug))
-        current.problems = {GENERAL: f"{_sentence(str(exc))} The form now shows it as saved."}
+        # Someone saved it since this form was drawn: nothing is overwritten, and nothing
+        # typed is lost: both side by side, the form keeping what was typed, based on the
+        # saved version so saving again puts it on top.
+        saved_now = _saved(session, kind, slug)
+        current = entry_clash(_edit_form(kind, saved_now), values, saved_now)
+        if isinstance(exc, common.VersionRequiredError):
+            current.problems = {GENERAL: _sentence(str(exc))}
         return _page(request, session, current, 409)
     except common.TeamError as exc:
         form.problems = sentences(exc.problems)
@@ -189,7 +193,7 @@ def _confirm(
         "kind": kind,
         "doc": doc,
         "problem": problem,
-        "active": "benchmarks",
+        "active": "catalogue",
         "uses": entry_uses(session, kind, doc["slug"]),
         "page_url": f"/{PAGES[kind]}/{doc['slug']}",
         "noun": {**entries.NOUNS, "system": "system"}[kind],

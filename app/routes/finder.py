@@ -19,7 +19,7 @@ router = APIRouter(include_in_schema=False)
 INDEXES = {  # path -> (vocabulary kind, heading, JSON twin)
     "/models": ("model", "Models", "/api/v1/models"),
     "/workloads": ("workload", "Workloads", "/api/v1/workloads"),
-    "/accelerators": ("hardware", "Hardware measured", "/api/v1/hardware"),
+    "/accelerators": ("hardware", "Accelerators measured", "/api/v1/hardware"),
 }
 
 

@@ -69,11 +69,10 @@ def claim_page(
         raise claim_or_404(session, slug, capability, source)
     if redirect := tidy_redirect(request, detail.links.page, ignored):
         return redirect
-    view = "features" if detail.capability.kind == "feature" else "hardware"
     context = {
         "d": detail,
         "json_url": detail.links.json_url,
-        "active": view,
+        "active": "systems",  # a claim lives under its system's page
         "editor": is_editor(request),
         "ignored_parameters": ignored,
     }

@@ -162,7 +162,8 @@ def feature(slug: str, request: Request, session: SessionDep, ignored: Ignored) 
         "page": found,
         "json_url": f"/api/v1/capabilities/{slug}",
         "matrix_url": f"{PAGES[view]}?need={slug}",
-        "active": view,
+        # The Features index lists hardware targets too; Matrix is for the matrix itself.
+        "active": "feature-index",
         "ignored_parameters": ignored,
     }
     return render(request, "pages/feature.html", context, session=session)

@@ -98,6 +98,7 @@ def system_page(slug: str, request: Request, session: SessionDep, ignored: Ignor
         "coverage": database_coverage(session).of(slug),
         "timelines": team_sweeps(session, SweepParams(system=(slug,))).timelines,
         "timelines_json_url": f"/api/v1/sweeps?system={slug}",
+        "active": "systems",
     }
     return render(request, "pages/system.html", context, session=session)
 

@@ -25,6 +25,7 @@ from app.data_version.version import data_version
 from app.forms import notes as note_forms
 from app.params.reader import group_problems, is_untidy
 from app.present import bar_svg, formatting, marks
+from app.present.change_words import field_label
 from app.queries.catalogue import site_facts
 from app.settings import PROJECT_ROOT
 from app.web.cache import VARY, CachedPage, RenderCache, page_key
@@ -54,6 +55,7 @@ templates.env.filters["truncate"] = lambda text, length=255, killwords=False, en
 )
 # Macro modules see the globals that exist when they load: helpers first.
 templates.env.globals["group_problems"] = group_problems
+templates.env.filters["field_label"] = field_label
 templates.env.globals["fmt"] = formatting
 templates.env.globals["marks"] = marks
 templates.env.globals["bar_svg"] = bar_svg

@@ -129,14 +129,15 @@ document.addEventListener("htmx:afterSwap", (event) => {
   }
 });
 
-// "Copy link" buttons exist in the HTML but stay hidden until there is a clipboard to use.
+// Copy buttons ("Copy link", a new token's "Copy the token") exist in the HTML but stay
+// hidden until there is a clipboard to use; `data-copied` says what was copied.
 function enableCopyButtons() {
   if (!navigator.clipboard) return;
   for (const button of document.querySelectorAll("button[data-copy]")) {
     button.hidden = false;
     button.addEventListener("click", async () => {
       await navigator.clipboard.writeText(button.dataset.copy);
-      button.textContent = "Link copied";
+      button.textContent = button.dataset.copied || "Link copied";
     });
   }
 }
@@ -172,7 +173,22 @@ function enableFlashDismiss() {
   }
 }
 
+// Long pages fold their parts into <details>; a link to something inside one (#cap-…,
+// #bench-…) opens it, so the reader lands on what the link names.
+function openToTarget() {
+  const id = decodeURIComponent(window.location.hash.slice(1));
+  const target = id && document.getElementById(id);
+  if (!target) return;
+  let opened = false;
+  for (let el = target.parentElement; el; el = el.parentElement) {
+    if (el.tagName === "DETAILS" && !el.open) { el.open = true; opened = true; }
+  }
+  if (opened) target.scrollIntoView();
+}
+window.addEventListener("hashchange", openToTarget);
+
 document.addEventListener("DOMContentLoaded", () => {
+  openToTarget();
   enableFlashDismiss();
   enableCopyButtons();
   enablePicker();

@@ -123,3 +123,18 @@ def test_over_https_the_session_cookie_has_the_host_prefix(fresh_url: str) -> No
 def test_over_http_the_cookie_keeps_its_plain_name(app_client: TestClient) -> None:
     response = sign_in(app_client, "eddie")
     assert response.headers["set-cookie"].startswith("atlas_session=")
+
+
+@pytest.mark.parametrize(
+    "password", ["123456789012", "098765432109", "abcdefghijkl", "qwertyuiopas", "!234567890123"]
+)
+def test_runs_of_keys_in_order_are_refused_in_words(password: str) -> None:
+    assert "run of keys in order" in (password_problem(password, "eddie") or "")
+
+
+def test_a_run_of_digits_is_refused_at_password_change(app_client: TestClient) -> None:
+    browser = TestClient(app_client.app)
+    assert sign_in(browser, "eddie").status_code == 303
+    form = {"current_password": PASSWORD, "new_password": "123456789012", "repeat": "123456789012"}
+    refused = browser.post("/account/password", data=form, headers=SAME_ORIGIN)
+    assert refused.status_code == 422 and "run of keys in order" in refused.text

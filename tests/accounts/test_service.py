@@ -120,3 +120,10 @@ def test_the_user_list_counts_live_sessions_and_tokens(session) -> None:
     rows = {r.name: r for r in service.list_users(session)}
     assert (rows["eddie"].sessions, rows["eddie"].tokens) == (2, 1)
     assert (rows["ada"].sessions, rows["ada"].tokens, rows["ada"].last_seen_at) == (0, 0, None)
+
+
+def test_a_new_user_with_a_run_of_digits_for_a_password_is_refused(session) -> None:
+    with pytest.raises(AccountError) as caught:
+        service.add_user(session, "grace", "editor", "123456789012")
+    assert set(caught.value.problems) == {"password"}
+    assert "run of keys in order" in caught.value.problems["password"]

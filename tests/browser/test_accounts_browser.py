@@ -182,6 +182,7 @@ def test_sign_in_manage_users_and_sign_out(browser, live_url, admin, artifacts: 
     page.locator(f"#user-{ADMIN} button", has_text="Disable").click()
     expect(page.locator("[role=alert]")).to_contain_text("only active admin")
 
+    page.click(".account-menu summary")  # Sign out is in the menu under one's name
     page.click("form.sign-out button")
     page.wait_for_url("**/logout?next=%2Fadmin%2F**")  # says so, offers the way back
     assert "You are signed out" in page.locator("[role=status]").inner_text()
@@ -218,7 +219,11 @@ def test_account_pages_have_no_accessibility_violations(browser, live_url, admin
 
 @pytest.mark.parametrize(("scheme", "width"), [("light", 1440), ("dark", 1440), ("light", 390)])
 def test_tokens_page_makes_a_token_shown_once(browser, live_url, admin, scheme, width) -> None:
-    context = browser.new_context(color_scheme=scheme, viewport={"width": width, "height": 900})
+    context = browser.new_context(
+        color_scheme=scheme,
+        viewport={"width": width, "height": 900},
+        permissions=["clipboard-read", "clipboard-write"],
+    )
     page = context.new_page()
     page.goto(f"{live_url}/login?next=/account/tokens")
     sign_in(page, live_url, admin)
@@ -227,6 +232,10 @@ def test_tokens_page_makes_a_token_shown_once(browser, live_url, admin, scheme, 
     page.fill("#token-expires", "30")
     page.click("form[action='/account/tokens'] button[type=submit]")
     expect(page.locator("#new-token-value")).to_have_value(re.compile(r"^atl_\S{40,}$"))
+    page.get_by_role("button", name="Copy the token").click()
+    expect(page.get_by_role("button", name="Token copied")).to_be_visible()
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied == page.locator("#new-token-value").input_value()
     wide = page.evaluate(
         "[...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right"
         f" > {width} + 1).map(e => e.tagName + '.' + e.className)"

@@ -57,12 +57,37 @@ def test_keyboard_reaches_content_through_the_skip_link(browser, live_url) -> No
     assert page.url.endswith("#main")
 
 
-def test_category_sections_collapse_from_the_keyboard(browser, live_url) -> None:
+def test_category_sections_open_and_close_from_the_keyboard(browser, live_url) -> None:
     page, _ = open_page(browser, f"{live_url}/systems/vllm")
-    summary = page.locator("#features details.category summary").first
-    summary.focus()
+    first = page.locator("#features details.category").first
+    assert first.get_attribute("open") is None  # closed at first: the page is a contents list
+    first.locator("summary").focus()
     page.keyboard.press("Enter")
-    assert page.locator("#features details.category").first.get_attribute("open") is None
+    assert first.get_attribute("open") is not None
+    assert first.locator("table.claims").is_visible()
+    page.keyboard.press("Enter")
+    assert first.get_attribute("open") is None
+
+
+@pytest.mark.parametrize(("width", "screens"), [(1440, 6), (390, 14)])
+def test_a_system_page_is_a_few_screens_until_a_part_is_opened(
+    browser, live_url, width: int, screens: int
+) -> None:
+    page, _ = open_page(browser, f"{live_url}/systems/vllm", width=width)
+    closed = page_height(page)
+    page.evaluate("document.querySelectorAll('main details').forEach(d => d.open = true)")
+    assert closed <= screens * 900 < page_height(page), (closed, page_height(page))
+    page.context.close()
+
+
+def test_a_link_to_a_capability_opens_its_group(browser, live_url) -> None:
+    page, _ = open_page(browser, f"{live_url}/systems/vllm#cap-prefix-caching")
+    row = page.locator("#cap-prefix-caching")
+    assert row.is_visible() and row.evaluate("r => r.closest('details').open")
+    page.goto(f"{live_url}/systems/vllm#sources")  # the same document: hashchange
+    page.evaluate("location.hash = 'cap-tool-calling'")
+    assert page.locator("#cap-tool-calling").is_visible()
+    page.context.close()
 
 
 def test_phone_sized_system_page(browser, live_url, artifacts: Path) -> None:

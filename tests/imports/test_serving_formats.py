@@ -113,3 +113,12 @@ def test_sglang_against_another_server_has_no_model_and_a_fixed_rate():
     assert run.configured_input_tokens is None  # random_*_len are not used by sharegpt
     assert run.metrics["itl_p95"] == pytest.approx(29.7)
     assert "total_token_throughput" not in run.metrics  # older copy: no total_throughput
+
+
+def test_sglang_native_backend_names_the_server_without_server_info():
+    # datacrunch's runs use `--backend sglang` (POST /generate) and carry no server_info.
+    runs = parse("../real/sglang-bench/datacrunch-llama-3.3-70b-online.jsonl").runs
+    assert runs and all(run.backend == "sglang" and run.engine == "sglang" for run in runs)
+    assert parse(SGLANG_SWEEP).runs[0].backend == "sglang-oai"  # OpenAI API: any server
+    (other,) = parse(SGLANG_AGAINST_VLLM).runs
+    assert other.engine is None

@@ -95,11 +95,20 @@ def test_an_edit_saves_and_a_stale_one_is_refused_with_the_entry_as_saved(
     )
     assert mine.status_code == 409
     shown = page(mine)
-    banner = shown.select_one(".problem-banner").get_text(" ", strip=True)
-    assert f"is at version {int(version) + 1}, not {version}" in banner
-    assert "The form now shows it as saved." in banner
-    assert shown.select_one("[name=parameters_b]")["value"] == "3.2"
+    # Both side by side, as the team results show a clash; what was typed stays in the form.
+    clash = shown.select_one(".clash[role=alert]").get_text(" ", strip=True)
+    assert f"now at version {int(version) + 1}" in clash and "Nothing was overwritten" in clash
+    rows = {
+        tr.th.get_text(" ", strip=True): [td.get_text(strip=True) for td in tr.select("td")]
+        for tr in shown.select(".clash-table tbody tr")
+    }
+    assert rows["Parameters (billions) (differs)"] == ["4", "3.2"]
+    assert rows["Family (differs)"] == ["—", "Ours"]
+    assert shown.select_one("[name=parameters_b]")["value"] == "4"
     assert shown.select_one("[name=version]")["value"] == str(int(version) + 1)
+    assert (
+        "Save mine on top of version" in shown.select_one("form.catalogue-form button").get_text()
+    )
     with Session(accounts_engine) as session:
         row = session.exec(select(LanguageModel).where(LanguageModel.slug == slug)).one()
         assert (row.parameters_b, row.family) == (3.2, "Ours")

@@ -395,3 +395,19 @@ def test_a_comma_that_does_not_group_thousands_is_refused_with_why(
         "and decimals take a point (2.55)."
     )
     assert results(accounts_engine) == before
+
+
+def test_the_measured_on_date_is_picked_and_a_month_alone_stays_editable(
+    clients: Clients,
+) -> None:
+    editor = clients("eddie")
+    empty = page(editor.get("/team-results/new")).select_one("#tr-date")
+    assert (empty["type"], empty["value"]) == ("date", "")
+    day = page(editor.get(f"/team-results/{new_result(editor)}/edit")).select_one("[name=date]")
+    assert (day["type"], day["value"]) == ("date", "2026-11-20")
+    # A date input would show "2026-06" as empty and the save would drop it.
+    month = page(editor.get(f"/team-results/{new_result(editor, date='2026-06')}/edit"))
+    assert (month.select_one("[name=date]")["type"], month.select_one("[name=date]")["value"]) == (
+        "text",
+        "2026-06",
+    )

@@ -29,6 +29,9 @@ REQUIRED = {
 }
 _LATENCY_WORDS = {"ttft": "ttft", "tpot": "tpot", "itl": "itl", "e2e_latency": "e2e_latency"}
 _KNOWN_TEXT = {"backend", "dataset_name", "tag"}
+# The bench client's backends that speak SGLang's native API (the OpenAI ones, sglang-oai*,
+# are answered by vLLM and others too).
+NATIVE_BACKENDS = frozenset({"sglang", "sglang-native"})
 
 
 def looks_like(value: Any) -> bool:
@@ -48,7 +51,13 @@ def parse(name: str, records: list[Record]) -> tuple[list[ParsedRun], list[str]]
 
 def parse_run(fields: Fields) -> tuple[ParsedRun, list[str]]:
     run, completed = serving.new_run(TOOL, fields, REQUIRED)
-    run.set("backend", fields.text("backend"), "backend")
+    backend = fields.text("backend")
+    run.set("backend", backend, "backend")
+    if backend in NATIVE_BACKENDS:
+        # These post to SGLang's own /generate API, which no other server answers, so the
+        # file names its server even without server_info (SGLang's docs/developer_guide/
+        # bench_serving.md @ main, read 2026-12-06: "sglang / sglang-native: POST /generate").
+        run.set("engine", "sglang", "backend")
     run.set("label", fields.text("tag"), "tag")
     dataset = fields.text("dataset_name")
     run.set("dataset", dataset, "dataset_name")
