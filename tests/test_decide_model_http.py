@@ -23,6 +23,10 @@ def test_a_named_model_fills_in_its_kind_and_an_option_id_keeps_its_meaning(
     old = client.get(API + "model=moe&hardware=nvidia-datacenter").json()
     assert old["subject"] is None and all(p["fit"] is None for p in old["ranked"])
     assert old["answers"] == named["answers"]
+    alone = client.get(API + "hardware=H100%20SXM").json()
+    assert alone["answers"]["hardware"] == ["nvidia-datacenter"]
+    assert alone["subject"]["model"] is None
+    assert alone["subject"]["hardware_name"] == "NVIDIA H100 SXM5 80GB"
 
 
 def test_a_model_that_does_not_fit_keeps_only_systems_that_can_offload(
