@@ -4,7 +4,7 @@ each system, the architecture it loads, and CPU offload read from the claims (fi
 from fastapi.testclient import TestClient
 
 from app.decision.model import Reason
-from app.queries.decide_model import SupportRow, loading
+from app.queries.decide_support import SupportRow, loading
 from app.schemas import ModelEntryView, SourceRef
 
 API = "/api/v1/recommend?"
