@@ -4,7 +4,7 @@ each system, the architecture it loads, and CPU offload read from the claims (fi
 from fastapi.testclient import TestClient
 
 from app.decision.model import Reason
-from app.queries.decide_model import SupportRow, loading
+from app.queries.decide_support import SupportRow, loading
 from app.schemas import ModelEntryView, SourceRef
 
 API = "/api/v1/recommend?"
@@ -23,6 +23,10 @@ def test_a_named_model_fills_in_its_kind_and_an_option_id_keeps_its_meaning(
     old = client.get(API + "model=moe&hardware=nvidia-datacenter").json()
     assert old["subject"] is None and all(p["fit"] is None for p in old["ranked"])
     assert old["answers"] == named["answers"]
+    alone = client.get(API + "hardware=H100%20SXM").json()
+    assert alone["answers"]["hardware"] == ["nvidia-datacenter"]
+    assert alone["subject"]["model"] is None
+    assert alone["subject"]["hardware_name"] == "NVIDIA H100 SXM5 80GB"
 
 
 def test_a_model_that_does_not_fit_keeps_only_systems_that_can_offload(

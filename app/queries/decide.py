@@ -21,7 +21,13 @@ from app.params.benchmarks import SweepParams
 from app.params.decide import DecideParams
 from app.queries.cells import current
 from app.queries.common import source_refs
-from app.queries.decide_model import ModelRulings, Subject, model_rulings, resolve_subject
+from app.queries.decide_model import (
+    ModelRulings,
+    Subject,
+    model_rulings,
+    resolve_subject,
+    subject_view,
+)
 from app.queries.matrix_data import matrix_base
 from app.queries.sweep_models import SweepChart, SweepCurve
 from app.queries.sweeps import team_sweeps
@@ -281,7 +287,10 @@ def model_first(session: Session, params: DecideParams) -> tuple[Subject, ModelR
     hardware answer leaves in (app/queries/decide_model.py)."""
     subject = resolve_subject(session, params)
     if not subject.named:
-        return subject, None
+        # An accelerator alone: nothing to fit, but the page names the part and says how it
+        # was read.
+        named = subject.hardware is not None
+        return subject, ModelRulings(view=subject_view(subject, None)) if named else None
     systems = {
         c.slug: c.name
         for c in candidates(session)

@@ -9,22 +9,20 @@ the caveat; the others are ruled out with the numbers. Which systems can offload
 their claims, never listed here.
 """
 
-from collections import defaultdict
 from dataclasses import dataclass, field, replace
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session
 
-from app.data_version.version import per_version
 from app.decision.engine import Answers
 from app.decision.hardware import SUPPORT, reason
 from app.decision.measured import BROAD, hardware_answers
 from app.decision.model import FitChange, FitView, Reason, SubjectView
 from app.decision.questions import QUESTIONS_BY_ID, option_label
-from app.models import ModelSupport, System
 from app.params.decide import DEFAULT_CONTEXT, DecideParams
 from app.params.reader import ParamProblem
 from app.queries.cells import headline_claim
 from app.queries.common import source_refs
+from app.queries.decide_support import loading, support_rows
 from app.queries.entries import vocabulary_entries, vocabulary_names
 from app.queries.fit import FitAnswer, FitInputError, fit_for
 from app.queries.matrix_data import matrix_base
@@ -179,61 +177,6 @@ def _hardware(session: Session, subject: Subject, text: str) -> None:
     subject.assumed.append(
         f"{entry.name} is one of “{option_label('hardware', fine[0])}” for the sources' advice"
     )
-
-
-# -- whether each system loads the architecture -------------------------------------------
-
-
-@dataclass(frozen=True)
-class SupportRow:
-    level: str
-    since: str | None
-    until: str | None
-    page: str
-    note: str | None
-    source: SourceRef
-
-
-@per_version(max_entries=64)
-def support_rows(session: Session, architecture: str) -> dict[str, list[SupportRow]]:
-    """system slug -> every source's row for `architecture` (seed/support/)."""
-    refs = source_refs(session)
-    statement = (
-        select(System.slug, ModelSupport)
-        .join(System, col(System.id) == col(ModelSupport.system_id))
-        .where(ModelSupport.architecture == architecture)
-        .order_by(col(ModelSupport.position))
-    )
-    out: dict[str, list[SupportRow]] = defaultdict(list)
-    for slug, row in session.exec(statement):
-        out[slug].append(
-            SupportRow(row.level, row.since, row.until, row.page, row.note, refs[row.source_id])
-        )
-    return dict(out)
-
-
-def loading(rows: list[SupportRow], system: str, model: ModelEntryView) -> tuple[bool, Reason]:
-    """(ruled out?, the sourced reason) for one system and the model's architecture."""
-    arch = model.architecture or "its architecture"
-    what = f"{model.name} ({arch})"
-    if not rows:
-        return False, reason(f"No source says whether {system} loads {what}.", None, kind="unknown")
-    serving = [r for r in rows if r.level in SUPPORT and not r.until]
-    if serving:
-        row = serving[0]
-        since = f" from {row.since}" if row.since else ""
-        return False, _cited(f"{system} loads {what}{since}.", row, "for")
-    row = rows[0]
-    if row.until:
-        added = f" (it had it from {row.since})" if row.since else ""
-        text = f"{system} can no longer load {what}: gone in {row.until}{added}."
-    else:
-        text = f"{system} cannot load {what}" + (f": {row.note}" if row.note else ".")
-    return True, _cited(text, row, "excluded")
-
-
-def _cited(text: str, row: SupportRow, kind: str) -> Reason:
-    return reason(text, row.source, kind=kind, page=row.page)
 
 
 # -- whether the model fits --------------------------------------------------------------
