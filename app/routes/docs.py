@@ -16,6 +16,7 @@ from app.queries.vocabularies import (
     note_vocabularies,
     system_vocabularies,
 )
+from app.queries.model_matrix import model_vocabularies
 from app.web.openapi import add_common_answers, fill_vocabularies
 from app.web.pages import page
 from app.writes.inputs import TeamNoteIn, TeamNotePatch, TeamResultIn
@@ -49,7 +50,7 @@ def openapi(request: Request, session: SessionDep) -> Response:
     fill_vocabularies(
         schema,
         {
-            "/api/v1/matrix": matrix_vocabularies(session),
+            "/api/v1/matrix": {**matrix_vocabularies(session), **model_vocabularies(session)},
             "/api/v1/benchmarks": benchmark_vocabularies(session),
             "/api/v1/sweeps": benchmark_vocabularies(session),
             "/api/v1/compare": system_vocabularies(session),
