@@ -10,6 +10,7 @@ from app.routes.api import (
     finder,
     imports,
     items,
+    models,
     notes,
     team,
 )
@@ -17,6 +18,7 @@ from app.routes.api import (
 # In this order in /openapi.json.
 API_ROUTERS: tuple[APIRouter, ...] = (
     catalogue.router,
+    models.router,
     finder.router,
     items.router,
     team.router,

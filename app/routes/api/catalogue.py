@@ -20,6 +20,7 @@ from app.params.compare import CompareApiParams
 from app.params.decide import AnswerParams, DecideParams
 from app.params.lists import ListParams
 from app.params.matrix import MatrixApiParams
+from app.params.models import ModelMatrixParams
 from app.params.reader import Reading, read_query
 from app.queries.benchmark_page import BenchmarkPage
 from app.queries.catalogue import list_capabilities, list_sources
@@ -34,6 +35,7 @@ from app.queries.readings import read_benchmarks
 from app.queries.sweep_models import SweepPage
 from app.queries.sweeps import shows_sweeps, team_sweeps
 from app.queries.systems import get_system, list_systems, system_slugs
+from app.routes.api.models import ModelMatrixResponse, model_matrix_json
 from app.routes.entries import PATHS, find_entry
 from app.schemas import (
     CapabilityView,
@@ -50,6 +52,7 @@ from app.web.deps import (
     Ignored,
     ListReading,
     MatrixApiReading,
+    ModelMatrixApiReading,
     SweepsReading,
     checked,
 )
@@ -69,6 +72,14 @@ class Ignoring(BaseModel):
 
 
 class MatrixResponse(MatrixResult, Ignoring): ...
+
+
+def _matrix_parameters() -> dict[str, Any]:
+    """Both views' parameters: the features views' and the models view's own filters."""
+    features = query_parameters(MatrixApiParams)["parameters"]
+    named = {p["name"] for p in features}
+    models = query_parameters(ModelMatrixParams)["parameters"]
+    return {"parameters": features + [p for p in models if p["name"] not in named]}
 
 
 class Paged(BaseModel):
@@ -264,12 +275,17 @@ def sources(request: Request, session: SessionDep, listing: ListReading) -> Resp
 @page(
     router,
     "/matrix",
-    response_model=MatrixResponse,
+    response_model=MatrixResponse | ModelMatrixResponse,
     responses=BAD_VALUE,
-    openapi_extra=query_parameters(MatrixApiParams),
+    openapi_extra=_matrix_parameters(),
 )
-def matrix(session: SessionDep, reading: MatrixApiReading) -> Response:
-    """The matrix exactly as /matrix (view=features) or /hardware (view=hardware) shows it."""
+def matrix(
+    session: SessionDep, reading: MatrixApiReading, models: ModelMatrixApiReading
+) -> Response:
+    """The matrix exactly as /matrix (view=features), /hardware (view=hardware) or
+    /matrix?view=models (architectures x systems, with its own filters) shows it."""
+    if reading.params.view == "models":
+        return model_matrix_json(session, models)
     return render_json(build_matrix(session, reading.params.view, reading.params), reading.ignored)
 
 
