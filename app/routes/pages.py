@@ -23,6 +23,7 @@ from app.queries.systems import (
     system_slugs,
 )
 from app.web.deps import Ignored
+from app.queries.support import level_counts, support_base
 from app.web.errors import NotFoundError
 from app.web.pages import page
 from app.web.render import render, tidy_redirect
@@ -96,6 +97,8 @@ def system_page(slug: str, request: Request, session: SessionDep, ignored: Ignor
         "ignored_parameters": ignored,
         "team": system_editing(request, session, detail),
         "coverage": database_coverage(session).of(slug),
+        # A registry lists hundreds of classes: the page counts them and links to the matrix.
+        "model_support": level_counts(support_base(session), slug),
         "timelines": team_sweeps(session, SweepParams(system=(slug,))).timelines,
         "timelines_json_url": f"/api/v1/sweeps?system={slug}",
     }
