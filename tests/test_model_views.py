@@ -27,7 +27,8 @@ def test_support_by_architecture_gives_every_column_and_unknown_where_no_row(
     assert list(cells) == columns and "tgi" in columns and "vllm" in columns
     tgi = cells["tgi"]
     assert (tgi["level"], tgi["since"], tgi["scope"]) == ("yes", "v0.9.0", "optimised")
-    assert tgi["claims"][0]["page"].endswith("/blob/v0.9.0/server/text_generation_server/models/__init__.py#L120")
+    page = tgi["claims"][0]["page"]
+    assert page.endswith("/blob/v0.9.0/server/text_generation_server/models/__init__.py#L120")
     assert tgi["claims"][0]["source"]["slug"] == "tgi-model-registry"
     assert tgi["reason"].startswith("Reads yes")
     # vLLM has no registry rows in the fixture: unknown, never "no".
@@ -129,9 +130,7 @@ def test_model_page_shows_config_support_derivatives_and_a_fit_slot(client: Test
     fit = soup.select_one("#fit_panel")
     assert fit["hx-get"] == "/fit/panel?model=llama-3.1-8b" and fit["hx-trigger"] == "load"
     assert fit.select_one('a[href="/fit?model=llama-3.1-8b"]')
-    rows = {
-        tr.select_one("th").get_text(strip=True): tr for tr in soup.select("#support tbody tr")
-    }
+    rows = {tr.select_one("th").get_text(strip=True): tr for tr in soup.select("#support tbody tr")}
     assert "yes" in rows["tgi"].get_text().lower() and "v0.9.0" in rows["tgi"].get_text()
     assert "no source says" in rows["vllm"].get_text()
     assert soup.select_one('a[href="/models/llama-3.1-8b-fp8"]')

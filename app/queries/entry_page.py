@@ -43,7 +43,6 @@ class EntryPage(BaseModel):
     derivatives: list[Derivative] = []
 
 
-
 def entry_page(session: Session, kind: str, slug: str, today: dt.date) -> EntryPage | None:
     """The entry named `slug` with its figures (seed order), or None when there is none."""
     entry = next((e for e in vocabulary_entries(session)[kind] if e.slug == slug), None)

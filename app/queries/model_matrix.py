@@ -95,8 +95,8 @@ def build_model_matrix(
     names = {s.slug: s.name for s in base.systems}
     filters = [
         ModelFilter(
-            label=_filter_label(name, value, names), remove_query=params.without(name, value)
-            .query_string()
+            label=_filter_label(name, value, names),
+            remove_query=params.without(name, value).query_string(),
         )
         for name, value in params.active_filters()
     ]
@@ -132,7 +132,10 @@ def model_matrix_csv_rows(result: ModelMatrixResult) -> list[list[str]]:
         a = row.architecture
         line = [a.name, a.family, a.kind or ""]
         for cell in row.cells:
-            level = f"{cell.level} (disputed)" if cell and cell.disputed else cell and cell.level
-            line += [level, cell.since or "", cell.until or ""] if cell else ["no claim", "", ""]
+            if cell is None:
+                line += ["no claim", "", ""]
+                continue
+            level = f"{cell.level} (disputed)" if cell.disputed else cell.level
+            line += [level, cell.since or "", cell.until or ""]
         lines.append(line)
     return lines

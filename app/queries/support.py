@@ -88,7 +88,7 @@ class ArchitectureView(View):
     kind: str | None = None
     model_type: str | None = None
     gguf: str | None = None
-    attention: list[str] = []
+    attention: tuple[str, ...] = ()
     note: str | None = None
     source: str | None = None  # the source slug the class name was read in
     listed: bool = True
@@ -183,7 +183,7 @@ def _architectures(
             kind=a.kind,
             model_type=a.model_type,
             gguf=a.gguf,
-            attention=list(a.attention),
+            attention=tuple(a.attention),
             note=a.note,
             source=refs[a.source_id].slug,
         )

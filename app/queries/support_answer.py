@@ -3,8 +3,8 @@ format its name implies; one cell read model per column of the models matrix."""
 
 import difflib
 import importlib
-from typing import Any
 from dataclasses import dataclass
+from typing import Any
 
 from pydantic import BaseModel
 from sqlmodel import Session

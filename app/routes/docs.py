@@ -9,6 +9,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel
 
 from app.db import SessionDep
+from app.queries.model_matrix import model_vocabularies
 from app.queries.vocabularies import (
     benchmark_vocabularies,
     change_vocabularies,
@@ -16,7 +17,6 @@ from app.queries.vocabularies import (
     note_vocabularies,
     system_vocabularies,
 )
-from app.queries.model_matrix import model_vocabularies
 from app.web.openapi import add_common_answers, fill_vocabularies
 from app.web.pages import page
 from app.writes.inputs import TeamNoteIn, TeamNotePatch, TeamResultIn

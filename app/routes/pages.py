@@ -13,6 +13,7 @@ from app.queries.coverage import database_coverage
 from app.queries.import_groups import ImportChange, collapse_imports, split_imports
 from app.queries.matrix_data import system_name_map
 from app.queries.revisions import revision_page
+from app.queries.support import level_counts, support_base
 from app.queries.sweeps import team_sweeps
 from app.queries.systems import (
     compare_candidates,
@@ -23,7 +24,6 @@ from app.queries.systems import (
     system_slugs,
 )
 from app.web.deps import Ignored
-from app.queries.support import level_counts, support_base
 from app.web.errors import NotFoundError
 from app.web.pages import page
 from app.web.render import render, tidy_redirect
