@@ -369,7 +369,12 @@ class VocabularyEntry(View):
 class HardwareEntryView(VocabularyEntry):
     vendor: str | None
     form_factor: str | None
-    memory_gb: float | None
+    memory_gb: float | None  # as sold ("80GB"), where one value applies
+    reported_memory_gb: float | None = None  # as nvidia-smi / rocm-smi / the runtime report it
+    reported_memory_source: str | None = None  # the source's slug
+    unified_memory: bool = False  # the GPU shares system memory (Apple, GB10, Ryzen AI Max)
+    gpu_share: float | None = None  # the fraction of it the GPU may use by default
+    gpu_share_source: str | None = None
     note: str | None
 
 
@@ -430,3 +435,46 @@ class Names:
     systems: Mapping[str, str] = field(default_factory=dict)
     capabilities: Mapping[str, str] = field(default_factory=dict)
     sources: Mapping[str, str] = field(default_factory=dict)
+
+
+class FitPerGpu(View):
+    """One GPU's share of a fit (decimal GB), replication included."""
+
+    weights_gb: float
+    kv_gb: float
+    overhead_gb: float
+    total_gb: float
+    usable_gb: float | None
+
+
+class FitView(View):
+    """GET /api/v1/fit: the memory a model needs on N GPUs (decimal GB, 10^9 bytes). Totals
+    are across the GPUs; `fits` is null without hardware; `assumed` lists every default
+    filled in and `basis` each fact with its source and each line of arithmetic."""
+
+    model: str
+    model_name: str
+    hardware: str | None
+    hardware_name: str | None
+    system: str | None
+    precision: str
+    bits_per_weight: float
+    kv_cache_dtype: str
+    gpus: int
+    context: int
+    concurrency: int
+    memory_utilization: float
+    weights_gb: float
+    kv_bytes_per_token: int
+    kv_gb: float
+    overhead_gb: float
+    total_gb: float
+    usable_gb: float | None
+    per_gpu: FitPerGpu
+    fits: bool | None
+    min_gpus: int | None
+    max_concurrency: int | None
+    max_context: int | None
+    assumed: list[str]
+    basis: list[str]
+    candidates: list[str]

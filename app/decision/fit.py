@@ -92,6 +92,11 @@ class FitAsk:
     kv_cache_dtype: str = "bf16"
     memory_utilization: float = 0.9
     reserve_gb: float = 1.0  # activations and runtime buffers, per GPU
+    # Tokens a sliding-window layer holds beyond its window (vLLM: the tokens one step may
+    # schedule, as a chunk of prefill lands before the window slides; llama.cpp: the ubatch).
+    window_extra_tokens: int = 0
+    # Memory a server leaves free on each GPU whatever the share (llama.cpp's --fit margin).
+    margin_gb: float = 0.0
 
 
 @dataclass
@@ -144,10 +149,12 @@ def kv_bytes_per_token(model: ModelShape, dtype_bytes: float = BF16_BYTES) -> in
     return round(layers * kv_layer_bytes(model, dtype_bytes))
 
 
-def kv_tokens_per_layer(model: ModelShape, context: int) -> tuple[int, int]:
-    """(tokens a full layer holds, tokens a sliding-window layer holds) for one sequence."""
-    window = min(context, model.sliding_window) if model.sliding_window else context
-    return context, window
+def kv_tokens_per_layer(model: ModelShape, context: int, extra: int = 0) -> tuple[int, int]:
+    """(tokens a full layer holds, tokens a sliding-window layer holds) for one sequence;
+    `extra` is what the server keeps beyond the window (FitAsk.window_extra_tokens)."""
+    if not model.sliding_window:
+        return context, context
+    return context, min(context, model.sliding_window + extra)
 
 
 def tp_share(model: ModelShape, tp: int) -> float:
@@ -173,7 +180,7 @@ def tp_problem(model: ModelShape, tp: int) -> str | None:
 def per_gpu_kv_bytes(model: ModelShape, ask: FitAsk, tp: int, context: int) -> float:
     """One GPU's KV cache for `ask.concurrency` sequences of `context` tokens."""
     dtype_bytes = kv_dtype_bytes(ask.kv_cache_dtype)
-    full_tokens, window_tokens = kv_tokens_per_layer(model, context)
+    full_tokens, window_tokens = kv_tokens_per_layer(model, context, ask.window_extra_tokens)
     per_layer = kv_layer_bytes(model, dtype_bytes) * tp_share(model, tp)
     tokens = model.full_layers * full_tokens + model.sliding_window_layers * window_tokens
     return per_layer * tokens * ask.concurrency
@@ -197,7 +204,7 @@ def fit(model: ModelShape, ask: FitAsk, device: Device | None = None) -> Fit:
     tp = ask.gpus
     weights = model.parameters_b * 1e9 * ask.bits_per_weight / 8
     kv_gpu = per_gpu_kv_bytes(model, ask, tp, ask.context)
-    usable = device.memory_gb * device.share * ask.memory_utilization if device else None
+    usable = usable_gb(device, ask) if device else None
     per_gpu = PerGpu(
         weights_gb=weights / tp / GB,
         kv_gb=kv_gpu / GB,
@@ -224,6 +231,12 @@ def fit(model: ModelShape, ask: FitAsk, device: Device | None = None) -> Fit:
     answer.assumed = _assumed(model, ask, device)
     answer.basis = _basis(model, ask, device, answer)
     return answer
+
+
+def usable_gb(device: Device, ask: FitAsk) -> float:
+    """What one GPU gives the server: reported memory × the GPU's share × the server's share,
+    less any margin the server keeps free."""
+    return max(0.0, device.memory_gb * device.share * ask.memory_utilization - ask.margin_gb)
 
 
 def _check(model: ModelShape, ask: FitAsk) -> None:
@@ -268,7 +281,7 @@ def min_gpus(model: ModelShape, ask: FitAsk, device: Device | None) -> int | Non
     or when even MAX_TP do not."""
     if device is None:
         return None
-    usable = device.memory_gb * device.share * ask.memory_utilization
+    usable = usable_gb(device, ask)
     weights = model.parameters_b * 1e9 * ask.bits_per_weight / 8
     for tp in valid_tp(model):
         if _needed(model, ask, tp, weights, ask.context, ask.concurrency) <= usable:
@@ -325,11 +338,12 @@ def _basis(model: ModelShape, ask: FitAsk, device: Device | None, answer: Fit) -
         f"{answer.per_gpu.weights_gb:.2f} GB each",
         _kv_line(model, dtype) + from_config,
     ]
-    full, window = kv_tokens_per_layer(model, ask.context)
+    full, window = kv_tokens_per_layer(model, ask.context, ask.window_extra_tokens)
     if model.sliding_window_layers:
+        extra = f" + {ask.window_extra_tokens:,}" if ask.window_extra_tokens else ""
         lines.append(
             f"sliding window: {model.sliding_window_layers} layers hold at most "
-            f"{model.sliding_window:,} tokens, so {window:,} of the {full:,} asked"
+            f"{model.sliding_window:,}{extra} tokens, so {window:,} of the {full:,} asked"
         )
     share = tp_share(model, tp)
     if model.is_mla:
@@ -353,10 +367,11 @@ def _basis(model: ModelShape, ask: FitAsk, device: Device | None, answer: Fit) -
     if device is not None and answer.per_gpu.usable_gb is not None:
         where = f" ({device.source})" if device.source else ""
         unified = f" × {device.share:.0%} for the GPU" if device.share < 1 else ""
+        margin = f" − {ask.margin_gb:g} GB kept free" if ask.margin_gb else ""
         verdict = "fits" if answer.fits else "does not fit"
         lines.append(
             f"usable per GPU: {device.name} reports {device.memory_gb:g} GB{where}{unified} × "
-            f"{ask.memory_utilization:g} = {answer.per_gpu.usable_gb:.2f} GB: {verdict}"
+            f"{ask.memory_utilization:g}{margin} = {answer.per_gpu.usable_gb:.2f} GB: {verdict}"
         )
     return lines
 
