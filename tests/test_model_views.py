@@ -139,3 +139,16 @@ def test_model_page_shows_config_support_derivatives_and_a_fit_slot(client: Test
         'a[href="/models/llama-3.1-8b"]'
     )
     assert base_link is not None
+
+
+def test_support_answers_for_the_format_a_gguf_file_name_implies(client: TestClient) -> None:
+    answer = client.get("/api/v1/support?model=Llama-3.1-8B-Q4_K_M.gguf").json()
+    assert answer["model"]["slug"] == "llama-3.1-8b"
+    assert answer["format"]["format"] == "GGUF" and answer["format"]["precision"] == "Q4_K_M"
+    assert answer["format"]["capability"] == "quant-gguf"
+    levels = {s["system"]: s["format_level"] for s in answer["systems"]}
+    gguf = client.get("/api/v1/matrix?view=features&need=quant-gguf").json()
+    loads = {r["system"]["slug"] for r in gguf["rows"]}
+    assert loads and all(levels[s] != "no-claim" for s in loads if s in levels)
+    plain = client.get("/api/v1/support?model=llama-3.1-8b").json()
+    assert plain["format"] is None and plain["systems"][0]["format_level"] is None

@@ -2,9 +2,7 @@
 format its name implies; one cell read model per column of the models matrix."""
 
 import difflib
-import importlib
 from dataclasses import dataclass
-from typing import Any
 
 from pydantic import BaseModel
 from sqlmodel import Session
@@ -14,6 +12,7 @@ from app.queries.entries import vocabulary_entries, vocabulary_names
 from app.queries.matrix_data import matrix_base
 from app.queries.support import SupportBase, SupportCell, support_base
 from app.schemas import ModelEntryView
+from app.vocabulary.formats import ImpliedFormat, implied_format
 
 NO_ROW_REASON = "No source says: unknown, not no."
 
@@ -79,7 +78,7 @@ def support_for_model(session: Session, text: str) -> SupportAnswer | Unknown:
     if architecture is None and entry.base:  # a derivative shares its base model's class
         base_entry = entries.get(entry.base)
         architecture = getattr(base_entry, "architecture", None)
-    implied = _implied_format(text)
+    implied = implied_format(text)
     fmt = _format_view(session, implied) if implied else None
     if architecture is None:
         note = f"{entry.name} names no architecture class yet, so no registry can be read for it."
@@ -93,17 +92,13 @@ def support_for_model(session: Session, text: str) -> SupportAnswer | Unknown:
     )
 
 
-def _implied_format(text: str) -> Any:
-    """app.vocabulary.formats.implied_format(text) (branch `fit`), or None until it lands."""
-    try:
-        formats = importlib.import_module("app.vocabulary.formats")
-    except ModuleNotFoundError:
-        return None
-    return formats.implied_format(text)
+# Ollama's own tags pull GGUF files: loading one is loading GGUF.
+FORMAT_CAPABILITY = {"ollama": "quant-gguf"}
 
 
-def _format_view(session: Session, implied: Any) -> FormatView:
-    slug = f"quant-{implied.format.casefold()}"
+def _format_view(session: Session, implied: ImpliedFormat) -> FormatView:
+    name = implied.format.casefold()
+    slug = FORMAT_CAPABILITY.get(name, f"quant-{name}")
     known = any(c.slug == slug for g in matrix_base(session).groups["features"] for c in g.columns)
     return FormatView(
         format=implied.format,
