@@ -30,6 +30,7 @@ class SystemSupport(SupportCell):
     """A column's cell, and, when the name implies a weight format, whether the system loads
     it (its headline level on the format's feature; no-claim where no source says)."""
 
+    name: str = ""  # the system's display name
     format_level: str | None = None
 
 
@@ -133,7 +134,7 @@ def _cells(
         if matrix is not None and capability:
             format_cell = matrix.cell(system.slug, capability)
             values["format_level"] = format_cell.level if format_cell else NO_CLAIM
-        out.append(SystemSupport(**values))
+        out.append(SystemSupport(**values, name=system.name))
     return out
 
 
