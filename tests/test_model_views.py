@@ -130,7 +130,11 @@ def test_model_page_shows_config_support_derivatives_and_a_fit_slot(client: Test
     fit = soup.select_one("#fit_panel")
     assert fit["hx-get"] == "/fit/panel?model=llama-3.1-8b" and fit["hx-trigger"] == "load"
     assert fit.select_one('a[href="/fit?model=llama-3.1-8b"]')
-    rows = {tr.select_one("th").get_text(strip=True): tr for tr in soup.select("#support tbody tr")}
+    rows = {
+        tr.select_one("th a")["href"].split("system=")[1].split("&")[0]: tr
+        for tr in soup.select("#support tbody tr")
+    }
+    assert rows["tgi"].select_one("th").get_text(strip=True) == "Text Generation Inference (TGI)"
     assert "yes" in rows["tgi"].get_text().lower() and "v0.9.0" in rows["tgi"].get_text()
     assert "no source says" in rows["vllm"].get_text()
     assert soup.select_one('a[href="/models/llama-3.1-8b-fp8"]')
@@ -152,3 +156,26 @@ def test_support_answers_for_the_format_a_gguf_file_name_implies(client: TestCli
     assert loads and all(levels[s] != "no-claim" for s in loads if s in levels)
     plain = client.get("/api/v1/support?model=llama-3.1-8b").json()
     assert plain["format"] is None and plain["systems"][0]["format_level"] is None
+
+
+def test_models_finder_filters_by_size_kind_context_and_class(client: TestClient) -> None:
+    every = client.get("/api/v1/models").json()
+    large = client.get("/api/v1/models?size=large").json()
+    assert large and all(40 <= m["parameters_b"] < 150 for m in large)
+    assert {m["slug"] for m in large} < {m["slug"] for m in every}
+    llama = client.get("/api/v1/models?architecture=LlamaForCausalLM").json()
+    assert {m["slug"] for m in llama} == {"llama-3.1-8b", "llama-3.1-8b-fp8"}
+    long = client.get("/api/v1/models?context=131072").json()
+    assert long and all(m["config"]["context"] >= 131072 for m in long)
+    refused = client.get("/api/v1/models?kind=engine")
+    assert refused.status_code == 422 and refused.json()["detail"][0]["field"] == "kind"
+    soup = soup_of(client.get("/models?architecture=LlamaForCausalLM&size=small"))
+    names = [a["href"] for a in soup.select("table.entries tbody th[scope=row] a")]
+    assert names == ["/models/llama-3.1-8b", "/models/llama-3.1-8b-fp8"]
+    assert len(soup.select(".chips a.chip")) == 3  # two filters and "clear all"
+    part = client.get(
+        "/models?size=large", headers={"HX-Request": "true", "HX-Target": "model_results"}
+    )
+    assert "<form" not in part.text and 'id="model_results"' in part.text
+    shown = client.get("/models?family=Nope")
+    assert shown.status_code == 422 and "family" in shown.text

@@ -120,6 +120,8 @@ SIZE_LABELS = {
     "large": "40B to 150B",
     "huge": "150B and over",
 }
+CONTEXT_CHOICES = {8192: "8K", 32768: "32K", 131072: "128K", 262144: "256K", 1048576: "1M"}
+"""The native context floors the /models form offers (any number is accepted)."""
 ModelSize = Literal["small", "medium", "large", "huge"]
 
 
@@ -130,11 +132,15 @@ class ModelListParams(QueryModel):
         str, Field(description="text search in names, aliases and classes", max_length=200)
     ] = ""
     family: Annotated[
-        tuple[str, ...], Field(description="model families", max_length=MAX_VALUES), SPLIT
+        tuple[str, ...],
+        Field(description="model families", max_length=MAX_VALUES),
+        Vocabulary("model-family"),
+        SPLIT,
     ] = ()
     architecture: Annotated[
         tuple[str, ...],
         Field(description="Hugging Face architecture classes", max_length=MAX_VALUES),
+        Vocabulary("model-architecture"),
         SPLIT,
     ] = ()
     kind: Annotated[tuple[ArchitectureKind, ...], Field(description="kinds of model"), SPLIT] = ()
@@ -170,7 +176,7 @@ class ModelListParams(QueryModel):
     def without(self, name: str, value: str) -> "ModelListParams":
         """These parameters with one filter value removed."""
         if name in ("q", "context"):
-            return self.replace(**{name: self.model_fields[name].default})
+            return self.replace(**{name: type(self).model_fields[name].default})
         return self.replace(**{name: tuple(v for v in getattr(self, name) if v != value)})
 
 

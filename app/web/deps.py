@@ -29,9 +29,10 @@ from app.params.compare import CompareApiParams, CompareParams, compare_problems
 from app.params.decide import AnswerParams, FlowParams
 from app.params.lists import ListParams, NotesParams
 from app.params.matrix import MatrixApiParams, MatrixParams
-from app.params.models import ModelMatrixParams, SupportParams
+from app.params.models import ModelListParams, ModelMatrixParams, SupportParams
 from app.params.reader import ParamError, ParamProblem, QueryModel, Reading, read_query
 from app.queries.import_groups import ImportChange
+from app.queries.model_list import model_list_vocabularies
 from app.queries.model_matrix import model_vocabularies
 from app.queries.readings import (
     read_change_entries,
@@ -104,6 +105,16 @@ def _model_matrix(session: Session, query: QueryParams) -> Reading[ModelMatrixPa
 
 def _checked_model_matrix(session: Session, query: QueryParams) -> Reading[ModelMatrixParams]:
     found = _model_matrix(session, query)
+    checked(found)
+    return found
+
+
+def _model_list(session: Session, query: QueryParams) -> Reading[ModelListParams]:
+    return read_query(ModelListParams, query, model_list_vocabularies(session))
+
+
+def _checked_model_list(session: Session, query: QueryParams) -> Reading[ModelListParams]:
+    found = _model_list(session, query)
     checked(found)
     return found
 
@@ -184,6 +195,8 @@ def _checked_changes(
 
 MatrixApiReading = Annotated[Reading[MatrixApiParams], reading(_checked_matrix)]
 ModelMatrixApiReading = Annotated[Reading[ModelMatrixParams], reading(_checked_model_matrix)]
+ModelListReading = Annotated[Reading[ModelListParams], reading(_model_list)]
+ModelListApiReading = Annotated[Reading[ModelListParams], reading(_checked_model_list)]
 SupportReading = Annotated[Reading[SupportParams], reading(_checked_support)]
 CompareApiReading = Annotated[Reading[CompareApiParams], reading(_checked_compare)]
 SweepsReading = Annotated[Reading[SweepParams], reading(_checked_sweeps)]

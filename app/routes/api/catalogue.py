@@ -20,7 +20,7 @@ from app.params.compare import CompareApiParams
 from app.params.decide import AnswerParams, DecideParams
 from app.params.lists import ListParams
 from app.params.matrix import MatrixApiParams
-from app.params.models import ModelMatrixParams
+from app.params.models import ModelListParams, ModelMatrixParams
 from app.params.reader import Reading, read_query
 from app.queries.benchmark_page import BenchmarkPage
 from app.queries.catalogue import list_capabilities, list_sources
@@ -31,6 +31,7 @@ from app.queries.entry_page import EntryPage
 from app.queries.features import FeaturePage, capability_names, feature_page
 from app.queries.matrix import MatrixResult, build_matrix
 from app.queries.matrix_data import system_name_map
+from app.queries.model_list import model_list
 from app.queries.readings import read_benchmarks
 from app.queries.sweep_models import SweepPage
 from app.queries.sweeps import shows_sweeps, team_sweeps
@@ -52,6 +53,7 @@ from app.web.deps import (
     Ignored,
     ListReading,
     MatrixApiReading,
+    ModelListApiReading,
     ModelMatrixApiReading,
     SweepsReading,
     checked,
@@ -152,11 +154,19 @@ def hardware(request: Request, session: SessionDep, listing: ListReading) -> Res
     "/models",
     response_model=list[ModelEntryView],
     responses=LIST_RESPONSES,
-    openapi_extra=LIST_PAGING,
+    openapi_extra={
+        "parameters": LIST_PAGING["parameters"] + query_parameters(ModelListParams)["parameters"]
+    },
 )
-def models(request: Request, session: SessionDep, listing: ListReading) -> Response:
-    """Every model entry: slug, name, family, size, aliases, vague flag, figures using it."""
-    return _json_page(request, listing, vocabulary_entries(session)["model"])
+def models(
+    request: Request, session: SessionDep, listing: ListReading, filters: ModelListApiReading
+) -> Response:
+    """The model entries /models shows (current ones, narrowed by its filters): slug, name,
+    family, size, architecture class, config facts, aliases, figures using it."""
+    # Each reading names the other's parameters as unknown: only names both ignore are.
+    ignored = [name for name in listing.ignored if name in filters.ignored]
+    paging = Reading(listing.params, listing.problems, ignored)
+    return _json_page(request, paging, model_list(session, filters.params).models)
 
 
 @page(
