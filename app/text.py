@@ -91,3 +91,24 @@ ENTITY_LABELS = {
 def entity_label(entity: str) -> str:
     """How the history names a kind of item: 'benchmark_result' -> 'Benchmark result'."""
     return ENTITY_LABELS.get(entity) or entity.replace("_", " ").replace("-", " ").capitalize()
+
+
+CONFIG_LABELS = {
+    "layers": "layers",
+    "hidden_size": "hidden size",
+    "attention_heads": "attention heads",
+    "kv_heads": "KV heads",
+    "head_dim": "head dim",
+    "v_head_dim": "V head dim",
+    "kv_lora_rank": "KV LoRA rank",
+    "qk_rope_head_dim": "QK RoPE head dim",
+    "sliding_window": "sliding window",
+    "experts": "experts",
+    "experts_per_token": "experts per token",
+    "shared_experts": "shared experts",
+    "context": "native context",
+    "vocab_size": "vocabulary",
+    "torch_dtype": "weight dtype",
+    "quantization": "quantisation",
+}
+"""How a model's config.json fact is named where people read it (the history in /changes)."""
