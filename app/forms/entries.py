@@ -190,9 +190,7 @@ def pasted_config(text: str) -> dict[str, Any]:
     try:
         ConfigJson.model_validate(data)
     except ValidationError as exc:
-        bad = [
-            f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors(include_url=False)
-        ]
+        bad = [f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors(include_url=False)]
         raise TeamError({"config": "; ".join(bad[:10])}) from None
     return data
 

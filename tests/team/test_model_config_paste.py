@@ -49,7 +49,7 @@ def test_a_pasted_config_gives_the_model_its_class_and_facts(editor: TestClient)
     soup = BeautifulSoup(editor.get(f"/models/{slug}").text, "html.parser")
     assert soup.select_one("#config .team-badge") is not None
     assert "48" in soup.select_one("#config dl").get_text()
-    change = editor.get(f"/api/v1/changes?entity=model&limit=5").json()
+    change = editor.get("/api/v1/changes?entity=model&limit=5").json()
     mine = next(r for r in change["revisions"] if r["key"] == slug)
     assert mine["after"]["config"]["experts_per_token"] == 8
     page = BeautifulSoup(editor.get("/changes").text, "html.parser").get_text(" ")
