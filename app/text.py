@@ -132,3 +132,22 @@ def validation_words(kind: str, ctx: dict[str, object], message: str) -> str:
         return VALIDATION_WORDS[kind]
     text = message.removeprefix("Value error, ")
     return text[:1].upper() + text[1:] + ("" if text.endswith((".", "?")) else ".")
+CONFIG_LABELS = {
+    "layers": "layers",
+    "hidden_size": "hidden size",
+    "attention_heads": "attention heads",
+    "kv_heads": "KV heads",
+    "head_dim": "head dim",
+    "v_head_dim": "V head dim",
+    "kv_lora_rank": "KV LoRA rank",
+    "qk_rope_head_dim": "QK RoPE head dim",
+    "sliding_window": "sliding window",
+    "experts": "experts",
+    "experts_per_token": "experts per token",
+    "shared_experts": "shared experts",
+    "context": "native context",
+    "vocab_size": "vocabulary",
+    "torch_dtype": "weight dtype",
+    "quantization": "quantisation",
+}
+"""How a model's config.json fact is named where people read it (the history in /changes)."""

@@ -61,6 +61,7 @@ NOUNS = {
     "results": ("benchmark result", "benchmark results"),
     "notes": ("team note", "team notes"),
     "prices": ("hardware price", "hardware prices"),
+    "model_configs": ("team model's config.json", "team models' config.json files"),
     "revisions": ("revision", "revisions"),
     "imports": ("imported file", "imported files"),
     "team sources": ("team source", "team sources"),
@@ -392,6 +393,39 @@ class PriceItem(Item):
     updated_at: Stamp
 
 
+Fact = Annotated[int, Field(gt=0, le=INT_MAX)] | None
+
+
+class ModelConfigItem(Item):
+    """A team model's pasted config.json facts (issue 35), keyed by the model's slug."""
+
+    model: Slug
+    source: Slug
+    page: str
+    revision: Max40 | None = None
+    layers: Fact = None
+    hidden_size: Fact = None
+    attention_heads: Fact = None
+    kv_heads: Fact = None
+    head_dim: Fact = None
+    v_head_dim: Fact = None
+    kv_lora_rank: Fact = None
+    qk_rope_head_dim: Fact = None
+    sliding_window: Fact = None
+    sliding_window_layers: Fact = None
+    layer_pattern: str | None = None
+    linear_attention_layers: Fact = None
+    full_attention_layers: Fact = None
+    experts: Fact = None
+    experts_per_token: Fact = None
+    shared_experts: Fact = None
+    context: Fact = None
+    vocab_size: Fact = None
+    torch_dtype: Max40 | None = None
+    quantization: Max40 | None = None
+    note: str | None = None
+
+
 class TeamData(Item):
     """The whole document, in the order it is written."""
 
@@ -413,6 +447,8 @@ class TeamData(Item):
     results: list[ResultItem] = []
     notes: list[NoteItem] = []  # made in schema revision 0005n; older backups have none
     prices: list[PriceItem] = []  # made in schema revision 0009; older backups have none
+    # Team models' pasted config.json facts (issue 35); older backups have none.
+    model_configs: list[ModelConfigItem] = []
     revisions: list[RevisionItem] = []
 
 
@@ -429,6 +465,7 @@ def item_label(section: str, item: Any) -> str:
         "imports": lambda: get("key"),
         "notes": lambda: get("id"),
         "prices": lambda: get("hardware"),
+        "model_configs": lambda: get("model"),
         "revisions": lambda: f"#{get('id')}",
     }
     label = keys.get(section, lambda: get("slug"))()

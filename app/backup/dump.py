@@ -30,6 +30,7 @@ from app.models import (
     ImportRun,
     LanguageModel,
     Metric,
+    ModelConfig,
     Revision,
     Source,
     SourceCaveat,
@@ -118,8 +119,21 @@ def team_document(session: Session) -> dict[str, Any]:
         "prices": [
             rows.doc(p, drop=()) for p in _all(session, HardwarePrice, HardwarePrice.hardware)
         ],
+        "model_configs": _team_configs(session, rows),
         "revisions": [rows.doc(r, drop=()) for r in _all(session, Revision, Revision.id)],
     }
+
+
+def _team_configs(session: Session, rows: "_Rows") -> list[dict[str, Any]]:
+    """The config facts of the team's own models (published ones are in seed/models.yaml)."""
+    held = select(LanguageModel.id, LanguageModel.slug).where(col(LanguageModel.team))
+    team = dict(session.exec(held).all())
+    configs = _all(session, ModelConfig, ModelConfig.id)
+    return [
+        {"model": team[c.languagemodel_id], **rows.doc(c, drop=("id", "languagemodel_id"))}
+        for c in configs
+        if c.languagemodel_id in team
+    ]
 
 
 def _all(session: Session, model: type[SQLModel], *order: Any) -> list[Any]:

@@ -4,11 +4,15 @@ One form per kind, each field named as the write API names it (app/writes/entry_
 aliases one per line. Problems are said per field in words a person can act on (base.py).
 """
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic import ValidationError
+
 from app.forms.base import Clash, side_by_side, validated
 from app.writes.common import TeamError
+from app.writes.config_json import ConfigJson
 from app.writes.entry_inputs import INPUTS, EntryIn, SystemIn, SystemPatch, patch_model
 
 KINDS = ("hardware", "model", "workload", "system")
@@ -28,6 +32,7 @@ FIELDS: dict[str, tuple[str, ...]] = {
         "model_kind",
         "active_parameters_b",
         "aliases",
+        "config",
         "slug",
     ),
     "workload": (
@@ -76,6 +81,7 @@ LABELS = {
     "aliases": "Other names (one per line)",
     "slug": "Slug (optional)",
     "hf_id": "Hugging Face id (optional)",
+    "config": "Its config.json (optional: paste the whole file; its class and facts are kept)",
     "family": "Family",
     "parameters_b": "Parameters (billions)",
     "model_kind": "Kind",
@@ -137,7 +143,7 @@ class EntryForm:
             return FIELDS[self.kind]
         if self.published:
             return ("aliases",)
-        return tuple(f for f in FIELDS[self.kind] if f not in ("slug", "hf_id"))
+        return tuple(f for f in FIELDS[self.kind] if f not in ("slug", "hf_id", "config"))
 
     @property
     def general(self) -> list[str]:
@@ -168,7 +174,26 @@ def entry_in(kind: str, values: dict[str, str]) -> EntryIn | SystemIn:
         return validated(SystemIn, data)
     lines = values.get("aliases", "").splitlines()
     data["aliases"] = [line.strip() for line in lines if line.strip()]
+    if "config" in data:
+        data["config"] = pasted_config(data["config"])
     return validated(INPUTS[kind], data)
+
+
+def pasted_config(text: str) -> dict[str, Any]:
+    """A pasted config.json, checked key by key: one problem listing every bad key."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        where = f"line {exc.lineno}, column {exc.colno}"
+        raise TeamError({"config": f"Not JSON ({exc.msg} at {where})"}) from None
+    if not isinstance(data, dict):
+        raise TeamError({"config": "A config.json is one JSON object: {...}"})
+    try:
+        ConfigJson.model_validate(data)
+    except ValidationError as exc:
+        bad = [f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors(include_url=False)]
+        raise TeamError({"config": "; ".join(bad[:10])}) from None
+    return data
 
 
 def entry_changes(form: EntryForm, values: dict[str, str]) -> dict[str, Any]:

@@ -162,7 +162,10 @@ class MatrixParams(QueryModel):
 
 
 class MatrixApiParams(MatrixParams):
-    view: Annotated[Literal["features", "hardware"], Field(description="which matrix")] = "features"
+    view: Annotated[
+        Literal["features", "hardware", "models"],
+        Field(description="which matrix (models: architectures x systems, its own filters)"),
+    ] = "features"
 
 
 def need_vocabulary(capabilities: Sequence[str]) -> list[str]:

@@ -13,7 +13,7 @@ from typing import Any
 from urllib.parse import quote, urlencode
 
 from app.schemas import FieldChange, Names, RevisionView
-from app.text import entity_label
+from app.text import CONFIG_LABELS, entity_label
 
 VERBS = {"create": "Added", "update": "Changed", "delete": "Removed", "withdraw": "Withdrew"}
 PAGES = {  # entity -> the path its page lives under
@@ -137,7 +137,7 @@ def field_changes(revision: RevisionView) -> list[FieldChange]:
     changed shows only the entries removed (before) and added (after); values longer than
     `MAX_VALUE_CHARS` are cut short (the JSON has them whole).
     """
-    before, after = revision.before or {}, revision.after or {}
+    before, after = _spread_config(revision.before or {}), _spread_config(revision.after or {})
     out = []
     for name in dict.fromkeys([*before, *after]):
         old, new = before.get(name), after.get(name)
@@ -147,6 +147,15 @@ def field_changes(revision: RevisionView) -> list[FieldChange]:
             old, new = _list_difference(old, new)
         out.append(FieldChange(field=name, before=_text(old), after=_text(new)))
     return out
+
+
+def _spread_config(doc: dict[str, Any]) -> dict[str, Any]:
+    """A model's config.json facts (a dict under `config`) as one labelled field each."""
+    facts = doc.get("config")
+    if not isinstance(facts, dict):
+        return doc
+    spread = {k: v for k, v in doc.items() if k != "config"}
+    return spread | {f"config.json {CONFIG_LABELS.get(k, k)}": v for k, v in facts.items()}
 
 
 def _list_difference(old: list[Any], new: list[Any]) -> tuple[Any, Any]:

@@ -87,3 +87,12 @@ def benchmarks_csv(results: list[BenchmarkView]) -> str:
         row["source"] = r.source.slug
         writer.writerow(_row([row[c] for c in BENCHMARK_COLUMNS]))
     return buffer.getvalue()
+
+
+def table_csv(rows: list[list[str]]) -> str:
+    """Rows already put in order (a header first) as CSV, every cell made spreadsheet-safe:
+    the models matrix (app/queries/model_matrix.py) writes its own columns."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerows(_row(list(line)) for line in rows)
+    return buffer.getvalue()

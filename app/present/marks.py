@@ -390,3 +390,34 @@ def level_cells(
             if (c.capability in pinned) == pinned_part
         )
     )
+
+
+class _SupportCell(Protocol):
+    level: str
+    disputed: bool
+    since: str | None
+    until: str | None
+
+
+def support_cell(system: str, architecture: str, cell: _SupportCell | None) -> Markup:
+    """One cell of the models matrix: the level and since which release (or until which it
+    was served), linked to the registry rows behind it; "no source says" when none does."""
+    sys, arch = _text(system), _text(architecture)
+    if cell is None:
+        return Markup(
+            '<td class="lv lv-no-claim"><span class="no-claim-mark" aria-hidden="true">◌</span>'
+            '<span class="visually-hidden">no source says</span></td>'
+        )
+    classes = f"lv lv-{_text(cell.level)}" + (" is-disputed" if cell.disputed else "")
+    text = (
+        f'<td class="{classes}"><a data-cell="{sys}:{arch}" href="/matrix/cell?system={sys}'
+        f'&amp;architecture={arch}"><span aria-hidden="true">{_matrix_mark(cell.level)}'
+    )
+    if cell.disputed:
+        text += '<span class="flag" aria-hidden="true">⚑</span><span class="visually-hidden">'
+        text += " disputed</span>"
+    if cell.until:
+        text += f'<small class="since">until {_text(cell.until)}</small>'
+    elif cell.since:
+        text += f'<small class="since">{_text(cell.since)}</small>'
+    return Markup(text + "</a></td>")

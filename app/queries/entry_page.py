@@ -11,6 +11,7 @@ from sqlmodel import Session
 from app.queries.benchmarks import all_results
 from app.queries.common import source_refs
 from app.queries.entries import vocabulary_entries
+from app.queries.support_answer import SupportAnswer, support_for_model
 from app.schemas import (
     BenchmarkView,
     HardwareEntryView,
@@ -18,6 +19,14 @@ from app.schemas import (
     SourceRef,
     WorkloadEntryView,
 )
+
+
+class Derivative(BaseModel):
+    """A quantised or fine-tuned model whose base is the entry."""
+
+    slug: str
+    name: str
+    precision: str | None
 
 
 class EntryPage(BaseModel):
@@ -28,6 +37,10 @@ class EntryPage(BaseModel):
     sources: list[SourceRef]  # the sources that name the entry
     figures: list[BenchmarkView]
     systems: int  # how many systems the figures cover
+    # A model's: which systems serve its architecture class (the models matrix's cells), its
+    # quantised or fine-tuned derivatives; empty for hardware and workloads.
+    support: SupportAnswer | None = None
+    derivatives: list[Derivative] = []
 
 
 def entry_page(session: Session, kind: str, slug: str, today: dt.date) -> EntryPage | None:
@@ -43,7 +56,18 @@ def entry_page(session: Session, kind: str, slug: str, today: dt.date) -> EntryP
     config = getattr(entry, "config", None)
     if config is not None and config.source not in cited:
         cited.append(config.source)  # the config facts' own source is cited with the others
+    support, derivatives = None, []
+    if isinstance(entry, ModelEntryView):
+        found = support_for_model(session, entry.slug)
+        support = found if isinstance(found, SupportAnswer) else None
+        derivatives = [
+            Derivative(slug=e.slug, name=e.name, precision=e.precision)
+            for e in vocabulary_entries(session)["model"]
+            if isinstance(e, ModelEntryView) and e.base == slug and not e.withdrawn
+        ]
     return EntryPage(
+        support=support,
+        derivatives=derivatives,
         kind=kind,
         entry=entry,  # type: ignore[arg-type]
         sources=[refs[s] for s in cited if s in refs],

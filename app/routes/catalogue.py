@@ -31,7 +31,7 @@ from app.queries.team_catalogue import entry_uses, team_catalogue
 from app.web.errors import NotFoundError
 from app.web.pages import page
 from app.writes import common, entries
-from app.writes.entry_inputs import SystemIn, entry_aliases, entry_fields
+from app.writes.entry_inputs import SystemIn, entry_aliases, entry_config, entry_fields
 from app.writes.transaction import write_transaction
 
 router = APIRouter(include_in_schema=False)
@@ -72,7 +72,14 @@ def _add(
                 doc = entries.add_system(session, who, fields, given.slug)
             else:
                 doc = entries.add_entry(
-                    session, who, kind, entry_fields(given), entry_aliases(given), given.slug
+                    session,
+                    who,
+                    kind,
+                    entry_fields(given),
+                    entry_aliases(given),
+                    given.slug,
+                    config=entry_config(given),
+                    team_name=request.app.state.settings.atlas_team_name,
                 )
     except common.TeamError as exc:
         form.problems = sentences(exc.problems)

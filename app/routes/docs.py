@@ -9,6 +9,8 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from pydantic import BaseModel
 
 from app.db import SessionDep
+from app.queries.model_list import model_list_vocabularies
+from app.queries.model_matrix import model_vocabularies
 from app.queries.vocabularies import (
     benchmark_vocabularies,
     change_vocabularies,
@@ -49,7 +51,8 @@ def openapi(request: Request, session: SessionDep) -> Response:
     fill_vocabularies(
         schema,
         {
-            "/api/v1/matrix": matrix_vocabularies(session),
+            "/api/v1/matrix": {**matrix_vocabularies(session), **model_vocabularies(session)},
+            "/api/v1/models": model_list_vocabularies(session),
             "/api/v1/benchmarks": benchmark_vocabularies(session),
             "/api/v1/sweeps": benchmark_vocabularies(session),
             "/api/v1/compare": system_vocabularies(session),

@@ -8,16 +8,17 @@ from fastapi.responses import RedirectResponse, Response
 
 from app.db import SessionDep
 from app.forms.editing import is_editor
+from app.params.models import ARCHITECTURE_KINDS, CONTEXT_CHOICES, SIZE_LABELS
 from app.queries.entries import vocabulary_entries
 from app.queries.finder import ENTRY_PATHS, feature_index, search
-from app.web.deps import Ignored
+from app.queries.model_list import model_list
+from app.web.deps import Ignored, ModelListReading
 from app.web.pages import page
 from app.web.render import render, tidy_redirect
 
 router = APIRouter(include_in_schema=False)
 
 INDEXES = {  # path -> (vocabulary kind, heading, JSON twin)
-    "/models": ("model", "Models", "/api/v1/models"),
     "/workloads": ("workload", "Workloads", "/api/v1/workloads"),
     "/accelerators": ("hardware", "Accelerators measured", "/api/v1/hardware"),
 }
@@ -54,8 +55,33 @@ def _entries_page(request: Request, session: SessionDep, ignored: list[str], pat
 
 
 @page(router, "/models")
-def models_page(request: Request, session: SessionDep, ignored: Ignored) -> Response:
-    return _entries_page(request, session, ignored, "/models")
+def models_page(request: Request, session: SessionDep, reading: ModelListReading) -> Response:
+    params, problems = reading.params, reading.problems
+    canonical = f"/models?{params.query_string()}".rstrip("?")
+    if not problems and (redirect := tidy_redirect(request, canonical, reading.ignored)):
+        return redirect
+    found = model_list(session, params)
+    context = {
+        "result": found,
+        "params": params,
+        "problems": problems,
+        "sizes": SIZE_LABELS,
+        "kinds": ARCHITECTURE_KINDS,
+        "contexts": CONTEXT_CHOICES,
+        "json_url": f"/api/v1/models?{found.query}".rstrip("?"),
+        "active": "benchmarks",
+        "ignored_parameters": reading.ignored,
+        "can_add": is_editor(request),
+    }
+    return render(
+        request,
+        "pages/models.html",
+        context,
+        session=session,
+        fragments=("model_results",),
+        canonical=canonical,
+        status_code=422 if problems else 200,
+    )
 
 
 @page(router, "/workloads")

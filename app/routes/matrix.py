@@ -13,7 +13,8 @@ from app.queries.features import capability_names, feature_page
 from app.queries.matrix import build_matrix
 from app.queries.matrix_data import matrix_base
 from app.queries.matrix_page import CellView, columns, find_cell, matrix_page_view, named_cell
-from app.web.deps import Ignored, MatrixReading
+from app.routes.model_views import models_matrix_csv, models_matrix_page, support_cell_page
+from app.web.deps import Ignored, MatrixReading, ModelMatrixReading
 from app.web.errors import NotFoundError
 from app.web.pages import page
 from app.web.render import is_htmx, render, tidy_redirect
@@ -87,7 +88,11 @@ def _matrix_page(
 
 
 @page(router, "/matrix")
-def feature_matrix(request: Request, session: SessionDep, reading: MatrixReading) -> Response:
+def feature_matrix(
+    request: Request, session: SessionDep, reading: MatrixReading, models: ModelMatrixReading
+) -> Response:
+    if models.params.view == "models":
+        return models_matrix_page(request, session, models)
     return _matrix_page(request, session, reading, "features")
 
 
@@ -109,7 +114,11 @@ def _csv_export(session: SessionDep, reading: Reading[MatrixParams], view: str) 
 
 
 @page(router, "/matrix.csv")
-def feature_matrix_csv(session: SessionDep, reading: MatrixReading) -> Response:
+def feature_matrix_csv(
+    session: SessionDep, reading: MatrixReading, models: ModelMatrixReading
+) -> Response:
+    if models.params.view == "models":
+        return models_matrix_csv(session, models)
     return _csv_export(session, reading, "features")
 
 
@@ -120,8 +129,14 @@ def hardware_matrix_csv(session: SessionDep, reading: MatrixReading) -> Response
 
 @page(router, "/matrix/cell")
 def cell_page(
-    request: Request, session: SessionDep, system: str = "", capability: str = ""
+    request: Request,
+    session: SessionDep,
+    system: str = "",
+    capability: str = "",
+    architecture: str = "",
 ) -> Response:
+    if architecture:  # a cell of the models matrix
+        return support_cell_page(request, session, system, architecture)
     found = find_cell(session, system, capability)
     if found is None:
         raise _no_cell(session, system, capability)

@@ -13,6 +13,7 @@ from app.queries.coverage import database_coverage
 from app.queries.import_groups import ImportChange, collapse_imports, split_imports
 from app.queries.matrix_data import system_name_map
 from app.queries.revisions import revision_page
+from app.queries.support import level_counts, support_base
 from app.queries.sweeps import team_sweeps
 from app.queries.systems import (
     compare_candidates,
@@ -96,6 +97,8 @@ def system_page(slug: str, request: Request, session: SessionDep, ignored: Ignor
         "ignored_parameters": ignored,
         "team": system_editing(request, session, detail),
         "coverage": database_coverage(session).of(slug),
+        # A registry lists hundreds of classes: the page counts them and links to the matrix.
+        "model_support": level_counts(support_base(session), slug),
         "timelines": team_sweeps(session, SweepParams(system=(slug,))).timelines,
         "timelines_json_url": f"/api/v1/sweeps?system={slug}",
         "active": "systems",

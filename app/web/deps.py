@@ -30,8 +30,11 @@ from app.params.decide import AnswerParams, FlowParams
 from app.params.fit import FitParams
 from app.params.lists import ListParams, NotesParams
 from app.params.matrix import MatrixApiParams, MatrixParams
+from app.params.models import ModelListParams, ModelMatrixParams, SupportParams
 from app.params.reader import ParamError, ParamProblem, QueryModel, Reading, read_query
 from app.queries.import_groups import ImportChange
+from app.queries.model_list import model_list_vocabularies
+from app.queries.model_matrix import model_vocabularies
 from app.queries.readings import (
     read_change_entries,
     read_changes,
@@ -92,6 +95,42 @@ def _flow(session: Session, query: QueryParams) -> Reading[FlowParams]:
 
 def _fit(_session: Session, query: QueryParams) -> Reading[FitParams]:
     return read_query(FitParams, query)
+def _models_view(query: QueryParams) -> bool:
+    return query.get("view") == "models"
+
+
+def _model_matrix(session: Session, query: QueryParams) -> Reading[ModelMatrixParams]:
+    # /matrix serves the features view unless asked: its readers need not load the support data.
+    if not _models_view(query):
+        return Reading(ModelMatrixParams(view="features"), [], [])
+    return read_query(ModelMatrixParams, query, model_vocabularies(session))
+
+
+def _checked_model_matrix(session: Session, query: QueryParams) -> Reading[ModelMatrixParams]:
+    found = _model_matrix(session, query)
+    checked(found)
+    return found
+
+
+def _model_list(session: Session, query: QueryParams) -> Reading[ModelListParams]:
+    return read_query(ModelListParams, query, model_list_vocabularies(session))
+
+
+def _checked_model_list(session: Session, query: QueryParams) -> Reading[ModelListParams]:
+    found = _model_list(session, query)
+    checked(found)
+    return found
+
+
+def _checked_support(_session: Session, query: QueryParams) -> Reading[SupportParams]:
+    found = read_query(SupportParams, query)
+    given = [name for name in ("model", "architecture") if found.params.model_dump()[name]]
+    if len(given) != 1:
+        reason = "give exactly one of model= (a name as typed) or architecture= (an HF class)"
+        more = [ParamProblem("model", found.params.model, (), reason)]
+        checked(found, more)
+    checked(found)
+    return found
 
 
 Ignored = Annotated[list[str], reading(_ignored)]
@@ -99,6 +138,8 @@ Ignored = Annotated[list[str], reading(_ignored)]
 MatrixReading = Annotated[
     Reading[MatrixParams], reading(lambda s, q: read_matrix(s, q, MatrixParams))
 ]
+ModelMatrixReading = Annotated[Reading[ModelMatrixParams], reading(_model_matrix)]
+"""The models x systems matrix's parameters, read only when the query says view=models."""
 CompareReading = Annotated[Reading[CompareParams], reading(read_compare)]
 FlowReading = Annotated[Reading[FlowParams], reading(_flow)]
 FitReading = Annotated[Reading[FitParams], reading(_fit)]
@@ -110,6 +151,8 @@ ChangeEntries = Annotated[ChangeEntriesPage, reading(read_change_entries)]
 
 
 def _checked_matrix(session: Session, query: QueryParams) -> Reading[MatrixApiParams]:
+    if _models_view(query):  # the models view's own reading checks its parameters
+        return Reading(MatrixApiParams(view="models"), [], [])
     found = read_matrix(session, query, MatrixApiParams)
     checked(found)
     return found
@@ -162,6 +205,10 @@ def _checked_changes(
 
 
 MatrixApiReading = Annotated[Reading[MatrixApiParams], reading(_checked_matrix)]
+ModelMatrixApiReading = Annotated[Reading[ModelMatrixParams], reading(_checked_model_matrix)]
+ModelListReading = Annotated[Reading[ModelListParams], reading(_model_list)]
+ModelListApiReading = Annotated[Reading[ModelListParams], reading(_checked_model_list)]
+SupportReading = Annotated[Reading[SupportParams], reading(_checked_support)]
 CompareApiReading = Annotated[Reading[CompareApiParams], reading(_checked_compare)]
 SweepsReading = Annotated[Reading[SweepParams], reading(_checked_sweeps)]
 NotesReading = Annotated[Reading[NotesParams], reading(_checked_notes)]

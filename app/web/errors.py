@@ -41,8 +41,12 @@ class NotFoundError(Exception):
         detail: str | None = None,
         link: str | None = None,
         listed: bool = True,
+        suggested: list[str] | None = None,
     ) -> None:
         self.kind, self.value, self.allowed = kind, value, allowed
+        # The closest names when the caller knows better than difflib (Names.suggest knows
+        # Ollama tags and file names, and never offers another size).
+        self.suggested = suggested
         self.names = names or {}
         self.link, self.listed = link, listed
         super().__init__(detail or f"There is no {KIND_WORDS.get(kind, kind)} called {value!r}.")
@@ -84,7 +88,9 @@ def _wants_json(request: Request) -> bool:
 
 
 async def _not_found(request: Request, exc: NotFoundError) -> Response:
-    close = suggestions(exc.value, exc.allowed, exc.names)
+    close = exc.suggested
+    if close is None:
+        close = suggestions(exc.value, exc.allowed, exc.names)
     body = {
         "detail": str(exc),
         "field": exc.kind,

@@ -24,6 +24,7 @@ from app.db import lock_writes
 from app.models import VOCABULARY_TABLES, BenchmarkResult, Claim, System, TeamNote
 from app.vocabulary.names import alias_key
 from app.writes.common import TeamError, UnknownItemError, author, check_version, now
+from app.writes.config_json import ConfigJson, config_doc, drop_config, store_config
 from app.writes.revisions import record
 
 FIELDS: dict[str, tuple[str, ...]] = {
@@ -75,14 +76,20 @@ def add_entry(
     fields: Mapping[str, Any],
     aliases: list[str],
     slug: str | None = None,
+    config: ConfigJson | None = None,
+    team_name: str = "Team",
 ) -> dict[str, Any]:
-    """Add the team's own entry of `kind`; return its document (with `slug` and `version`)."""
+    """Add the team's own entry of `kind`; return its document (with `slug` and `version`).
+    A model may come with its config.json: its class, precision and facts are kept too."""
     lock_writes(session)
     model = VOCABULARY_TABLES[kind][0]
     slug = slug or slugify(fields["name"])
     _check_names(session, kind, {"name": [fields["name"]], "aliases": aliases, "slug": [slug]})
     position = int(session.exec(select(func.coalesce(func.max(model.position), 0))).one()) + 1
     values = dict(fields)
+    if config is not None:
+        values["architecture"] = config.architectures[0]
+        values["precision"] = config.precision()
     if kind == "workload" and not values.get("description"):
         values["description"] = _workload_description(values)
     row = model(
@@ -97,6 +104,10 @@ def add_entry(
     )
     session.add(row)
     session.flush()
+    if config is not None:
+        hf_id = next((a for a in aliases if "/" in a), None)
+        page = f"https://huggingface.co/{hf_id}/blob/main/config.json" if hf_id else ""
+        store_config(session, row.id, config, team_name, page)
     _put_aliases(session, who, kind, row, aliases)
     doc = entry_doc(session, kind, row)
     _revise(session, who, kind, slug, "create", None, doc)
@@ -175,6 +186,9 @@ def delete_entry(
         raise InUseError(f"the {NOUNS[kind]} {slug}", [f"result {u}" for u in used], total)
     for alias in session.exec(select(alias_model).where(getattr(alias_model, parent) == row.id)):
         session.delete(alias)
+    if kind == "model":
+        drop_config(session, row.id)
+        session.flush()  # the facts go before the model they point at
     session.delete(row)
     session.flush()
     _revise(session, who, kind, slug, "delete", before, None)
@@ -199,6 +213,10 @@ def entry_doc(session: Session, kind: str, row: Any) -> dict[str, Any]:
     )
     doc: dict[str, Any] = {"kind": kind, "slug": row.slug, "team": bool(row.team)}
     doc |= {name: getattr(row, name) for name in FIELDS[kind] if getattr(row, name) is not None}
+    if kind == "model":
+        doc |= {n: getattr(row, n) for n in ("architecture", "precision") if getattr(row, n)}
+        if (facts := config_doc(session, row.id)) is not None:
+            doc["config"] = facts
     doc["aliases"] = [a.alias for a in aliases]
     doc["team_aliases"] = [a.alias for a in aliases if a.team]
     if row.withdrawn:

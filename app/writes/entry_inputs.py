@@ -17,6 +17,7 @@ from app.seeding.schema import (
     Text,
     Url,
 )
+from app.writes.config_json import ConfigJson
 from app.writes.inputs import Version, _typed_number
 
 NAME_MAX = 200
@@ -67,6 +68,8 @@ class ModelIn(EntryIn):
     active_parameters_b: Amount = None
     hf_id: OptionalName = None  # kept as an alias (Qwen/Qwen3-32B)
     note: OptionalText = None
+    # The model's config.json as pasted: its class and facts (app/writes/config_json.py).
+    config: ConfigJson | None = None
 
     _renamed = model_validator(mode="before")(_old_architecture)
 
@@ -98,7 +101,12 @@ INPUTS: dict[str, type[EntryIn]] = {
 
 def entry_fields(entry: EntryIn) -> dict[str, Any]:
     """The columns of a new entry (aliases, slug and a model's Hugging Face id apart)."""
-    return entry.model_dump(exclude={"slug", "aliases", "hf_id"})
+    return entry.model_dump(exclude={"slug", "aliases", "hf_id", "config"})
+
+
+def entry_config(entry: EntryIn) -> ConfigJson | None:
+    """A model's pasted config.json, checked; None for other kinds or when none was given."""
+    return getattr(entry, "config", None)
 
 
 def entry_aliases(entry: EntryIn) -> list[str]:

@@ -25,6 +25,7 @@ from app.models import (
     ImportBatch,
     ImportRun,
     Metric,
+    ModelConfig,
     Revision,
     Source,
     SourceCaveat,
@@ -152,6 +153,10 @@ class _Restorer:
             user = self.ids["user"][price.user] if price.user else None
             fields = price.model_dump(exclude={"user"})
             self.session.add(HardwarePrice(**fields, user_id=user))
+        for config in team.model_configs:  # after the models and sources they point at
+            fields = config.model_dump(exclude={"model", "source"})
+            model_id, source_id = self.ids["model"][config.model], self.ids["source"][config.source]
+            self.session.add(ModelConfig(**fields, languagemodel_id=model_id, source_id=source_id))
         self.insert(Revision, team.revisions)
         self.session.flush()
         if team.revisions and self.session.get_bind().dialect.name == "postgresql":

@@ -27,6 +27,7 @@ from app.backup.restore import restore_backup
 from app.db import make_engine
 from app.seeding.prepare import prepare_database, seed
 from app.writes import claims, entries, imports, notes, prices, team
+from app.writes.config_json import ConfigJson
 from app.writes.imports import ImportContext
 from app.writes.inputs import TeamClaimIn, TeamNoteIn, TeamResultIn
 from app.writes.transaction import write_transaction
@@ -178,9 +179,12 @@ FORK = {
 HF_LLAMA = "meta-llama/Llama-3.1-8B-Instruct"
 
 
+PASTED_CONFIG = {"architectures": ["LlamaForCausalLM"], "num_hidden_layers": 32, "vocab_size": 7}
+
+
 def make_catalogue(engine: Engine) -> None:
     """A team hardware entry (edited once), a team alias on a published model, a team system,
-    and a result on all three."""
+    a team model from a pasted config.json, and a result on the first three."""
     add = lambda s, who: entries.add_entry(s, who, "hardware", H200_NVL, ["H200 NVL"])  # noqa: E731
     as_user(engine, "eddie", add)
     change = {"aliases": ["H200 NVL", "H200 NVL 141GB"]}
@@ -193,6 +197,14 @@ def make_catalogue(engine: Engine) -> None:
         lambda s, who: entries.update_entry(s, who, "model", "llama-3.1-8b", alias, 1),
     )
     as_user(engine, "eddie", lambda s, who: entries.add_system(s, who, FORK, None))
+    pasted = ConfigJson.model_validate(PASTED_CONFIG)
+    as_user(
+        engine,
+        "eddie",
+        lambda s, who: entries.add_entry(
+            s, who, "model", {"name": "Team Pasted Model"}, [], config=pasted, team_name=TEAM
+        ),
+    )
     on_them = [
         result(
             "our-vllm-fork", "throughput", "tok/s", value=3100, hardware="h200-nvl", model=HF_LLAMA

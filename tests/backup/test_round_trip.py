@@ -266,7 +266,7 @@ SEED_TABLES = {
     "workload",
     "workloadalias",
     # Model classes, their config facts and which system serves which class (issue 35):
-    # published data only, so far (a team cannot add its own yet).
+    # published data, but for a team model's pasted config.json (team.json's model_configs).
     "architecture",
     "model_config",
     "model_support",
@@ -303,6 +303,29 @@ def test_a_hardware_price_survives_the_round_trip(
         2.49,
         "on-demand list price",
     )
+
+
+def test_a_team_models_pasted_config_survives_the_round_trip(
+    instance: Instance, restored: Restore, engine_of: Callable[[str], Engine]
+) -> None:
+    from app.models import LanguageModel, ModelConfig
+
+    team = team_json(instance.backup)
+    [config] = team["model_configs"]
+    assert (config["model"], config["source"], config["layers"]) == (
+        "team-pasted-model",
+        "team",
+        32,
+    )
+    with Session(engine_of(restored.url)) as session:
+        model = session.exec(
+            select(LanguageModel).where(LanguageModel.slug == "team-pasted-model")
+        ).one()
+        assert model.team and model.architecture == "LlamaForCausalLM"
+        row = session.exec(
+            select(ModelConfig).where(ModelConfig.languagemodel_id == model.id)
+        ).one()
+        assert (row.layers, row.vocab_size) == (32, 7)
 
 
 def test_every_table_is_in_the_seed_files_in_team_json_or_left_out_on_purpose(

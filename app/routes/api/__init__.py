@@ -11,6 +11,7 @@ from app.routes.api import (
     fit,
     imports,
     items,
+    models,
     notes,
     team,
 )
@@ -18,6 +19,7 @@ from app.routes.api import (
 # In this order in /openapi.json.
 API_ROUTERS: tuple[APIRouter, ...] = (
     catalogue.router,
+    models.router,
     finder.router,
     fit.router,
     items.router,

@@ -20,6 +20,7 @@ from app.params.compare import CompareApiParams
 from app.params.decide import AnswerParams, DecideParams
 from app.params.lists import ListParams
 from app.params.matrix import MatrixApiParams
+from app.params.models import ModelListParams, ModelMatrixParams
 from app.params.reader import Reading, read_query
 from app.queries.benchmark_page import BenchmarkPage
 from app.queries.catalogue import list_capabilities, list_sources
@@ -30,10 +31,12 @@ from app.queries.entry_page import EntryPage
 from app.queries.features import FeaturePage, capability_names, feature_page
 from app.queries.matrix import MatrixResult, build_matrix
 from app.queries.matrix_data import system_name_map
+from app.queries.model_list import model_list
 from app.queries.readings import read_benchmarks
 from app.queries.sweep_models import SweepPage
 from app.queries.sweeps import shows_sweeps, team_sweeps
 from app.queries.systems import get_system, list_systems, system_slugs
+from app.routes.api.models import ModelMatrixResponse, model_matrix_json
 from app.routes.entries import PATHS, find_entry
 from app.schemas import (
     CapabilityView,
@@ -50,6 +53,8 @@ from app.web.deps import (
     Ignored,
     ListReading,
     MatrixApiReading,
+    ModelListApiReading,
+    ModelMatrixApiReading,
     SweepsReading,
     checked,
 )
@@ -69,6 +74,14 @@ class Ignoring(BaseModel):
 
 
 class MatrixResponse(MatrixResult, Ignoring): ...
+
+
+def _matrix_parameters() -> dict[str, Any]:
+    """Both views' parameters: the features views' and the models view's own filters."""
+    features = query_parameters(MatrixApiParams)["parameters"]
+    named = {p["name"] for p in features}
+    models = query_parameters(ModelMatrixParams)["parameters"]
+    return {"parameters": features + [p for p in models if p["name"] not in named]}
 
 
 class Paged(BaseModel):
@@ -141,11 +154,19 @@ def hardware(request: Request, session: SessionDep, listing: ListReading) -> Res
     "/models",
     response_model=list[ModelEntryView],
     responses=LIST_RESPONSES,
-    openapi_extra=LIST_PAGING,
+    openapi_extra={
+        "parameters": LIST_PAGING["parameters"] + query_parameters(ModelListParams)["parameters"]
+    },
 )
-def models(request: Request, session: SessionDep, listing: ListReading) -> Response:
-    """Every model entry: slug, name, family, size, aliases, vague flag, figures using it."""
-    return _json_page(request, listing, vocabulary_entries(session)["model"])
+def models(
+    request: Request, session: SessionDep, listing: ListReading, filters: ModelListApiReading
+) -> Response:
+    """The model entries /models shows (current ones, narrowed by its filters): slug, name,
+    family, size, architecture class, config facts, aliases, figures using it."""
+    # Each reading names the other's parameters as unknown: only names both ignore are.
+    ignored = [name for name in listing.ignored if name in filters.ignored]
+    paging = Reading(listing.params, listing.problems, ignored)
+    return _json_page(request, paging, model_list(session, filters.params).models)
 
 
 @page(
@@ -264,12 +285,17 @@ def sources(request: Request, session: SessionDep, listing: ListReading) -> Resp
 @page(
     router,
     "/matrix",
-    response_model=MatrixResponse,
+    response_model=MatrixResponse | ModelMatrixResponse,
     responses=BAD_VALUE,
-    openapi_extra=query_parameters(MatrixApiParams),
+    openapi_extra=_matrix_parameters(),
 )
-def matrix(session: SessionDep, reading: MatrixApiReading) -> Response:
-    """The matrix exactly as /matrix (view=features) or /hardware (view=hardware) shows it."""
+def matrix(
+    session: SessionDep, reading: MatrixApiReading, models: ModelMatrixApiReading
+) -> Response:
+    """The matrix exactly as /matrix (view=features), /hardware (view=hardware) or
+    /matrix?view=models (architectures x systems, with its own filters) shows it."""
+    if reading.params.view == "models":
+        return model_matrix_json(session, models)
     return render_json(build_matrix(session, reading.params.view, reading.params), reading.ignored)
 
 

@@ -11,7 +11,7 @@ Editors and admins only, by token or cookie.
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import ValidationError
 
@@ -36,6 +36,7 @@ from app.writes.entry_inputs import (
     SystemIn,
     SystemPatch,
     entry_aliases,
+    entry_config,
     entry_fields,
 )
 
@@ -62,7 +63,9 @@ def catalogue_write(session: SessionDep, change: Callable[[], T]) -> T:
         raise RefusedError(JSONResponse(used, status_code=409)) from exc
 
 
-def _post_entry(kind: str, who: EditorUser, session: SessionDep, body: Any) -> Response:
+def _post_entry(
+    kind: str, who: EditorUser, session: SessionDep, body: Any, team_name: str
+) -> Response:
     try:
         entry = INPUTS[kind].model_validate(body)
     except ValidationError as exc:
@@ -70,7 +73,14 @@ def _post_entry(kind: str, who: EditorUser, session: SessionDep, body: Any) -> R
     doc = catalogue_write(
         session,
         lambda: entries.add_entry(
-            session, who, kind, entry_fields(entry), entry_aliases(entry), entry.slug
+            session,
+            who,
+            kind,
+            entry_fields(entry),
+            entry_aliases(entry),
+            entry.slug,
+            config=entry_config(entry),
+            team_name=team_name,
         ),
     )
     reply = rows_reply(doc, 201)
@@ -117,8 +127,9 @@ def _routes(kind: str) -> None:
         summary=f"Add the team's own {noun}",
         name=f"post_{kind}",
     )
-    def post(who: EditorUser, session: SessionDep, body: AnyJson) -> Response:
-        return _post_entry(kind, who, session, body)
+    def post(request: Request, who: EditorUser, session: SessionDep, body: AnyJson) -> Response:
+        team_name = request.app.state.settings.atlas_team_name
+        return _post_entry(kind, who, session, body, team_name)
 
     @router.patch(
         f"{path}/{{slug}}",
