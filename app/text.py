@@ -132,6 +132,8 @@ def validation_words(kind: str, ctx: dict[str, object], message: str) -> str:
         return VALIDATION_WORDS[kind]
     text = message.removeprefix("Value error, ")
     return text[:1].upper() + text[1:] + ("" if text.endswith((".", "?")) else ".")
+
+
 CONFIG_LABELS = {
     "layers": "layers",
     "hidden_size": "hidden size",

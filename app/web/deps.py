@@ -95,6 +95,8 @@ def _flow(session: Session, query: QueryParams) -> Reading[FlowParams]:
 
 def _fit(_session: Session, query: QueryParams) -> Reading[FitParams]:
     return read_query(FitParams, query)
+
+
 def _models_view(query: QueryParams) -> bool:
     return query.get("view") == "models"
 
