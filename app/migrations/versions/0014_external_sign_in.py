@@ -7,7 +7,7 @@
   GET /api/v1/me; existing sessions began with a password.
 
 Revision ID: 0014
-Revises: 0011
+Revises: 0013
 Create Date: 2026-12-06 03:25:00
 """
 
@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0014"
-down_revision: str | None = "0011"
+down_revision: str | None = "0013"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
