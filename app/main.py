@@ -1,10 +1,12 @@
 """create_app(settings) -> FastAPI: the engine, first-start seeding, static files, routers."""
 
+import asyncio
 from collections.abc import AsyncIterator, Awaitable
 from contextlib import asynccontextmanager
 
 from anyio import to_thread
 from fastapi import Depends, FastAPI
+from sqlalchemy import Engine
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
@@ -52,6 +54,7 @@ from app.web.edge.security import SecurityHeaders
 from app.web.errors import install_error_handlers
 from app.web.http_basics import CompressedStaticFiles, HttpBasics
 from app.web.render import build_slots
+from app.webhooks.sender import Sender
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -76,7 +79,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await app.state.fresh_version.current()
         app.state.render_cache = RenderCache(max_bytes=settings.render_cache_mb * 1024 * 1024)
         app.state.build_slots = build_slots(settings.threads, settings.builds)
+        sending = _start_sender(app, settings, engine)
         yield
+        if sending is not None:
+            await app.state.webhook_sender.stop()
+            await sending
         await to_thread.run_sync(app.state.fresh_version.close)
         await to_thread.run_sync(version_reader.close)
         engine.dispose()
@@ -158,6 +165,21 @@ def edge(app: FastAPI, settings: Settings, metrics: Metrics) -> list[Middleware]
         Middleware(CrossOriginGuard, cookie_name=cookies),
         Middleware(NoteRoute, routes=app.router.routes),
     ]
+
+
+def _start_sender(app: FastAPI, settings: Settings, engine: Engine) -> asyncio.Task[None] | None:
+    """Start the webhook sender on this process's event loop (docs/webhooks.md)."""
+    if not settings.atlas_webhooks_send:
+        return None
+    app.state.webhook_sender = Sender(
+        engine,
+        public_base=settings.public_base(),
+        allow_private=settings.atlas_webhooks_allow_private,
+        timeout=settings.atlas_webhooks_timeout_seconds,
+        concurrency=settings.atlas_webhooks_concurrency,
+        poll_seconds=settings.atlas_webhooks_poll_seconds,
+    )
+    return asyncio.create_task(app.state.webhook_sender.run(), name="webhook sender")
 
 
 def _version_now(app: FastAPI) -> Awaitable[str] | None:

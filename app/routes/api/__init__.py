@@ -12,6 +12,7 @@ from app.routes.api import (
     items,
     notes,
     team,
+    webhooks,
 )
 
 # In this order in /openapi.json.
@@ -25,4 +26,5 @@ API_ROUTERS: tuple[APIRouter, ...] = (
     entries.router,
     changes.router,
     account.router,
+    webhooks.router,
 )
