@@ -21,6 +21,7 @@ from app.ops.observe import NoteRoute
 from app.routes import (
     accounts,
     admin,
+    admin_webhooks,
     benchmarks,
     catalogue,
     changes,
@@ -121,6 +122,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         imports,
         accounts,
         admin,
+        admin_webhooks,
         tokens,
         team_results,
         team_claims,
