@@ -44,7 +44,7 @@ class DeliveryView(BaseModel):
     log: list[dict[str, Any]]
 
 
-class UnknownWebhook(LookupError):
+class UnknownWebhookError(LookupError):
     """No receiver with that id."""
 
 
@@ -53,8 +53,9 @@ def list_webhooks(session: Session) -> list[WebhookView]:
     counts: dict[tuple[int, str], int] = {
         (hook, status): n
         for hook, status, n in session.exec(
-            select(WebhookDelivery.webhook_id, WebhookDelivery.status, func.count())
-            .group_by(col(WebhookDelivery.webhook_id), col(WebhookDelivery.status))
+            select(WebhookDelivery.webhook_id, WebhookDelivery.status, func.count()).group_by(
+                col(WebhookDelivery.webhook_id), col(WebhookDelivery.status)
+            )
         ).all()
     }
     hooks = session.exec(select(Webhook).order_by(col(Webhook.id))).all()
@@ -62,10 +63,10 @@ def list_webhooks(session: Session) -> list[WebhookView]:
 
 
 def get_webhook(session: Session, hook_id: int) -> WebhookView:
-    """One receiver (UnknownWebhook if there is none)."""
+    """One receiver (UnknownWebhookError if there is none)."""
     found = [h for h in list_webhooks(session) if h.id == hook_id]
     if not found:
-        raise UnknownWebhook(f"no webhook with id {hook_id}")
+        raise UnknownWebhookError(f"no webhook with id {hook_id}")
     return found[0]
 
 
@@ -90,7 +91,7 @@ def list_deliveries(
 ) -> list[DeliveryView]:
     """A receiver's deliveries, newest first."""
     if session.get(Webhook, hook_id) is None:
-        raise UnknownWebhook(f"no webhook with id {hook_id}")
+        raise UnknownWebhookError(f"no webhook with id {hook_id}")
     rows = session.exec(
         select(WebhookDelivery, WebhookEvent.event, WebhookEvent.key)
         .join(WebhookEvent, col(WebhookEvent.id) == WebhookDelivery.event_id)

@@ -16,7 +16,7 @@ from starlette.concurrency import run_in_threadpool
 from app.accounts.identity import SignedIn
 from app.accounts.web import AdminUser
 from app.db import SessionDep
-from app.queries.webhooks import UnknownWebhook, list_deliveries, list_webhooks
+from app.queries.webhooks import UnknownWebhookError, list_deliveries, list_webhooks
 from app.routes.accounts import read_form
 from app.web.render import render
 from app.writes.common import TeamError
@@ -83,7 +83,9 @@ def _add(request: Request, session: SessionDep, who: SignedIn, form: dict[str, s
     given = {"url": form["url"], "events": events, "description": form["description"]}
     allow = request.app.state.settings.atlas_webhooks_allow_private
     try:
-        body = WebhookIn.model_validate(given | ({"secret": form["secret"]} if form["secret"] else {}))
+        body = WebhookIn.model_validate(
+            given | ({"secret": form["secret"]} if form["secret"] else {})
+        )
         with write_transaction(session):
             hook, made = add_webhook(session, who, body, allow)
             hook_id = hook.id or 0
@@ -105,7 +107,9 @@ async def add(request: Request, session: SessionDep, admin: AdminUser) -> Respon
     return await run_in_threadpool(_add, request, session, admin, form)
 
 
-def _act(request: Request, session: SessionDep, who: SignedIn, hook_id: int, action: str) -> Response:
+def _act(
+    request: Request, session: SessionDep, who: SignedIn, hook_id: int, action: str
+) -> Response:
     allow = request.app.state.settings.atlas_webhooks_allow_private
     try:
         with write_transaction(session):
@@ -115,8 +119,10 @@ def _act(request: Request, session: SessionDep, who: SignedIn, hook_id: int, act
                 remove_webhook(session, hook_id)
             else:
                 change_webhook(session, hook_id, WebhookChange(active=action == "resumed"), allow)
-    except UnknownWebhook:
-        return _page(request, session, problems={"id": f"No receiver has id {hook_id}."}, status_code=404)
+    except UnknownWebhookError:
+        return _page(
+            request, session, problems={"id": f"No receiver has id {hook_id}."}, status_code=404
+        )
     except TeamError as exc:
         return _page(request, session, problems=exc.problems, status_code=422)
     return RedirectResponse(f"{HOOKS}?{urlencode({'done': action, 'id': hook_id})}", 303)

@@ -12,7 +12,7 @@ import socket
 from urllib.parse import urlsplit
 
 
-class RefusedAddress(ValueError):
+class RefusedAddressError(ValueError):
     """The receiver's address is one this instance does not send to."""
 
 
@@ -34,11 +34,11 @@ def refusal(address: str) -> str | None:
 
 
 def check_addresses(host: str, addresses: list[str]) -> None:
-    """Raise RefusedAddress if any address `host` resolved to is not public."""
+    """Raise RefusedAddressError if any address `host` resolved to is not public."""
     for address in addresses:
         kind = refusal(address)
         if kind:
-            raise RefusedAddress(
+            raise RefusedAddressError(
                 f"{host} resolves to {address}, a {kind} address; receivers on private, "
                 "loopback and link-local addresses need ATLAS_WEBHOOKS_ALLOW_PRIVATE=true"
             )
@@ -54,7 +54,7 @@ def url_problem(url: str) -> str | None:
     if parts.username or parts.password:
         return "must not carry a user name or password (the signature authenticates)"
     try:
-        parts.port
+        _ = parts.port  # urllib raises only when the port is read
     except ValueError:
         return "has a port that is not a number from 0 to 65535"
     return None

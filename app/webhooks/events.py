@@ -34,8 +34,7 @@ MAX_BODY_BYTES = 256 * 1024
 """A body over this is sent without the revisions' before and after documents."""
 
 RETRY_DELAYS = tuple(
-    timedelta(seconds=s)
-    for s in (10, 30, 60, 300, 900, 1800, 3600, 7200, 14400, 28800, 28800)
+    timedelta(seconds=s) for s in (10, 30, 60, 300, 900, 1800, 3600, 7200, 14400, 28800, 28800)
 )
 """The wait after each failed attempt: three retries in the first two minutes (a receiver
 restarting), then longer and longer ones, about a day in all; after the last, it has failed."""
@@ -83,7 +82,9 @@ def build_payload(
         payload["summary"] = dict(sorted(Counter(names).items()))
         payload["revisions"] = []
         return payload
-    payload["revisions"] = [_revision(r, n) for r, n in zip(revisions[:MAX_REVISIONS], names)]
+    payload["revisions"] = [
+        _revision(r, n) for r, n in zip(revisions[:MAX_REVISIONS], names, strict=False)
+    ]
     payload["truncated"] = len(revisions) > MAX_REVISIONS
     return payload
 

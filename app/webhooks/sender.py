@@ -9,6 +9,7 @@ nothing: the write only filed rows in its own transaction.
 """
 
 import asyncio
+import contextlib
 import logging
 import socket
 import time
@@ -26,7 +27,7 @@ from sqlmodel import Session
 from app.db import writer
 from app.present.change_words import describe
 from app.schemas import Names, RevisionView
-from app.webhooks.addresses import RefusedAddress, check_addresses
+from app.webhooks.addresses import RefusedAddressError, check_addresses
 from app.webhooks.events import body, signature
 from app.webhooks.models import utcnow
 from app.writes import outbox
@@ -89,7 +90,11 @@ class Sender:
     async def run(self) -> None:
         """Send rounds until stopped; a failing round is logged and tried again later."""
         loop = asyncio.get_running_loop()
-        forget = outbox.on_enqueue(lambda: loop.call_soon_threadsafe(self._wake.set))
+
+        def wake() -> None:  # called in the worker thread that committed
+            loop.call_soon_threadsafe(self._wake.set)
+
+        forget = outbox.on_enqueue(wake)
         try:
             while not self._stopping:
                 try:
@@ -112,10 +117,8 @@ class Sender:
         self._wake.set()
 
     async def _sleep(self) -> None:
-        try:
+        with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._wake.wait(), self.poll_seconds)
-        except TimeoutError:
-            pass
         self._wake.clear()
 
     async def run_once(self) -> int:
@@ -141,7 +144,11 @@ class Sender:
         status = await to_thread.run_sync(self._finish, claimed, attempt)
         log.info(
             "webhook delivery %s (%s) attempt %d: %s -> %s",
-            claimed.key, claimed.event, claimed.attempts + 1, code or error, status,
+            claimed.key,
+            claimed.event,
+            claimed.attempts + 1,
+            code or error,
+            status,
         )
 
     async def _send(self, claimed: Claimed) -> tuple[int | None, str | None]:
@@ -161,7 +168,7 @@ class Sender:
             ) as response:
                 # The body is never read: the status code is the whole answer.
                 return response.status_code, _error_of(response.status_code)
-        except RefusedAddress as exc:
+        except RefusedAddressError as exc:
             return None, str(exc)[:300]
         except (httpx.HTTPError, OSError) as exc:
             return None, f"{type(exc).__name__}: {exc}"[:300] or type(exc).__name__
@@ -176,9 +183,9 @@ class Sender:
         try:
             addresses = await self.resolver(host, port)
         except OSError as exc:
-            raise RefusedAddress(f"{host} does not resolve: {exc}") from exc
+            raise RefusedAddressError(f"{host} does not resolve: {exc}") from exc
         if not addresses:
-            raise RefusedAddress(f"{host} does not resolve")
+            raise RefusedAddressError(f"{host} does not resolve")
         if not self.allow_private:
             check_addresses(host, addresses)
         address = addresses[0]

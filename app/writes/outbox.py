@@ -14,6 +14,7 @@ from typing import Any
 
 from sqlalchemy import event, insert, select
 from sqlalchemy.orm import Session
+from sqlmodel import col
 
 from app.webhooks.events import build_payload, wants
 from app.webhooks.models import Webhook, WebhookDelivery, WebhookEvent, utcnow
@@ -50,13 +51,15 @@ def enqueue(
 ) -> int:
     """File the event of `revisions` for every active receiver that wants it (or receiver
     `only`); returns the number of deliveries filed."""
-    query = select(Webhook.id, Webhook.events).where(Webhook.active == True)  # noqa: E712
+    query = select(col(Webhook.id), col(Webhook.events)).where(col(Webhook.active).is_(True))
     receivers = session.execute(query).all()
     if not receivers:
         return 0
     key = str(uuid.uuid4())
     payload = build_payload(key, revisions, named, SEED_ACTOR)
-    return file_event(session, payload, [i for i, wanted in receivers if wants(wanted, payload["events"])])
+    return file_event(
+        session, payload, [i for i, wanted in receivers if i and wants(wanted, payload["events"])]
+    )
 
 
 def file_event(session: Session, payload: dict[str, Any], receivers: list[int]) -> int:
@@ -65,10 +68,20 @@ def file_event(session: Session, payload: dict[str, Any], receivers: list[int]) 
         return 0
     now = utcnow()
     row = {"key": payload["id"], "event": payload["event"], "at": now, "payload": payload}
-    event_id = session.execute(insert(WebhookEvent).values(row).returning(WebhookEvent.id)).scalar_one()
-    deliveries = [
-        {"key": str(uuid.uuid4()), "webhook_id": w, "event_id": event_id, "status": "pending",
-         "attempts": 0, "next_attempt_at": now, "log": [], "created_at": now}
+    event_id = session.execute(
+        insert(WebhookEvent).values(row).returning(col(WebhookEvent.id))
+    ).scalar_one()
+    deliveries: list[dict[str, Any]] = [
+        {
+            "key": str(uuid.uuid4()),
+            "webhook_id": w,
+            "event_id": event_id,
+            "status": "pending",
+            "attempts": 0,
+            "next_attempt_at": now,
+            "log": [],
+            "created_at": now,
+        }
         for w in receivers
     ]
     session.execute(insert(WebhookDelivery), deliveries)

@@ -17,8 +17,8 @@ from sqlalchemy import delete, or_, update
 from sqlmodel import Session, col, select
 
 from app.accounts.identity import SignedIn
-from app.queries.webhooks import UnknownWebhook
-from app.webhooks.addresses import RefusedAddress, check_addresses, resolve, url_problem
+from app.queries.webhooks import UnknownWebhookError
+from app.webhooks.addresses import RefusedAddressError, check_addresses, resolve, url_problem
 from app.webhooks.events import EVERYTHING, known_events, ping_payload, retry_at
 from app.webhooks.models import Webhook, WebhookDelivery, WebhookEvent, utcnow
 from app.writes.common import TeamError
@@ -80,7 +80,7 @@ def _private(url: str) -> str | None:
     host = parts.hostname or ""
     try:
         check_addresses(host, resolve(host, parts.port or 443))
-    except RefusedAddress as exc:
+    except RefusedAddressError as exc:
         return str(exc)
     return None
 
@@ -156,7 +156,7 @@ def queue_test(session: Session, who: SignedIn, hook_id: int) -> str:
 def _hook(session: Session, hook_id: int) -> Webhook:
     hook = session.get(Webhook, hook_id)
     if hook is None:
-        raise UnknownWebhook(f"no webhook with id {hook_id}")
+        raise UnknownWebhookError(f"no webhook with id {hook_id}")
     return hook
 
 
@@ -189,11 +189,15 @@ def claim_due(
         .order_by(col(WebhookDelivery.next_attempt_at), col(WebhookDelivery.id))
         .limit(limit)
     )
-    taken = []
-    for delivery_id in session.exec(due).all():
+    taken: list[int] = []
+    for delivery_id in [i for i in session.exec(due).all() if i is not None]:
         result = session.execute(
             update(WebhookDelivery)
-            .where(col(WebhookDelivery.id) == delivery_id, WebhookDelivery.status == "pending", free)
+            .where(
+                col(WebhookDelivery.id) == delivery_id,
+                col(WebhookDelivery.status) == "pending",
+                free,
+            )
             .values(lease_until=now + lease, leased_by=sender)
         )
         if result.rowcount == 1:  # type: ignore[attr-defined]

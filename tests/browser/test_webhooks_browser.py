@@ -30,7 +30,9 @@ def test_the_webhooks_page(browser, live_url, admin, artifacts, scheme, width) -
     expect(page.locator(".done-banner")).to_contain_text("test delivery")
     expect(page.locator("#new-secret-value")).to_have_count(0)
     page.reload()  # the sender has tried it by now or soon: the log shows the outcome
-    expect(page.locator("article.webhook").last.locator("table.deliveries tbody tr")).to_have_count(1)
+    expect(page.locator("article.webhook").last.locator("table.deliveries tbody tr")).to_have_count(
+        1
+    )
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     results = Axe().run(page)
     assert results.violations_count == 0, results.generate_report()

@@ -42,7 +42,7 @@ def receiving(secret: str, answers: list[int] | None = None, port: int = 0) -> I
     receiver = Receiver(secret, answers=list(answers or []))
 
     class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802  (http.server's name)
+        def do_POST(self) -> None:
             content = self.rfile.read(int(self.headers.get("Content-Length", "0")))
             if receiver.hold is not None:
                 receiver.hold.wait(10)

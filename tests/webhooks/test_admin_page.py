@@ -18,14 +18,19 @@ def ada(hooks_app: FastAPI) -> Iterator[TestClient]:
         yield client
 
 
-def post(client: TestClient, path: str, **data: str):  # noqa: ANN201
+def post(client: TestClient, path: str, **data: str):
     return client.post(path, data=data, headers=SAME_ORIGIN, follow_redirects=False)
 
 
 def test_an_admin_adds_tests_pauses_and_removes_a_receiver(
     ada: TestClient, as_user: Callable[[str], TestClient]
 ) -> None:
-    made = post(ada, "/admin/webhooks", url="https://chat.example.com/hook", events="claim.updated, result.created")
+    made = post(
+        ada,
+        "/admin/webhooks",
+        url="https://chat.example.com/hook",
+        events="claim.updated, result.created",
+    )
     assert made.status_code == 201 and made.headers["cache-control"] == "no-store"
     page = BeautifulSoup(made.text, "html.parser")
     secret = page.select_one("#new-secret-value")["value"]
@@ -44,7 +49,10 @@ def test_an_admin_adds_tests_pauses_and_removes_a_receiver(
     paused = BeautifulSoup(ada.get("/admin/webhooks").text, "html.parser")
     assert paused.select_one(f"#webhook-{hook_id} .badge").text == "paused"
     post(ada, f"/admin/webhooks/{hook_id}/remove")
-    assert BeautifulSoup(ada.get("/admin/webhooks").text, "html.parser").select("article.webhook") == []
+    assert (
+        BeautifulSoup(ada.get("/admin/webhooks").text, "html.parser").select("article.webhook")
+        == []
+    )
 
 
 def test_a_bad_receiver_is_shown_back_with_its_problem(ada: TestClient) -> None:

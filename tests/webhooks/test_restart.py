@@ -30,7 +30,7 @@ def deliveries(url: str) -> list[WebhookDelivery]:
     return rows
 
 
-def wait_for(check, seconds: float = 60) -> None:  # noqa: ANN001
+def wait_for(check, seconds: float = 60) -> None:
     deadline = time.monotonic() + seconds
     while not check():
         assert time.monotonic() < deadline, "gave up waiting"

@@ -39,7 +39,9 @@ def test_two_senders_on_one_database_never_send_a_delivery_twice(
         engines = [make_engine(hooks_url), make_engine(hooks_url)]
         clock = Clock()
         senders = [
-            Sender(e, public_base="https://a.example", allow_private=True, clock=clock, concurrency=3)
+            Sender(
+                e, public_base="https://a.example", allow_private=True, clock=clock, concurrency=3
+            )
             for e in engines
         ]
 
@@ -89,7 +91,9 @@ def test_a_write_does_not_wait_for_a_receiver_that_hangs(
         register(as_user, receiver.url, secret=SECRET)
         from tests.accounts.conftest import build_app
 
-        app = build_app(hooks_url, atlas_webhooks_allow_private=True, atlas_webhooks_poll_seconds=0.05)
+        app = build_app(
+            hooks_url, atlas_webhooks_allow_private=True, atlas_webhooks_poll_seconds=0.05
+        )
         from app.db import make_engine
         from tests.webhooks.conftest import token_for
 

@@ -74,7 +74,11 @@ def test_a_made_secret_is_shown_once_and_never_again(as_user: Users) -> None:
     [
         ({"url": "ftp://hooks.example.com/"}, "url", "http:// or https://"),
         ({"url": "https://user:pw@hooks.example.com/"}, "url", "user name or password"),
-        ({"url": "https://hooks.example.com/", "events": ["claim.exploded"]}, "events", "claim.updated"),
+        (
+            {"url": "https://hooks.example.com/", "events": ["claim.exploded"]},
+            "events",
+            "claim.updated",
+        ),
         ({"url": "https://hooks.example.com/", "events": []}, "events", "at least one"),
     ],
 )
@@ -166,9 +170,7 @@ def test_a_receiver_that_never_answers_fails_after_a_day(
     remove_all(as_user)
 
 
-def test_a_private_receiver_is_refused_unless_allowed(
-    as_user: Users, hooks_url: str
-) -> None:
+def test_a_private_receiver_is_refused_unless_allowed(as_user: Users, hooks_url: str) -> None:
     from tests.accounts.conftest import build_app
     from tests.webhooks.conftest import token_for
 
@@ -177,8 +179,14 @@ def test_a_private_receiver_is_refused_unless_allowed(
 
     engine = make_engine(hooks_url)
     with TestClient(app, headers=token_for(engine, "ada")) as client:
-        for url in ("http://127.0.0.1:9/", "http://10.1.2.3/", "http://169.254.169.254/",
-                    "http://[::1]/", "http://localhost/", "http://[::ffff:192.168.1.1]/"):
+        for url in (
+            "http://127.0.0.1:9/",
+            "http://10.1.2.3/",
+            "http://169.254.169.254/",
+            "http://[::1]/",
+            "http://localhost/",
+            "http://[::ffff:192.168.1.1]/",
+        ):
             response = client.post("/api/v1/webhooks", json={"url": url})
             assert response.status_code == 422, url
             (problem,) = response.json()["detail"]

@@ -15,7 +15,7 @@ from app.accounts.web import AdminUser
 from app.db import SessionDep
 from app.queries.webhooks import (
     DeliveryView,
-    UnknownWebhook,
+    UnknownWebhookError,
     WebhookView,
     get_webhook,
     list_deliveries,
@@ -54,7 +54,7 @@ def _reply(content: object, status_code: int = 200) -> JSONResponse:
     return JSONResponse(content, status_code=status_code, headers=NO_STORE)
 
 
-def _not_found(exc: UnknownWebhook) -> JSONResponse:
+def _not_found(exc: UnknownWebhookError) -> JSONResponse:
     return _reply({"detail": str(exc)}, 404)
 
 
@@ -94,7 +94,7 @@ async def one(hook_id: int, session: SessionDep, admin: AdminUser) -> Response:
     """One receiver."""
     try:
         view = await run_in_threadpool(get_webhook, session, hook_id)
-    except UnknownWebhook as exc:
+    except UnknownWebhookError as exc:
         return _not_found(exc)
     return _reply(view.model_dump(mode="json"))
 
@@ -110,7 +110,7 @@ async def change(
         try:
             with write_transaction(session):
                 _, made = change_webhook(session, hook_id, body, allow)
-        except UnknownWebhook as exc:
+        except UnknownWebhookError as exc:
             return _not_found(exc)
         except TeamError as exc:
             return problems_reply(exc.problems, exc.values)
@@ -127,7 +127,7 @@ async def remove(hook_id: int, session: SessionDep, admin: AdminUser) -> Respons
         try:
             with write_transaction(session):
                 remove_webhook(session, hook_id)
-        except UnknownWebhook as exc:
+        except UnknownWebhookError as exc:
             return _not_found(exc)
         return Response(status_code=204, headers=NO_STORE)
 
@@ -143,7 +143,7 @@ async def test(hook_id: int, session: SessionDep, admin: AdminUser) -> Response:
         try:
             with write_transaction(session):
                 key = queue_test(session, admin, hook_id)
-        except UnknownWebhook as exc:
+        except UnknownWebhookError as exc:
             return _not_found(exc)
         return _reply({"delivery": key, "event": "ping"}, 202)
 
@@ -155,6 +155,6 @@ async def deliveries(hook_id: int, session: SessionDep, admin: AdminUser) -> Res
     """The receiver's last 50 deliveries, newest first, each with its attempts."""
     try:
         views = await run_in_threadpool(list_deliveries, session, hook_id)
-    except UnknownWebhook as exc:
+    except UnknownWebhookError as exc:
         return _not_found(exc)
     return _reply([v.model_dump(mode="json") for v in views])
