@@ -115,3 +115,12 @@ def list_deliveries(
         )
         for d, event, event_key in rows
     ]
+
+
+def anything_due(session: Session, now: datetime) -> bool:
+    """Whether some pending delivery is due: read before a sender takes the write lock to
+    claim, so an idle poll never holds up the instance's writers."""
+    due = select(WebhookDelivery.id).where(
+        WebhookDelivery.status == "pending", WebhookDelivery.next_attempt_at <= now
+    )
+    return session.exec(due.limit(1)).first() is not None

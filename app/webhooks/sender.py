@@ -26,6 +26,7 @@ from sqlmodel import Session
 
 from app.db import writer
 from app.present.change_words import describe
+from app.queries.webhooks import anything_due
 from app.schemas import Names, RevisionView
 from app.webhooks.addresses import RefusedAddressError, check_addresses
 from app.webhooks.events import body, signature
@@ -67,6 +68,7 @@ class Sender:
         transport: httpx.AsyncBaseTransport | None = None,
     ) -> None:
         self.engine = writer(engine)
+        self.reader = engine
         self.name = f"{socket.gethostname()[:40]}-{uuid.uuid4().hex[:12]}"
         self.public_base = public_base
         self.allow_private = allow_private
@@ -129,6 +131,9 @@ class Sender:
         return len(claimed)
 
     def _claim(self, now: datetime) -> list[Claimed]:
+        with Session(self.reader) as session, session.begin():
+            if not anything_due(session, now):
+                return []
         with Session(self.engine) as session, session.begin():
             return claim_due(session, self.name, now, self.concurrency, LEASE)
 
