@@ -22,11 +22,11 @@ def refusal(address: str) -> str | None:
     if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped:
         ip = ip.ipv4_mapped
     kinds = (
+        ("unspecified", ip.is_unspecified),
         ("loopback", ip.is_loopback),
         ("link-local", ip.is_link_local),
         ("private", ip.is_private),
         ("multicast", ip.is_multicast),
-        ("unspecified", ip.is_unspecified),
         ("reserved", ip.is_reserved),
         ("non-public", not ip.is_global),  # shared (100.64/10), documentation ranges ...
     )
