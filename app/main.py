@@ -80,10 +80,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await app.state.fresh_version.current()
         app.state.render_cache = RenderCache(max_bytes=settings.render_cache_mb * 1024 * 1024)
         app.state.build_slots = build_slots(settings.threads, settings.builds)
-        sending = _start_sender(app, settings, engine)
+        # Kept in the lifespan, not on app.state: tests run one app's lifespan twice at once.
+        sender = _sender(settings, engine)
+        sending = asyncio.create_task(sender.run(), name="webhook sender") if sender else None
         yield
-        if sending is not None:
-            await app.state.webhook_sender.stop()
+        if sender is not None and sending is not None:
+            await sender.stop()
             await sending
         await to_thread.run_sync(app.state.fresh_version.close)
         await to_thread.run_sync(version_reader.close)
@@ -169,11 +171,11 @@ def edge(app: FastAPI, settings: Settings, metrics: Metrics) -> list[Middleware]
     ]
 
 
-def _start_sender(app: FastAPI, settings: Settings, engine: Engine) -> asyncio.Task[None] | None:
-    """Start the webhook sender on this process's event loop (docs/webhooks.md)."""
+def _sender(settings: Settings, engine: Engine) -> Sender | None:
+    """The webhook sender this process runs (docs/webhooks.md), or None if it sends none."""
     if not settings.atlas_webhooks_send:
         return None
-    app.state.webhook_sender = Sender(
+    return Sender(
         engine,
         public_base=settings.public_base(),
         allow_private=settings.atlas_webhooks_allow_private,
@@ -181,7 +183,6 @@ def _start_sender(app: FastAPI, settings: Settings, engine: Engine) -> asyncio.T
         concurrency=settings.atlas_webhooks_concurrency,
         poll_seconds=settings.atlas_webhooks_poll_seconds,
     )
-    return asyncio.create_task(app.state.webhook_sender.run(), name="webhook sender")
 
 
 def _version_now(app: FastAPI) -> Awaitable[str] | None:
