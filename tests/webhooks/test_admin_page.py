@@ -66,3 +66,21 @@ def test_a_bad_receiver_is_shown_back_with_its_problem(ada: TestClient) -> None:
 
 def test_only_an_admin_sees_the_page(as_user: Callable[[str], TestClient]) -> None:
     assert as_user("eddie").get("/admin/webhooks").status_code == 403
+
+
+# Every form post of the page, for tests/team/test_every_write_route.py.
+POSTS = [("/admin/webhooks", {"url": ""}), ("/admin/webhooks/999999/test", {})]
+
+
+@pytest.mark.parametrize(("path", "data"), POSTS)
+def test_the_page_changes_are_for_admins_alone(
+    hooks_app: FastAPI, ada: TestClient, path: str, data: dict[str, str]
+) -> None:
+    with TestClient(hooks_app) as anonymous:
+        refused = post(anonymous, path, **data)
+        assert refused.status_code == 303 and refused.headers["location"].startswith("/login")
+    for who in ("vera", "eddie"):
+        with TestClient(hooks_app) as client:
+            sign_in(client, who)
+            assert post(client, path, **data).status_code == 403
+    assert post(ada, path, **data).status_code in (404, 422)  # past the check

@@ -201,3 +201,25 @@ def test_removing_a_receiver_stops_its_deliveries(as_user: Users, hooks_engine: 
     assert as_user("ada").delete(f"/api/v1/webhooks/{hook['id']}").status_code == 204
     assert as_user("ada").get(f"/api/v1/webhooks/{hook['id']}").status_code == 404
     assert run_round(sender(hooks_engine, Clock())) == 0
+
+
+# Every state-changing webhook route, for tests/team/test_every_write_route.py; an id no
+# receiver has is a real answer past the role check (404), an empty body too (422).
+WRITES = [
+    ("post", "/api/v1/webhooks", 422),
+    ("patch", "/api/v1/webhooks/999999", 404),
+    ("delete", "/api/v1/webhooks/999999", 404),
+    ("post", "/api/v1/webhooks/999999/test", 404),
+]
+
+
+@pytest.mark.parametrize(("method", "path", "admin_status"), WRITES)
+def test_webhook_writes_are_for_admins_alone(
+    as_user: Users, hooks_app: Any, method: str, path: str, admin_status: int
+) -> None:
+    body = {} if method != "delete" else None
+    anonymous = TestClient(hooks_app).request(method, path, json=body)
+    assert anonymous.status_code == 401
+    for who in ("vera", "eddie"):
+        assert as_user(who).request(method, path, json=body).status_code == 403
+    assert as_user("ada").request(method, path, json=body).status_code == admin_status
