@@ -83,6 +83,7 @@ def test_a_name_resolving_to_a_private_address_is_refused_at_send_time(
     remove_all(as_user)
 
 
+@pytest.mark.slow  # a second app with its own sender running: seconds, for the fast tier
 def test_a_write_does_not_wait_for_a_receiver_that_hangs(
     hooks_app: Any, as_user: Users, hooks_url: str
 ) -> None:
