@@ -62,7 +62,8 @@ def test_two_senders_on_one_database_never_send_a_delivery_twice(
             e.dispose()
     got = [r.headers["x-atlas-delivery"] for r in receiver.received]
     assert sorted(got) == sorted(keys) and len(got) == 30  # each once, none twice
-    assert sum(sent) == 30 and all(sent), sent  # both servers took part
+    # Both ran rounds side by side; which one won each row is up to the database's timing.
+    assert sum(sent) == 30, sent
     remove_all(as_user)
 
 
