@@ -1,10 +1,12 @@
 """create_app(settings) -> FastAPI: the engine, first-start seeding, static files, routers."""
 
+import asyncio
 from collections.abc import AsyncIterator, Awaitable
 from contextlib import asynccontextmanager
 
 from anyio import to_thread
 from fastapi import Depends, FastAPI
+from sqlalchemy import Engine
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
@@ -21,6 +23,7 @@ from app.ops.observe import NoteRoute
 from app.routes import (
     accounts,
     admin,
+    admin_webhooks,
     benchmarks,
     catalogue,
     changes,
@@ -57,6 +60,7 @@ from app.web.edge.security import SecurityHeaders
 from app.web.errors import install_error_handlers
 from app.web.http_basics import CompressedStaticFiles, HttpBasics
 from app.web.render import build_slots
+from app.webhooks.sender import Sender
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -82,7 +86,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await app.state.fresh_version.current()
         app.state.render_cache = RenderCache(max_bytes=settings.render_cache_mb * 1024 * 1024)
         app.state.build_slots = build_slots(settings.threads, settings.builds)
+        # Kept in the lifespan, not on app.state: tests run one app's lifespan twice at once.
+        sender = _sender(settings, engine)
+        sending = asyncio.create_task(sender.run(), name="webhook sender") if sender else None
         yield
+        if sender is not None and sending is not None:
+            await sender.stop()
+            await sending
         await to_thread.run_sync(app.state.fresh_version.close)
         await to_thread.run_sync(version_reader.close)
         engine.dispose()
@@ -123,6 +133,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         accounts,
         oidc,
         admin,
+        admin_webhooks,
         tokens,
         team_results,
         team_claims,
@@ -174,6 +185,20 @@ def edge(app: FastAPI, settings: Settings, metrics: Metrics) -> list[Middleware]
         Middleware(CrossOriginGuard, cookie_name=cookies),
         Middleware(NoteRoute, routes=app.router.routes),
     ]
+
+
+def _sender(settings: Settings, engine: Engine) -> Sender | None:
+    """The webhook sender this process runs (docs/webhooks.md), or None if it sends none."""
+    if not settings.atlas_webhooks_send:
+        return None
+    return Sender(
+        engine,
+        public_base=settings.public_base(),
+        allow_private=settings.atlas_webhooks_allow_private,
+        timeout=settings.atlas_webhooks_timeout_seconds,
+        concurrency=settings.atlas_webhooks_concurrency,
+        poll_seconds=settings.atlas_webhooks_poll_seconds,
+    )
 
 
 def _version_now(app: FastAPI) -> Awaitable[str] | None:

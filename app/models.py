@@ -31,6 +31,7 @@ SQLModel.metadata.naming_convention = {
 # The account tables are part of the same schema (a revision names its user; migrations and
 # create_all must see every table). Imported after the naming convention, which they use.
 from app.accounts import models as _account_models  # noqa: E402, F401
+from app.webhooks import models as _webhook_models  # noqa: E402, F401
 
 
 def withdrawn_field() -> Any:

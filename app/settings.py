@@ -102,6 +102,19 @@ class Settings(BaseSettings):
         ),
     )
 
+    # Webhooks (docs/webhooks.md). Receivers on private, loopback and link-local addresses
+    # are refused unless this is true, so a receiver cannot be used to probe the network
+    # this instance sits in.
+    atlas_webhooks_allow_private: bool = False
+    # false: this process sends no deliveries (another server of the instance does).
+    atlas_webhooks_send: bool = True
+    # Seconds one delivery may take (connect, send, answer) before it counts as failed.
+    atlas_webhooks_timeout_seconds: float = Field(default=10.0, gt=0, le=30)
+    # Deliveries in flight at once from this process.
+    atlas_webhooks_concurrency: int = Field(default=4, ge=1, le=32)
+    # How often to look for deliveries filed by other servers and retries come due.
+    atlas_webhooks_poll_seconds: float = Field(default=2.0, gt=0, le=60)
+
     @field_validator("log_format", "log_level", mode="before")
     @classmethod
     def _any_case(cls, value: object) -> object:

@@ -364,9 +364,9 @@ def test_upgrading_to_team_notes_keeps_every_row_and_notes_then_hold_published_r
     # Through 0005n (team notes), 0006 (imports), 0007 (vocabulary), 0008 (first-party
     # sources), 0009 (hardware prices), 0010 (the team's catalogue), 0011 (models'
     # architectures and support), 0012 (hardware reported memory), 0013 (a chained claim's
-    # engine page) and 0014 (sign-in through a provider or proxy), the newest.
+    # engine page), 0014 (sign-in through a provider or proxy) and 0015 (webhooks), the newest.
     assert (migration.before, migration.after) == ("0004", migrate.head_revision())
-    assert migrate.head_revision() == "0014"
+    assert migrate.head_revision() == "0015"
     assert count_rows(old, tables) == counts
     assert count_rows(old, ["importbatch", "importrun"]) == {"importbatch": 0, "importrun": 0}
     assert schema_differences(old) == []

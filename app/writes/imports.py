@@ -16,6 +16,7 @@ import hashlib
 import secrets
 from dataclasses import dataclass
 from typing import Any, Final, cast
+from urllib.parse import quote
 
 from sqlalchemy import delete, insert
 from sqlmodel import Session, col, select
@@ -32,6 +33,8 @@ from app.importers import (
 )
 from app.importers.runs import TOOLS
 from app.models import ImportBatch, ImportRun, Source
+from app.webhooks.events import IMPORT_CONFIRMED
+from app.writes import outbox
 from app.writes.common import TeamError
 from app.writes.documents import ImportDoc
 from app.writes.entries import add_entry
@@ -244,6 +247,8 @@ def confirm_import(session: Session, who: SignedIn, key: str, team_name: str) ->
     batch.preview = {k: v for k, v in preview.items() if k != PARSED}
     session.add(batch)
     document = _describe(batch, who.name)
+    subject = {"import": key, "results": len(saved.items), "link": f"/imports/{quote(key)}"}
+    outbox.name_event(session, IMPORT_CONFIRMED, subject)
     return document | {"saved": saved.items}
 
 

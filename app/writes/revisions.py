@@ -1,5 +1,6 @@
 """Revisions: who changed what, when, from what to what. Call `record` in the transaction
-that makes the change, so a change and its revision are committed (or rolled back) together.
+that makes the change, so a change and its revision are committed (or rolled back) together,
+and with them the webhook event that tells receivers of it (writes/outbox.py).
 """
 
 import datetime as dt
@@ -10,6 +11,7 @@ from sqlalchemy import insert
 from sqlmodel import Session
 
 from app.models import Revision
+from app.writes import outbox
 
 Action = Literal["create", "update", "delete", "withdraw"]
 ACTIONS: tuple[str, ...] = get_args(Action)
@@ -58,8 +60,10 @@ def record(session: Session, **fields: Unpack[RevisionFields]) -> Revision:
     and `after` are JSON-ready documents of the row (None where it did not or no longer
     exists); `system_slug` files the change under a system's history.
     """
-    revision = Revision(**revision_values(**fields))
+    values = revision_values(**fields)
+    revision = Revision(**values)
     session.add(revision)
+    outbox.note(session, [values])
     return revision
 
 
@@ -69,6 +73,7 @@ def record_many(session: Session, revisions: list[dict[str, Any]]) -> None:
     minute)."""
     if revisions:
         session.execute(insert(Revision), revisions)
+        outbox.note(session, revisions)
 
 
 def revision_values(**fields: Unpack[RevisionFields]) -> dict[str, Any]:

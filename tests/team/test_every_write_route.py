@@ -22,6 +22,8 @@ from tests.team import (
     test_write_api,
 )
 from tests.team.html import page, post
+from tests.webhooks import test_admin_page as webhook_forms
+from tests.webhooks import test_webhooks_api as webhook_api
 
 Clients = Callable[..., TestClient]
 UNSAFE = {"POST", "PUT", "PATCH", "DELETE"}
@@ -80,6 +82,8 @@ def covered_paths() -> list[tuple[str, str]]:
         *(("POST", path.format(id="x-1")) for path, _ in forms),
         *(("POST", path) for path, _ in ADMIN_POSTS),
         *(("POST", path) for path, _ in SIGNED_IN_POSTS),
+        *((method.upper(), path) for method, path, _ in webhook_api.WRITES),
+        *(("POST", path) for path, _ in webhook_forms.POSTS),
     ]
 
 

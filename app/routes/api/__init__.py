@@ -14,6 +14,7 @@ from app.routes.api import (
     models,
     notes,
     team,
+    webhooks,
 )
 
 # In this order in /openapi.json.
@@ -29,4 +30,5 @@ API_ROUTERS: tuple[APIRouter, ...] = (
     entries.router,
     changes.router,
     account.router,
+    webhooks.router,
 )
