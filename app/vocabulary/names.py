@@ -157,7 +157,7 @@ class Names:
         scored = sorted(((_score(wanted, key, by_words), key) for key in self.by_key), reverse=True)
         # A suggestion keeps every size and part number the name gives: "Llama 3.1 8B" never
         # offers a 70B, "RTX 4090" never a 4080, "A100 40GB" never the 80GB part.
-        marks = _marks(wanted) if self.kind in ("hardware", "model") else set()
+        marks = _marks(wanted, self.kind) if self.kind in ("hardware", "model") else set()
         held = self._words_by_slug() if marks else {}
         best: dict[str, tuple[int, int, float]] = {}  # slug -> the score of its best name
         for score, key in scored:
@@ -236,11 +236,17 @@ _MARK = re.compile(
 )
 
 
-def _marks(key: str) -> set[str]:
+def _marks(key: str, kind: str) -> set[str]:
     """The words of a name that tell entries apart by size or part, kept whole so that A100
-    and H100 stay apart ("Llama 3.1 8 B" gives 8b)."""
+    and H100 stay apart ("Llama 3.1 8 B" gives 8b). For hardware every numbered word but a
+    count counts ("sxm5", "l4", "v5e": one digit names a part too)."""
     joined = re.sub(r"(?<=\d) (?=(?:b|m|gb)\b)", "", key.casefold())
-    return {w for w in _plain_words(joined) if _MARK.fullmatch(w)}
+    words = _plain_words(joined)
+    if kind == "hardware":
+        return {
+            w for w in words if re.search(r"\d", w) and not re.fullmatch(r"\d+x|\d+(?:\.\d+)+", w)
+        }
+    return {w for w in words if _MARK.fullmatch(w)}
 
 
 def _plain_words(key: str) -> set[str]:
