@@ -157,7 +157,7 @@ class Names:
         scored = sorted(((_score(wanted, key, by_words), key) for key in self.by_key), reverse=True)
         # A suggestion keeps every size and part number the name gives: "Llama 3.1 8B" never
         # offers a 70B, "RTX 4090" never a 4080, "A100 40GB" never the 80GB part.
-        marks = _marks(wanted)
+        marks = _marks(wanted, self.kind) if self.kind in ("hardware", "model") else set()
         held = self._words_by_slug() if marks else {}
         best: dict[str, tuple[int, int, float]] = {}  # slug -> the score of its best name
         for score, key in scored:
@@ -227,12 +227,26 @@ def _match_words(key: str) -> set[str]:
     return {w.strip(".") for w in spaced.split() if w.strip(".")}
 
 
-def _marks(key: str) -> set[str]:
-    """The words of a name that tell entries apart by size or part: those with a digit that
-    are not a bare version ("8b", "120b", "a3b", "80gb", "4090", "a100"), kept whole so that
-    A100 and H100 stay apart."""
-    words = _plain_words(key)
-    return {w for w in words if re.search(r"\d", w) and not re.fullmatch(r"\d+(?:\.\d+)+", w)}
+# What tells hardware and models apart: a size (8b, 0.5b, 800m, 8x7b, a3b active, e4b, 16e
+# experts), a memory (80gb, 144g) or a part number of two digits or more (h100, 4090, mi300x,
+# b200, gb10). A count ("1x", "8x") or a one-digit word ("qwen3", "8c", "v5p") is not one.
+_MARK = re.compile(
+    r"(?:\d+x)?\d+(?:\.\d+)?[bmt]|[ae]\d+(?:\.\d+)?b|\d+e|\d+(?:\.\d+)?(?:gb|g|tb)"
+    r"|[a-z]*\d{2,}[a-z]*"
+)
+
+
+def _marks(key: str, kind: str) -> set[str]:
+    """The words of a name that tell entries apart by size or part, kept whole so that A100
+    and H100 stay apart ("Llama 3.1 8 B" gives 8b). For hardware every numbered word but a
+    count counts ("sxm5", "l4", "v5e": one digit names a part too)."""
+    joined = re.sub(r"(?<=\d) (?=(?:b|m|gb)\b)", "", key.casefold())
+    words = _plain_words(joined)
+    if kind == "hardware":
+        return {
+            w for w in words if re.search(r"\d", w) and not re.fullmatch(r"\d+x|\d+(?:\.\d+)+", w)
+        }
+    return {w for w in words if _MARK.fullmatch(w)}
 
 
 def _plain_words(key: str) -> set[str]:
