@@ -126,6 +126,8 @@ def field_label(name: str) -> str:
     """A stored field's key as people read it: 'memory_gb' -> 'Memory (GB)'."""
     if name in FIELD_LABELS:
         return FIELD_LABELS[name]
+    if " " in name:  # already a label (a config.json fact, spread by _spread_config)
+        return name
     words = name.replace("_", " ").replace("-", " ")
     return words[:1].upper() + words[1:]
 
