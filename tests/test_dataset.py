@@ -85,9 +85,11 @@ def test_the_five_articles_are_sources_and_each_contributes(session: Session) ->
     claims = Counter(session.exec(select(Claim.source_id)).all())
     figures = Counter(session.exec(select(BenchmarkResult.source_id)).all())
     articles = [s for s in sources if s.kind == "article"]
-    assert {s.slug for s in articles} == ARTICLES, "the five the Atlas started from"
+    # Other articles came later (tool output quoted in issue threads, for device names).
+    assert ARTICLES <= {s.slug for s in articles}, "the five the Atlas started from"
     for source in articles:
-        assert claims[source.id] and figures[source.id], source.slug
+        if source.slug in ARTICLES:
+            assert claims[source.id] and figures[source.id], source.slug
 
 
 def test_the_first_party_docs_answer_with_their_flags(session: Session) -> None:
@@ -209,13 +211,14 @@ def test_tgi_status_disagreement_is_kept(session: Session) -> None:
     ("system", "capability"),
     [("llama-cpp", "continuous-batching"), ("vllm", "prefix-caching")],
 )
-def test_known_disagreements_show_as_disputed_cells(session, system, capability) -> None:
+def test_known_disagreements_stay_visible_but_outweighed(session, system, capability) -> None:
+    # An article's "no" against the project's own agreeing docs: shown, not disputed (issue 37).
     detail = get_system(session, system)
     cells = {c.capability: c for g in detail.features for c in g.cells}
     cell = cells[capability]
-    assert cell.disputed
+    assert not cell.disputed
     assert len({c.source.slug for c in cell.claims}) >= 2
-    assert "no" in {c.level for c in cell.claims}
+    assert {c.outweighed for c in cell.claims if c.level == "no"} == {True}
 
 
 def test_hardware_claims_cover_the_product_targets(session: Session) -> None:
