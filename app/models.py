@@ -236,6 +236,13 @@ class Hardware(SQLModel, table=True):
     vendor: str | None = None
     form_factor: str | None = Field(default=None, max_length=20)
     memory_gb: float | None = None
+    # As the device reports it (decimal GB) and the source slug saying so (migration 0012).
+    reported_memory_gb: float | None = None
+    reported_memory_source: str | None = Field(default=None, max_length=100)
+    # Unified memory: the share of it the GPU may use by default, and its source.
+    unified_memory: bool = Field(default=False, sa_column_kwargs={"server_default": false()})
+    gpu_share: float | None = None
+    gpu_share_source: str | None = Field(default=None, max_length=100)
     vague: bool = vague_field()
     sources: list[str] = sources_field()
     note: str | None = None

@@ -369,7 +369,12 @@ class VocabularyEntry(View):
 class HardwareEntryView(VocabularyEntry):
     vendor: str | None
     form_factor: str | None
-    memory_gb: float | None
+    memory_gb: float | None  # as sold ("80GB"), where one value applies
+    reported_memory_gb: float | None = None  # as nvidia-smi / rocm-smi / the runtime report it
+    reported_memory_source: str | None = None  # the source's slug
+    unified_memory: bool = False  # the GPU shares system memory (Apple, GB10, Ryzen AI Max)
+    gpu_share: float | None = None  # the fraction of it the GPU may use by default
+    gpu_share_source: str | None = None
     note: str | None
 
 

@@ -133,6 +133,8 @@ def test_no_source_is_unused(data: SeedData) -> None:
     for entry in (*data.hardware.values(), *data.models.values(), *data.workloads.values()):
         used |= set(entry.sources)
     used |= {m.config.source for m in data.models.values() if m.config is not None}
+    for hw in data.hardware.values():
+        used |= {s for s in (hw.reported_memory_source, hw.gpu_share_source) if s is not None}
     used |= {a.source for a in data.architectures.values()} | set(data.support)
     assert set(data.sources) <= used, sorted(set(data.sources) - used)
     assert used <= set(data.sources), sorted(used - set(data.sources))

@@ -130,7 +130,10 @@ def test_the_names_tools_print_resolve_in_the_real_vocabulary(data: SeedData) ->
     ):
         assert hardware.resolve(text) == slug, text
     assert hardware.resolve("NVIDIA H100") == "nvidia-h100-unspecified"
-    assert hardware.resolve("H200") == "nvidia-h200"  # no variant named: never the NVL part
+    # nvidia-smi prints the SXM part as plain "NVIDIA H200" and the NVL card with its suffix, so
+    # a plain H200 (and the old nvidia-h200 slug) is the SXM part, never the NVL one.
+    for text in ("H200", "NVIDIA H200", "nvidia-h200", "H200 141GB", "NVIDIA H200 SXM 141GB"):
+        assert hardware.resolve(text) == "nvidia-h200-sxm-141gb", text
     # An Apple chip named without its memory is the chip entry, never a configuration of it.
     assert hardware.resolve("M4 Max") == "apple-m4-max"
     assert hardware.resolve("64GB M4 Max") == "apple-m4-max-64gb"

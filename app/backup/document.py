@@ -231,6 +231,12 @@ class HardwareItem(VocabularyItem):
     vendor: str | None = None
     form_factor: Max20 | None = None
     memory_gb: Number = None
+    # As the device reports it, and unified memory's GPU share (schema revision 0012).
+    reported_memory_gb: Number = None
+    reported_memory_source: Max100 | None = None
+    unified_memory: bool = False
+    gpu_share: Number = None
+    gpu_share_source: Max100 | None = None
     note: str | None = None
 
 

@@ -91,7 +91,11 @@ def entry_lookup(session: Session) -> dict[str, dict[int, VocabularyEntry]]:
 def vocabulary_names(session: Session) -> dict[str, Names]:
     """kind -> the names (slugs, display names, aliases) its entries answer to."""
     return {
-        kind: Names.of(kind, ((e.slug, [e.name, *e.aliases]) for e in entries if not e.withdrawn))
+        kind: Names.of(
+            kind,
+            ((e.slug, [e.name, *e.aliases]) for e in entries if not e.withdrawn),
+            vague=(e.slug for e in entries if e.vague),
+        )
         for kind, entries in vocabulary_entries(session).items()
     }
 

@@ -35,6 +35,8 @@ def read_vocabularies(reader: SeedReader) -> None:
             if isinstance(entry, ModelEntry):
                 _check_active(reader, path, raw, slug, entry)
                 _check_model(reader, path, raw, slug, entry, entries)
+            if isinstance(entry, HardwareEntry):
+                _check_reported(reader, path, raw, slug, entry)
         setattr(reader.data, attribute, entries)
         reader.data.names[kind] = _names(reader, kind, path, raw, entries)
 
@@ -55,6 +57,30 @@ def _check_active(reader: SeedReader, path: Path, raw: Any, slug: str, entry: Mo
             f"{entry.parameters_b:g} billion parameters"
         )
         reader.problem(path, line, slug, msg)
+
+
+def _check_reported(
+    reader: SeedReader, path: Path, raw: Any, slug: str, entry: HardwareEntry
+) -> None:
+    """A reported figure names its source, a share belongs to unified memory, and neither
+    source is given without its figure."""
+    pairs = (
+        ("reported_memory_gb", "reported_memory_source"),
+        ("gpu_share", "gpu_share_source"),
+    )
+    for figure, source in pairs:
+        value, cited = getattr(entry, figure), getattr(entry, source)
+        if value is not None and cited is None:
+            msg = f"field {source!r}: required with {figure} (the source that gives it)"
+            reader.problem(path, line_of(raw, (slug, figure)), slug, msg)
+        elif value is None and cited is not None:
+            msg = f"field {source!r}: given without {figure}; set the figure or remove it"
+            reader.problem(path, line_of(raw, (slug, source)), slug, msg)
+        elif cited is not None:
+            reader.check_source(path, line_of(raw, (slug, source)), slug, cited)
+    if entry.gpu_share is not None and not entry.unified_memory:
+        msg = "field 'gpu_share': only unified memory has one (set unified_memory: true)"
+        reader.problem(path, line_of(raw, (slug, "gpu_share")), slug, msg)
 
 
 def _check_model(
@@ -112,7 +138,11 @@ def _names(
                 msg = f"alias {name!r} repeats a name the entry already answers to; remove it"
                 reader.problem(path, line_of(raw, where), slug, msg)
             own.add(key)
-    return Names.of(kind, ((slug, [e.name, *e.aliases]) for slug, e in entries.items()))
+    return Names.of(
+        kind,
+        ((slug, [e.name, *e.aliases]) for slug, e in entries.items()),
+        vague=(slug for slug, e in entries.items() if e.vague),
+    )
 
 
 def resolve_row(reader: SeedReader, path: Path, line: int, row: BenchmarkRow) -> bool:

@@ -179,9 +179,9 @@ def _vocabulary(session: Session, kind: str, slugs: "_Slugs") -> dict[str, Any]:
     out = {}
     for row in session.exec(_current(model).order_by(col(model.position))):
         values = {k: _whole(v) for k, v in row.model_dump().items()} | extras.get(row.id, {})
-        out[row.slug] = _clean(
-            {**values, "vague": row.vague or None, "aliases": aliases[row.id]}, schema
-        )
+        # Flags are written only when set, as the seed files write them.
+        flags = {k: values[k] or None for k in ("vague", "unified_memory") if k in values}
+        out[row.slug] = _clean({**values, **flags, "aliases": aliases[row.id]}, schema)
     return out
 
 

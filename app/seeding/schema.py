@@ -356,6 +356,15 @@ class HardwareEntry(Strict):
     vendor: Text | None = None
     form_factor: FormFactor | None = None
     memory_gb: Annotated[float, Field(gt=0, le=FIGURE_MAX)] | None = None  # one value only
+    # What the device itself reports (nvidia-smi, rocm-smi, the runtime), in decimal GB: the
+    # fit arithmetic divides this, not the marketing figure ("80GB" H100: 85.52).
+    reported_memory_gb: Annotated[float, Field(gt=0, le=FIGURE_MAX)] | None = None
+    reported_memory_source: Slug | None = None
+    # Unified memory (Apple, GB10, Ryzen AI Max): the GPU shares the system's memory and may
+    # use only `gpu_share` of it by default.
+    unified_memory: bool = False
+    gpu_share: Annotated[float, Field(gt=0, le=1)] | None = None
+    gpu_share_source: Slug | None = None
     vague: bool = False
     aliases: Aliases
     sources: Sources

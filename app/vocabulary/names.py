@@ -3,12 +3,17 @@
 Pure: the seed loader, the team forms and API, and the backup restore all resolve names the
 same way. A name matches an entry's slug, its display name or any of its aliases, ignoring
 case, spacing, dashes and underscores ("H100 SXM", "h100-sxm" and "H100  SXM" are one name).
+Names as tools print them (app/vocabulary/spellings.py) resolve where one entry holds them; a
+name that fits several parts ("H100") gets candidates to ask between, never a guess, and a
+did-you-mean never offers another size or another GPU.
 """
 
 import difflib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+
+from app.vocabulary.spellings import device_forms, model_forms, without_packing
 
 VOCABULARY_KINDS = ("hardware", "model", "workload")
 
@@ -26,12 +31,17 @@ class Names:
     kind: str
     by_key: dict[str, str] = field(default_factory=dict)  # alias_key(name) -> slug
     shown: dict[str, str] = field(default_factory=dict)  # alias_key(name) -> the name as written
+    # Entries that name a class or leave the part open ("NVIDIA H100, variant not stated").
+    vague: frozenset[str] = frozenset()
     _loose_keys: dict[str, str] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
-    def of(cls, kind: str, entries: Iterable[tuple[str, Iterable[str]]]) -> "Names":
-        """From (slug, [name, alias, ...]) pairs; the first entry to claim a name keeps it."""
-        names = cls(kind)
+    def of(
+        cls, kind: str, entries: Iterable[tuple[str, Iterable[str]]], vague: Iterable[str] = ()
+    ) -> "Names":
+        """From (slug, [name, alias, ...]) pairs; the first entry to claim a name keeps it.
+        `vague`: the slugs of entries that name a class, which `candidates` looks past."""
+        names = cls(kind, vague=frozenset(vague))
         for slug, others in entries:
             for name in (slug, *others):
                 key = alias_key(name)
@@ -50,34 +60,83 @@ class Names:
     def resolve(self, text: str) -> str | None:
         """The slug `text` names, or None.
 
-        Beyond the exact names: punctuation is ignored too ("llama.cpp" is "llama-cpp"), and a
-        model file's name or a repository id finds its model ("Meta-Llama-3.1-8B-Instruct-
-        Q4_K_M.gguf" and "someone/Meta-Llama-3.1-8B-Instruct-GGUF" are the entry named
-        "Meta-Llama-3.1-8B-Instruct"), the quantization being the figure's precision, not part
-        of the model. Each of these looser forms resolves only where one entry holds it.
+        Beyond the exact names: punctuation is ignored too ("llama.cpp" is "llama-cpp"), and
+        the names tools print find their entry (app/vocabulary/spellings.py): a model file's
+        name or a repository id without its packing ("Meta-Llama-3.1-8B-Instruct-Q4_K_M.gguf"
+        and "someone/Meta-Llama-3.1-8B-Instruct-GGUF" are the entry named
+        "Meta-Llama-3.1-8B-Instruct", the quantization being the figure's precision, not part
+        of the model), a Hugging Face cache folder, an Ollama tag with its quantisation, a
+        repository under another owner (a renamed or re-uploaded one), a device's name with
+        its vendor and brand, a Cloud TPU slice name. Each of these looser forms resolves only
+        where one entry holds it.
         """
         key = alias_key(text)
         found = self.by_key.get(key)
         if found or not key:
             return found
         loose = self._loose()
-        tail = key.rsplit("/", 1)[-1]
-        for form in dict.fromkeys(
-            (key, _without_file_suffixes(key), tail, _without_file_suffixes(tail))
-        ):
+        for form in self._forms(text):
             found = loose.get(_loose_key(form)) if form else None
             if found:
                 return found
         return None
 
+    def _forms(self, text: str) -> list[str]:
+        """The alias keys `text` is tried as, plainest last."""
+        if self.kind == "model":
+            keys = [alias_key(form) for form in model_forms(text)]
+        elif self.kind == "hardware":
+            keys = device_forms(alias_key(text))
+        else:
+            keys = [alias_key(text)]
+        forms: list[str] = []
+        for key in keys:
+            tail = key.rsplit("/", 1)[-1]
+            # "//" + a repository's name: the index of Hugging Face ids under any owner.
+            anywhere = [f"//{tail}", f"//{without_packing(tail)}"] if "/" in key else ["", ""]
+            forms += [key, anywhere[0], tail, without_packing(key), anywhere[1]]
+            forms.append(without_packing(tail))
+        return list(dict.fromkeys(f for f in forms if f and f != "//"))
+
     def _loose(self) -> dict[str, str]:
-        """loose key -> slug, for the keys that only one entry holds."""
+        """loose key -> slug, for the keys that only one entry holds; "//" keys hold the
+        repository names of Hugging Face ids without their owner."""
         if self._loose_keys is None:
             holders: dict[str, set[str]] = {}
             for key, slug in self.by_key.items():
                 holders.setdefault(_loose_key(key), set()).add(slug)
+                if self.kind == "model" and ":" in key:
+                    # An Ollama tag alias answers for its other quantisations too
+                    # ("llama3.1:8b-text-q4_K_M" for "llama3.1:8b-text-q8_0").
+                    for form in model_forms(self.shown[key])[1:2]:
+                        holders.setdefault(_loose_key(alias_key(form)), set()).add(slug)
+                if "/" in key:
+                    tail = key.rsplit("/", 1)[-1]
+                    holders.setdefault(_loose_key(f"//{tail}"), set()).add(slug)
             self._loose_keys = {k: next(iter(v)) for k, v in holders.items() if len(v) == 1}
         return self._loose_keys
+
+    def candidates(self, text: str) -> list[str]:
+        """The specific entries `text` may mean, for a question rather than a guess.
+
+        A name that resolves to a specific entry is that entry alone. A name that resolves
+        to a vague one ("H100": an H100, variant not stated) or to nothing is every specific
+        entry with a name holding all its words ("H100": the SXM5, PCIe and NVL parts; "RTX
+        PRO 6000": its server and workstation editions; "llama3.1": each Llama 3.1 model),
+        provided the name has a number to go on. In file order; empty when nothing fits.
+        """
+        found = self.resolve(text)
+        if found and found not in self.vague:
+            return [found]
+        forms = self._forms(text)
+        wanted = _match_words(forms[-1]) if forms else set()
+        if not any(re.search(r"\d", word) for word in wanted):
+            return []
+        out: list[str] = []
+        for key, slug in self.by_key.items():
+            if slug not in self.vague and slug not in out and wanted <= _match_words(key):
+                out.append(slug)
+        return out
 
     def suggest(self, text: str, n: int = 3, *, by_words: bool = False) -> list[str]:
         """Up to n slugs whose names are closest to `text`, best first; each entry is ranked by
@@ -96,9 +155,15 @@ class Names:
         wanted = _without_file_suffixes(alias_key(text)) or alias_key(text)
         # Best first; equal scores in descending name order, as difflib.get_close_matches.
         scored = sorted(((_score(wanted, key, by_words), key) for key in self.by_key), reverse=True)
+        # A suggestion keeps every size and part number the name gives: "Llama 3.1 8B" never
+        # offers a 70B, "RTX 4090" never a 4080, "A100 40GB" never the 80GB part.
+        marks = _marks(wanted) if self.kind in ("hardware", "model") else set()
+        held = self._words_by_slug() if marks else {}
         best: dict[str, tuple[int, int, float]] = {}  # slug -> the score of its best name
         for score, key in scored:
-            best.setdefault(self.by_key[key], score)
+            slug = self.by_key[key]
+            if marks <= held.get(slug, marks):
+                best.setdefault(slug, score)
         cutoff = 0.75 if by_words else 0.6
         close = [
             slug
@@ -110,8 +175,19 @@ class Names:
             close = list(dict.fromkeys(within))
         return close[:n]
 
+    def _words_by_slug(self) -> dict[str, set[str]]:
+        """slug -> the words of all its names."""
+        out: dict[str, set[str]] = {}
+        for key, slug in self.by_key.items():
+            out.setdefault(slug, set()).update(_plain_words(key))
+        return out
+
     def hint(self, text: str, listed: str) -> str:
-        """'did you mean a, b?', or where the names are `listed` when nothing is close."""
+        """'which one: a, b?' when the name fits several entries, 'did you mean a, b?', or
+        where the names are `listed` when nothing is close."""
+        several = self.candidates(text)
+        if len(several) > 1:
+            return f"which one: {', '.join(several[:6])}?"
         close = self.suggest(text)
         return f"did you mean {', '.join(close)}?" if close else f"allowed: {listed}"
 
@@ -138,18 +214,38 @@ def _words(key: str) -> set[str]:
     return set(re.split(r"[\s/]+", key.removesuffix(".gguf")))
 
 
-# The tail of a model file's or repository's name that says how it was packed, not which model
-# it is: "-Q4_K_M.gguf", ".Q8_0", "-GGUF", "-AWQ", "-4bit" (in alias_key form, "_" and "-" are
-# spaces by then).
-_PACKING = (
-    r"(?:[ .](?:i?q\d(?: k)?(?: (?:xxs|xs|s|m|l|0|1))?|f16|f32|bf16|fp16|fp8|int4|int8|w4a16"
-    r"|w8a8|awq|gptq|gguf|mlx|exl2|\d+ ?bit))+$"
+def _without_file_suffixes(key: str) -> str:
+    """`key` without a file's extension and its packing ("meta llama 3.1 8b instruct")."""
+    return without_packing(key)
+
+
+def _match_words(key: str) -> set[str]:
+    """A name's words for matching parts: punctuation apart from a version's dot is a break,
+    and so is a letter before a digit ("llama3.1" is llama and 3.1, "h100" h and 100), while
+    a size keeps its unit ("8b", "80gb", "300x")."""
+    spaced = re.sub(r"(?<=[a-z])(?=\d)", " ", re.sub(r"[^\w.+]+|_", " ", key.casefold()))
+    return {w.strip(".") for w in spaced.split() if w.strip(".")}
+
+
+# What tells hardware and models apart: a size (8b, 0.5b, 800m, 8x7b, a3b active, e4b, 16e
+# experts), a memory (80gb, 144g) or a part number of two digits or more (h100, 4090, mi300x,
+# b200, gb10). A count ("1x", "8x") or a one-digit word ("qwen3", "8c", "v5p") is not one.
+_MARK = re.compile(
+    r"(?:\d+x)?\d+(?:\.\d+)?[bmt]|[ae]\d+(?:\.\d+)?b|\d+e|\d+(?:\.\d+)?(?:gb|g|tb)"
+    r"|[a-z]*\d{2,}[a-z]*"
 )
 
 
-def _without_file_suffixes(key: str) -> str:
-    """`key` without a file's extension and its packing ("meta llama 3.1 8b instruct")."""
-    return re.sub(_PACKING, "", key.removesuffix(".gguf")).strip()
+def _marks(key: str) -> set[str]:
+    """The words of a name that tell entries apart by size or part, kept whole so that A100
+    and H100 stay apart ("Llama 3.1 8 B" gives 8b)."""
+    joined = re.sub(r"(?<=\d) (?=(?:b|m|gb)\b)", "", key.casefold())
+    return {w for w in _plain_words(joined) if _MARK.fullmatch(w)}
+
+
+def _plain_words(key: str) -> set[str]:
+    """A name's words, split at punctuation other than a version's dot."""
+    return {w.strip(".") for w in re.split(r"[^\w.+]+|_", key.casefold()) if w.strip(".")}
 
 
 def _loose_key(key: str) -> str:
