@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, Self
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 # One set of field names per view class, shared by its instances (see View).
 _FIELD_SETS: dict[type, set[str]] = {}
@@ -220,6 +220,8 @@ class BenchmarkView(View):
     stale: str | None = None  # why the figure may no longer hold
     withdrawn: bool = False  # gone from the published data: listed, never ranked or charted
     team_notes: list[TeamNoteView] = []
+    # The run of an imported file the figure came from: for grouping pages, not the API.
+    import_run_id: int | None = Field(default=None, exclude=True)
 
 
 class SystemSummary(View):

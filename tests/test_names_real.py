@@ -419,3 +419,12 @@ def test_the_api_gives_memory_as_devices_report_it(real_client) -> None:  # type
     assert (
         moved.status_code == 308 and moved.headers["location"] == "/hardware/nvidia-h200-sxm-141gb"
     )
+
+
+def test_model_names_as_people_type_them_in_the_team_form(data: SeedData) -> None:
+    """Issue 37: the names a person types in the team-result form, words left out, against
+    the real vocabulary (an FP8 upload of the same model is never the pick)."""
+    models = names(data, "model")
+    assert models.resolve_typed("Llama 3.3 70B") == "llama-3.3-70b-instruct"
+    assert models.resolve_typed("llama 3.3 70b") == "llama-3.3-70b-instruct"
+    assert models.resolve_typed("Llama 3.3 8B") is None  # no such size: never another one

@@ -176,3 +176,18 @@ def test_a_reported_figure_cites_a_known_source(seed_copy: Path) -> None:
     )
     problems = problems_for(seed_copy)
     assert any("unknown source 'nvidia-smi-log'" in p for p in problems), problems
+
+
+def test_a_model_name_as_typed_leaves_out_instruct_but_never_changes_the_size() -> None:
+    """The team-result form reads names with `resolve_typed` (issue 37): "Llama 3.1 70B" is the
+    one 70B entry; where a base and an instruct model both hold the words, the exact name wins."""
+    assert MODELS.resolve("Llama 3.1 70B") is None  # no entry is named so...
+    assert MODELS.resolve_typed("Llama 3.1 70B") == "llama-3.1-70b-instruct"  # ...but one fits
+    assert MODELS.resolve_typed("llama 3.1 70b") == "llama-3.1-70b-instruct"
+    assert MODELS.resolve_typed("Llama 3.1 8B") == "llama-3.1-8b"  # its exact name, not instruct
+    assert MODELS.resolve_typed("Llama 3.1 405B") is None  # no 405B: never another size
+    assert MODELS.resolve_typed("Llama 3.1") is None  # two sizes hold it: no pick
+    # Qwen3 32B and its FP8 upload both hold "Qwen3 32B": the exact name is the plain one.
+    assert MODELS.resolve_typed("Qwen3 32B") == "qwen3-32b"
+    assert MODELS.resolve_typed("Qwen 3 32") is None
+    assert HARDWARE.resolve_typed("RTX PRO 6000") is None  # hardware: a question, not a pick

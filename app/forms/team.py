@@ -171,7 +171,7 @@ def result_clash(
     meant = yours | {
         kind: found
         for kind, kind_names in (names or {}).items()
-        if (found := kind_names.resolve(yours.get(kind, "")))
+        if (found := kind_names.resolve_typed(yours.get(kind, "")))
     }
     labels = {name: LABELS[name] for name in EDITABLE}
     return side_by_side(labels, yours, result_values(current), current, meant=meant)

@@ -82,6 +82,62 @@ def _group(slug: str, members: list[BenchmarkView]) -> ImportGroup:
     )
 
 
+@dataclass(frozen=True)
+class RunGroup:
+    """One run of an imported file whose every figure a reader asked for: its figures fold
+    under one line, so a file of four runs is four entries rather than 64 rows."""
+
+    source: str  # import-<key>
+    file_name: str
+    number: int  # 1-based place in the file
+    location: str  # "line 3", "benchmarks[4]"; empty when not known
+    setup: str
+    load: str  # "c=16" or "load not stated"
+    headline: str
+    rows: list[BenchmarkView]
+
+    @property
+    def anchor(self) -> str:
+        return f"{self.source}-run-{self.number}"
+
+
+def split_runs(
+    rows: list[BenchmarkView], places: dict[int, tuple[int, str]]
+) -> tuple[list[BenchmarkView], list[RunGroup]]:
+    """The rows left to list as they are, and one group per run of each imported file (file
+    by file in first-seen order, runs in file order). `places`: run id -> (0-based place in
+    its file, where in the file), from app/queries/imports.run_places."""
+    kept: list[BenchmarkView] = []
+    runs: dict[tuple[str, int], list[BenchmarkView]] = {}
+    for r in rows:
+        if is_imported(r) and r.import_run_id is not None:
+            runs.setdefault((r.source.slug, r.import_run_id), []).append(r)
+        else:
+            kept.append(r)
+    files = list(dict.fromkeys(source for source, _ in runs))
+    ordered = sorted(runs, key=lambda k: (files.index(k[0]), places.get(k[1], (k[1], ""))[0]))
+    return kept, [
+        _run(source, run_id, runs[(source, run_id)], places) for source, run_id in ordered
+    ]
+
+
+def _run(
+    source: str, run_id: int, members: list[BenchmarkView], places: dict[int, tuple[int, str]]
+) -> RunGroup:
+    position, location = places.get(run_id, (None, ""))
+    loads = sorted({r.concurrency for r in members if r.concurrency is not None})
+    return RunGroup(
+        source=source,
+        file_name=members[0].source.short,
+        number=(position if position is not None else run_id) + 1,
+        location=location,
+        setup=_setup(members[0]),
+        load="c=" + ", ".join(str(c) for c in loads) if loads else "load not stated",
+        headline=_headline(members),
+        rows=members,
+    )
+
+
 def _setup(r: BenchmarkView) -> str:
     hardware = r.hardware_name or r.hardware_text or "hardware not stated"
     if r.gpus:

@@ -109,3 +109,17 @@ def saved_runs(session: Session, key: str, position: int | None = None) -> list[
         )
         for row in rows
     ]
+
+
+def run_places(session: Session, run_ids: set[int]) -> dict[int, tuple[int, str]]:
+    """run id -> (its 0-based place in its file, where in the file: "line 3", "[2]")."""
+    from app.models import ImportRun
+
+    if not run_ids:
+        return {}
+    rows = session.exec(
+        select(ImportRun.id, ImportRun.position, ImportRun.location).where(
+            col(ImportRun.id).in_(run_ids)
+        )
+    ).all()
+    return {run_id: (position, location) for run_id, position, location in rows if run_id}

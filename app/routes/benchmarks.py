@@ -22,7 +22,8 @@ from app.queries.benchmark_page import (
     result_index,
     unmeasured_systems,
 )
-from app.queries.import_groups import split_imports
+from app.queries.import_groups import split_imports, split_runs
+from app.queries.imports import run_places
 from app.queries.nearest_filters import nearest_filters
 from app.queries.readings import read_benchmarks
 from app.queries.sweeps import shows_sweeps, team_sweeps
@@ -85,6 +86,9 @@ def benchmarks_page(request: Request, session: SessionDep) -> Response:
     exports = f"?{exports}" if exports else ""
     # An imported file is one group; ticking its source in the filter lists its every row.
     listed, import_groups = split_imports(found.results, frozenset(params.source))
+    # ...and folds those rows under their runs: one entry per run, not a row per metric.
+    run_ids = {r.import_run_id for r in listed if r.import_run_id is not None}
+    listed, run_groups = split_runs(listed, run_places(session, run_ids))
     view = page_view(found, params, index, RESULTS_PAGE_SIZE, listed)
     context = {
         # rows, paging, page_queries, options, facets, placement, charted, not_charted,
@@ -92,6 +96,7 @@ def benchmarks_page(request: Request, session: SessionDep) -> Response:
         **vars(view),
         "scatters": throughput_vs_ttft(found.contexts, view.charted),
         "import_groups": import_groups,
+        "run_groups": run_groups,
         "unmeasured": unmeasured_systems(session, params.system, index.results),
         # A service level or a price reads team sweeps only: published figures carry no
         # per-user or latency data, so the page counts those it could not apply to.

@@ -81,6 +81,30 @@ class Names:
                 return found
         return None
 
+    def resolve_typed(self, text: str) -> str | None:
+        """As `resolve`, and for a model also a name as a person types it, words left out
+        ("Llama 3.3 70B" is Llama 3.3 70B Instruct): the one entry with a name holding all its
+        words, sizes and versions included, so never another size. Where several hold them, the
+        one whose name adds only "instruct", "chat" or "it" (not a repackaging such as an FP8
+        upload); no pick when that is not one entry either."""
+        found = self.resolve(text)
+        if found or self.kind != "model":
+            return found
+        several = self.candidates(text)
+        if len(several) == 1:
+            return several[0]
+        wanted = _match_words(alias_key(text))
+        plain = [
+            slug
+            for slug in several
+            if any(
+                _match_words(key) - wanted <= _ROLE_WORDS
+                for key, holder in self.by_key.items()
+                if holder == slug
+            )
+        ]
+        return plain[0] if len(plain) == 1 else None
+
     def _forms(self, text: str) -> list[str]:
         """The alias keys `text` is tried as, plainest last."""
         if self.kind == "model":
@@ -205,6 +229,9 @@ def _score(wanted: str, key: str, by_words: bool) -> tuple[int, int, float]:
     weight = sum(2 if re.search(r"\d", word) else 1 for word in words) if by_words else 0
     return marks, weight, difflib.SequenceMatcher(None, key, wanted).ratio()
 
+
+# Words a model's name may add to what a person typed and still be the model they meant.
+_ROLE_WORDS = frozenset({"instruct", "chat", "it"})
 
 _SIZE = re.compile(r"\d+(?:\.\d+)?(?:b|m|gb)")
 

@@ -270,7 +270,7 @@ class _Entries:
         ids: dict[str, int | None] = {}
         problems: dict[str, str] = {}
         for kind, text in names.items():
-            slug = self.names[kind].resolve(text) if text else None
+            slug = self.names[kind].resolve_typed(text) if text else None
             if text and slug is None:
                 hint = self.names[kind].hint(text, api_listing(kind))
                 problems[kind] = f"not a known {kind} name; {hint}"

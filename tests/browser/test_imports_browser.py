@@ -62,9 +62,22 @@ def test_an_editor_imports_a_sweep_from_upload_to_benchmarks(
     expect(page.locator(".done-banner.flash")).to_contain_text(
         f"Saved {count} team results from {SWEEP.name}."
     )
-    badges = page.locator("table.results .team-badge")
-    expect(badges.first).to_have_text("team-measured")
-    assert badges.count() == count
+    # One entry per run of the file (issue 37), its figures folded under it until opened.
+    runs = page.locator("li.run-group")
+    expect(runs).to_have_count(4)
+    figures = page.locator("li.run-group details.run-figures tbody tr")
+    assert figures.count() == count
+    expect(figures.first).to_be_hidden()
+    runs.first.locator("summary").click()
+    expect(runs.first.locator("tbody tr").first).to_be_visible()
+    no_axe_violations(page)
     page.screenshot(path=artifacts / "import-saved-benchmarks.png", full_page=True)
+    for scheme, width in (("light", 1440), ("dark", 1440), ("light", 390)):
+        page.emulate_media(color_scheme=scheme)
+        page.set_viewport_size({"width": width, "height": 900})
+        page.locator("#import-runs").scroll_into_view_if_needed()
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        no_axe_violations(page)
+        page.screenshot(path=artifacts / f"import-runs-{scheme}-{width}.png")
     assert violations(page, console) == []
     page.context.close()

@@ -35,6 +35,11 @@ ADMIN_POSTS = [
     ("/admin/users/nobody/disable", {}),
     ("/admin/users/nobody/enable", {}),
 ]
+# Editor forms outside the team-form modules. An empty price is a real answer past the role
+# check (422), so nothing is written.
+EDITOR_POSTS = [
+    ("/hardware/nvidia-h100-sxm5-80gb/price", {"usd_per_gpu_hour": "", "basis": ""}),
+]
 # A signed-in user's own account: any role, nobody anonymous. A token id that is not the
 # caller's is a real answer past the sign-in check (404).
 SIGNED_IN_POSTS = [
@@ -81,6 +86,7 @@ def covered_paths() -> list[tuple[str, str]]:
         *((method.upper(), path) for method, path, _ in test_catalogue_api.WRITES),
         *(("POST", path.format(id="x-1")) for path, _ in forms),
         *(("POST", path) for path, _ in ADMIN_POSTS),
+        *(("POST", path) for path, _ in EDITOR_POSTS),
         *(("POST", path) for path, _ in SIGNED_IN_POSTS),
         *((method.upper(), path) for method, path, _ in webhook_api.WRITES),
         *(("POST", path) for path, _ in webhook_forms.POSTS),
@@ -111,6 +117,17 @@ def test_the_users_page_changes_are_for_admins_alone(
         assert refused.status_code == 403
         assert "this needs admin" in page(refused).get_text()
     assert post(clients("ada"), path, data).status_code == 422  # past the check: no such user
+
+
+@pytest.mark.parametrize(("path", "data"), EDITOR_POSTS)
+def test_the_editor_forms_elsewhere_are_for_editors_and_admins(
+    clients: Clients, path: str, data: dict[str, str]
+) -> None:
+    anonymous = post(clients(), path, data)
+    assert anonymous.status_code == 303 and anonymous.headers["location"].startswith("/login")
+    assert post(clients("vera"), path, data).status_code == 403
+    for who in ("eddie", "ada"):
+        assert post(clients(who), path, data).status_code == 422  # past the check: no price
 
 
 @pytest.mark.parametrize(("path", "data"), SIGNED_IN_POSTS)

@@ -85,11 +85,26 @@ def test_benchmarks_groups_the_file_and_lists_it_when_its_source_is_picked(
     # Its JSON is unchanged: every figure of the file, one per metric per load.
     figures = reader.get(f"/api/v1/benchmarks?source={source}").json()
     assert figures["matched"] > 4 * 10
-    # Picking the file's source lists its every row.
+    # Picking the file's source lists its four runs (issue 37), each with its rows folded
+    # under it: four entries, not a row per metric per load.
     picked = soup(reader.get(f"/benchmarks?source={source}"))
-    assert not picked.select(".import-group")
-    rows = picked.select("table.results tbody tr[id^=result-]")
-    assert len(rows) == figures["matched"]
+    assert not picked.select(".import-groups > li:not(.run-group)")
+    runs = picked.select("li.run-group")
+    assert len(runs) == 4
+    assert [r.select_one(".import-loads").get_text() for r in runs] == [
+        "c=1",
+        "c=4",
+        "c=16",
+        "c=64",
+    ]
+    assert [r["id"] for r in runs] == [f"{source}-run-{n}" for n in (1, 2, 3, 4)]
+    assert picked.select_one("#import-runs").get_text() == "Runs of the picked file (4)"
+    folded = [run.select("details.run-figures tbody tr[id^=result-]") for run in runs]
+    assert all(len(rows) == len(folded[0]) > 5 for rows in folded)
+    assert sum(len(rows) for rows in folded) == figures["matched"]
+    assert all(run.select_one("details.run-figures").get("open") is None for run in runs)
+    # None of them is also a row of the main table.
+    assert not picked.select("table.results:not(.run-results) tbody tr[id^=result-]")
 
 
 def test_the_navigation_offers_imports_to_editors_only(

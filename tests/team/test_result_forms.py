@@ -7,7 +7,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import Engine, func
 from sqlmodel import Session, select
 
-from app.models import BenchmarkResult
+from app.models import BenchmarkResult, LanguageModel
 from tests.team.html import RESULT_FORM, field_notes, flash_of, new_result, page, post
 
 Clients = Callable[..., TestClient]
@@ -411,3 +411,20 @@ def test_the_measured_on_date_is_picked_and_a_month_alone_stays_editable(
         "text",
         "2026-06",
     )
+
+
+def test_a_model_name_typed_without_instruct_is_its_entry(
+    clients: Clients, accounts_engine: Engine
+) -> None:
+    """Issue 37: "Llama 3.3 70B" is the Llama 3.3 70B Instruct entry, and a size the
+    vocabulary lacks is still refused rather than read as another size."""
+    result_id = new_result(clients("eddie"), model="Llama 3.3 70B")
+    with Session(accounts_engine) as session:
+        saved = session.exec(select(BenchmarkResult).where(BenchmarkResult.slug == result_id)).one()
+        model = session.get(LanguageModel, saved.model_id)
+        assert model is not None and model.slug == "llama-3.3-70b-instruct"
+    refused = post(
+        clients("eddie"), "/systems/vllm/team-results", RESULT_FORM | {"model": "Llama 3.3 8B"}
+    )
+    assert refused.status_code == 422
+    assert set(field_notes(page(refused))) == {"tr-model"}

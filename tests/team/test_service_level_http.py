@@ -9,6 +9,7 @@ from bs4 import BeautifulSoup
 from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 
+from tests.team import html
 from tests.team import level_scenario as sc
 from tests.team.test_sweeps_http import confirm
 from tests.team.test_write_api import token_for
@@ -256,6 +257,8 @@ def test_a_price_gives_costs_per_million_tokens_and_none_without(
     anonymous = clients()
     before = curves(anonymous, "per_user=50")["vllm 0.11.2"]
     assert before["price"] is None and before["at_level"]["cost_per_million_output_tokens"] is None
+    unpriced = html.page(anonymous.get(f"/benchmarks?model={sc.LLAMA}")).select_one(".sweep-prices")
+    assert unpriced.select_one("a")["href"] == f"/hardware/{sc.H100_SLUG}#price"
     assert all(p["cost_per_million_output_tokens"] is None for p in before["points"])
     body = {"usd_per_gpu_hour": sc.PRICE, "basis": "on-demand list price, example cloud, 2026-11"}
     viewer = TestClient(anonymous.app, headers=token_for(accounts_engine, "vera"))
@@ -289,6 +292,37 @@ def test_a_price_gives_costs_per_million_tokens_and_none_without(
     page = editor.get(f"/benchmarks?model={sc.LLAMA}&per_user=50")
     text = BeautifulSoup(page.text, "html.parser").get_text(" ", strip=True)
     assert "$0.324 per M output tokens" in text and "× 3600" in text
+
+    # The accelerator's page: editors change the price in a form (issue 37), errors in words.
+    signed_in = clients("eddie")
+    form = f"/hardware/{sc.H100_SLUG}/price"
+    shown = html.page(signed_in.get(f"/hardware/{sc.H100_SLUG}"))
+    assert shown.select_one("#hp-usd_per_gpu_hour")["value"] == "2.49"
+    assert "$2.49" in shown.select_one(".price-now").get_text()
+    assert clients("vera").post(form, data=body, headers=html.SAME_ORIGIN).status_code == 403
+    refused = html.post(signed_in, form, {"usd_per_gpu_hour": "cheap", "basis": "x"})
+    assert refused.status_code == 422
+    assert html.field_notes(html.page(refused)) == {
+        "hp-usd_per_gpu_hour": "Not a number; type dollars per GPU-hour such as 2.49.",
+        "hp-basis": "Say where the price comes from (3 to 300 characters): provider, "
+        "on-demand or reserved, and the date.",
+    }
+    assert html.page(refused).select_one("#hp-usd_per_gpu_hour")["value"] == "cheap"
+    zero = html.post(signed_in, form, {"usd_per_gpu_hour": "0", "basis": body["basis"]})
+    assert html.field_notes(html.page(zero))["hp-usd_per_gpu_hour"].startswith("Out of range")
+    assert curves(editor, "per_user=50")["vllm 0.11.2"]["price"]["usd_per_gpu_hour"] == sc.PRICE
+    moved = html.post(signed_in, form, {"usd_per_gpu_hour": "$4.98", "basis": "reserved, 2026-12"})
+    assert moved.status_code == 303 and moved.headers["location"].endswith("#price")
+    doubled = curves(editor, "per_user=50")["vllm 0.11.2"]
+    assert doubled["price"]["basis"] == "reserved, 2026-12"
+    cost = doubled["at_level"]["cost_per_million_output_tokens"]
+    assert cost == pytest.approx(2 * sc.VLLM_NEW_COST)
+    assert "$4.98" in html.page(signed_in.get(f"/hardware/{sc.H100_SLUG}")).get_text()
+    assert editor.get("/api/v1/changes?kind=hardware_price").text.count(sc.H100_SLUG) >= 2
+    # Anyone may try a price for one link: the filter form carries it.
+    tried = html.page(anonymous.get(f"/benchmarks?hardware={sc.H100_SLUG}&price=1.5"))
+    assert tried.select_one("input[name=price]")["value"] == "1.5"
+    assert tried.select_one("input[name=price]")["aria-describedby"] == "price-scope"
 
 
 def test_versions_make_a_timeline_with_its_flag(anonymous: TestClient) -> None:
