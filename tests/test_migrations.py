@@ -547,13 +547,21 @@ def test_the_vocabulary_migration_maps_published_and_team_figures(tmp_path: Path
     report = seed_with_report(old, REAL_SEED_DIR)[1]
     with Session(old) as session:
         changed = session.exec(
-            select(Revision.key).where(
+            select(Revision.key, Revision.before, Revision.after).where(
                 Revision.entity == "benchmark_result",
                 Revision.actor == "seed",
                 Revision.action != "create",
             )
         ).all()
-    assert changed == [], report.summary()
+    # Except the move of the plain "H200" entry onto the SXM part nvidia-smi names that way
+    # (issue 35): the frozen 0007 vocabulary still has the old entry.
+    moved = ("nvidia-h200", "nvidia-h200-sxm-141gb")
+    others = [
+        key
+        for key, before, after in changed
+        if ((before or {}).get("hardware"), (after or {}).get("hardware")) != moved
+    ]
+    assert others == [], report.summary()
     full.dispose()
     old.dispose()
 
@@ -655,11 +663,12 @@ def test_the_model_support_migration_renames_architecture_to_kind_and_back(
             )
         )
 
-    migration = migrate.upgrade(engine)
+    migration = migrate.upgrade(engine, "0011")
 
     assert (migration.before, migration.after) == ("0010", "0011")
     assert _models(engine, "kind") == {"big": "moe", "small": "dense", "vague": None}
     assert _models(engine, "architecture") == {"big": None, "small": None, "vague": None}
+    migrate.upgrade(engine)  # the later migrations leave these columns as they are
     assert schema_differences(engine) == []
     with engine.begin() as connection:
         connection.execute(
