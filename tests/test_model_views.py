@@ -68,10 +68,16 @@ def test_support_refuses_unknown_names_with_the_closest_and_bad_parameters_by_fi
     assert "llama-3.1-8b" in body["suggestions"]
     typo = client.get("/api/v1/support?architecture=LlamaForCasualLM").json()
     assert typo["field"] == "architecture" and typo["suggestions"][0] == "LlamaForCausalLM"
-    for query in ("", "?model=a&architecture=b"):
-        refused = client.get(f"/api/v1/support{query}")
-        assert refused.status_code == 422
-        assert "model" in str(refused.json()["detail"])
+    # No question points to the whole models matrix; a model of another class is refused.
+    everything = client.get("/api/v1/support?model=", follow_redirects=False)
+    assert everything.status_code == 307
+    assert everything.headers["location"] == "/api/v1/matrix?view=models"
+    refused = client.get("/api/v1/support?model=llama-3.1-8b&architecture=Qwen2ForCausalLM")
+    assert refused.status_code == 422
+    [problem] = refused.json()["detail"]
+    assert problem["field"] == "architecture" and "LlamaForCausalLM" in problem["message"]
+    same = client.get("/api/v1/support?model=llama-3.1-8b&architecture=llamaforcausallm")
+    assert same.status_code == 200 and same.json()["architecture"] == "LlamaForCausalLM"
 
 
 def test_models_matrix_rows_by_family_cells_and_filters(client: TestClient) -> None:

@@ -31,9 +31,12 @@ def test_export_then_import_into_a_new_database_then_refuse_then_replace(
         "1 withdrawn capability"
     )
     assert f"seed files and team.json ({counts}, " in exported.stdout
-    assert ", 1 withdrawn metric, 2 withdrawn or team-added hardware entries, 3 team aliases, " in (
-        exported.stdout
+    entries = (
+        ", 1 withdrawn metric, 2 withdrawn or team-added hardware entries, "
+        "1 withdrawn or team-added model, 3 team aliases, "
     )
+    assert entries in exported.stdout
+    assert ", 1 team model's config.json, " in exported.stdout
     assert " benchmark results, 7 team notes" in exported.stdout
     assert "keep it as secret as the database" in exported.stdout
     assert files(tmp_path / "backup") == files(instance.backup)

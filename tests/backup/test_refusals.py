@@ -278,6 +278,7 @@ def test_a_format_1_backup_is_matched_to_the_vocabulary_as_the_migration_does(
             "withdrawn_models",
             "withdrawn_workloads",
             "team_aliases",
+            "model_configs",
         ):
             del d[key]
         for result in d["results"]:

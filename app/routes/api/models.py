@@ -4,12 +4,12 @@ models the models matrix and the model pages draw."""
 from typing import Any
 
 from fastapi import APIRouter
-from fastapi.responses import Response
+from fastapi.responses import RedirectResponse, Response
 from pydantic import BaseModel
 
 from app.db import SessionDep
 from app.params.models import ModelMatrixParams, SupportParams
-from app.params.reader import Reading
+from app.params.reader import ParamError, ParamProblem, Reading
 from app.queries.model_matrix import ModelMatrixResult, build_model_matrix
 from app.queries.support_answer import (
     SupportAnswer,
@@ -37,8 +37,9 @@ class ModelMatrixResponse(ModelMatrixResult, Ignoring): ...
 
 
 SUPPORT_ERRORS: dict[int | str, dict[str, Any]] = {
+    307: {"description": "Neither model= nor architecture=: to the whole models matrix"},
     404: {"description": "The model or class names nothing; the reply suggests the closest"},
-    422: {"description": "Neither or both of model= and architecture=, or a value too long"},
+    422: {"description": "A model of another class than architecture= names, or a value too long"},
 }
 
 
@@ -56,6 +57,9 @@ def support(session: SessionDep, reading: SupportReading) -> Response:
     where no source says: unknown, never no), and for a name that implies a weight format,
     that format and each system's level on loading it (`format_level`)."""
     params = reading.params
+    if not params.model and not params.architecture:
+        # No question: every class for every system is the models matrix.
+        return RedirectResponse("/api/v1/matrix?view=models", status_code=307)
     if params.model:
         found = support_for_model(session, params.model)
     else:
@@ -64,7 +68,14 @@ def support(session: SessionDep, reading: SupportReading) -> Response:
         raise NotFoundError(
             found.field, found.value, found.allowed, listed=False, suggested=found.suggested
         )
+    if params.model and params.architecture and not _same_class(found, params.architecture):
+        reason = f"{params.model} is a {found.architecture}; give one of model= or architecture="
+        raise ParamError([ParamProblem("architecture", params.architecture, (), reason)])
     return render_json(found, reading.ignored)
+
+
+def _same_class(found: SupportAnswer, architecture: str) -> bool:
+    return (found.architecture or "").lower() == architecture.lower()
 
 
 def model_matrix_json(session: SessionDep, reading: Reading[ModelMatrixParams]) -> Response:
