@@ -133,7 +133,7 @@ def test_system_page_counts_its_classes_and_links_to_the_models_matrix(
 
 def test_model_page_shows_config_support_derivatives_and_a_fit_slot(client: TestClient) -> None:
     soup = soup_of(client.get("/models/llama-3.1-8b"))
-    fit = soup.select_one("#fit_panel")
+    fit = soup.select_one("#fit-panel")
     assert fit["hx-get"] == "/fit/panel?model=llama-3.1-8b" and fit["hx-trigger"] == "load"
     assert fit.select_one('a[href="/fit?model=llama-3.1-8b"]')
     rows = {
