@@ -30,8 +30,8 @@ def upgrade() -> None:
         sa.Column("description", sa.String(length=200), nullable=False),
         sa.Column("active", sa.Boolean(), nullable=False),
         sa.Column("created_by", sa.String(length=100), nullable=False),
-        sa.Column("created_at", sa.DateTime(), nullable=False),
-        sa.Column("updated_at", sa.DateTime(), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_webhook")),
     )
     op.create_table(
@@ -39,7 +39,7 @@ def upgrade() -> None:
         sa.Column("id", sa.Integer(), nullable=False),
         sa.Column("key", sa.String(length=36), nullable=False),
         sa.Column("event", sa.String(length=60), nullable=False),
-        sa.Column("at", sa.DateTime(), nullable=False),
+        sa.Column("at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("payload", sa.JSON(), nullable=False),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_webhook_event")),
         sa.UniqueConstraint("key", name=op.f("uq_webhook_event_key")),
@@ -52,14 +52,14 @@ def upgrade() -> None:
         sa.Column("event_id", sa.Integer(), nullable=False),
         sa.Column("status", sa.String(length=12), nullable=False),
         sa.Column("attempts", sa.Integer(), nullable=False),
-        sa.Column("next_attempt_at", sa.DateTime(), nullable=False),
-        sa.Column("lease_until", sa.DateTime(), nullable=True),
+        sa.Column("next_attempt_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("lease_until", sa.DateTime(timezone=True), nullable=True),
         sa.Column("leased_by", sa.String(length=64), nullable=True),
         sa.Column("last_code", sa.Integer(), nullable=True),
         sa.Column("last_error", sa.String(length=300), nullable=True),
         sa.Column("log", sa.JSON(), nullable=False),
-        sa.Column("created_at", sa.DateTime(), nullable=False),
-        sa.Column("finished_at", sa.DateTime(), nullable=True),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("finished_at", sa.DateTime(timezone=True), nullable=True),
         sa.ForeignKeyConstraint(
             ["webhook_id"], ["webhook.id"], name=op.f("fk_webhook_delivery_webhook_id_webhook")
         ),
