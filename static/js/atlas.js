@@ -176,7 +176,12 @@ function enableFlashDismiss() {
 // Long pages fold their parts into <details>; a link to something inside one (#cap-…,
 // #bench-…) opens it, so the reader lands on what the link names.
 function openToTarget() {
-  const id = decodeURIComponent(window.location.hash.slice(1));
+  let id = "";
+  try {
+    id = decodeURIComponent(window.location.hash.slice(1));
+  } catch {
+    return; // a hash that is not valid percent-encoding names nothing here
+  }
   const target = id && document.getElementById(id);
   if (!target) return;
   let opened = false;

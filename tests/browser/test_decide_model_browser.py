@@ -47,7 +47,11 @@ def test_gpt_oss_on_one_rtx_4090(browser, real_live_url, artifacts: Path) -> Non
     llama = notes_of(page, "llama-cpp")
     assert "expert" in llama.lower() and "CPU memory" in llama, llama
     ranked = page.locator(".picks .pick-name").all_inner_texts()
-    more = page.locator(".more-ranked").text_content() or "" if page.locator(".more-ranked").count() else ""
+    more = (
+        page.locator(".more-ranked").text_content() or ""
+        if page.locator(".more-ranked").count()
+        else ""
+    )
     assert "vLLM" in ranked or "vLLM" in more
     body = page.locator(".result-panel").inner_text()
     assert "--cpu-offload-gb" in body

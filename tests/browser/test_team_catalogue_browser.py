@@ -111,7 +111,9 @@ def test_the_team_entries_and_their_edit_and_delete_pages(
     assert other.status == 303
     page.fill("#edit-hardware-vendor", "Mine")
     page.locator("form.catalogue-form button[type=submit]").click()
-    expect(page.locator(".problem-banner")).to_contain_text("someone saved it since")
+    # Both versions side by side, what was typed kept (issue 37).
+    expect(page.locator(".clash[role=alert]")).to_contain_text("Nothing was overwritten")
+    expect(page.locator("#edit-hardware-vendor")).to_have_value("Mine")
     _fits(page, width)
     no_axe_violations(page)
     page.screenshot(path=str(artifacts / f"team-entry-stale-{scheme}-{width}.png"), full_page=True)

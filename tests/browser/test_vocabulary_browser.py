@@ -46,7 +46,7 @@ def test_a_vague_entry_says_so(page, live_url, artifacts) -> None:
 
 def test_filter_counts_follow_the_results(page, live_url, artifacts) -> None:
     page.goto(f"{live_url}/benchmarks")
-    hardware = page.locator("form.filters details:has(> summary:text-is('Hardware'))")
+    hardware = page.locator("form.filters details:has(> summary:text-is('Accelerator'))")
     hardware.locator("summary").click()
     count = hardware.locator("label:has(input[value='nvidia-rtx-4090']) .facet-count")
     assert count.inner_text().split()[0] == "11"
