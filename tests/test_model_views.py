@@ -68,14 +68,14 @@ def test_support_refuses_unknown_names_with_the_closest_and_bad_parameters_by_fi
     assert "llama-3.1-8b" in body["suggestions"]
     typo = client.get("/api/v1/support?architecture=LlamaForCasualLM").json()
     assert typo["field"] == "architecture" and typo["suggestions"][0] == "LlamaForCausalLM"
-    # No question points to the whole models matrix; a model of another class is refused.
+    # No question points to the whole models matrix.
     everything = client.get("/api/v1/support?model=", follow_redirects=False)
     assert everything.status_code == 307
     assert everything.headers["location"] == "/api/v1/matrix?view=models"
-    refused = client.get("/api/v1/support?model=llama-3.1-8b&architecture=Qwen2ForCausalLM")
-    assert refused.status_code == 422
-    [problem] = refused.json()["detail"]
-    assert problem["field"] == "architecture" and "LlamaForCausalLM" in problem["message"]
+    # Both: the model answers, and the note says the class given beside it was another.
+    both = client.get("/api/v1/support?model=llama-3.1-8b&architecture=Qwen2ForCausalLM")
+    assert both.status_code == 200 and both.json()["architecture"] == "LlamaForCausalLM"
+    assert "architecture=Qwen2ForCausalLM was not used" in both.json()["note"]
     same = client.get("/api/v1/support?model=llama-3.1-8b&architecture=llamaforcausallm")
     assert same.status_code == 200 and same.json()["architecture"] == "LlamaForCausalLM"
 

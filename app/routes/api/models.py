@@ -9,7 +9,7 @@ from pydantic import BaseModel
 
 from app.db import SessionDep
 from app.params.models import ModelMatrixParams, SupportParams
-from app.params.reader import ParamError, ParamProblem, Reading
+from app.params.reader import Reading
 from app.queries.model_matrix import ModelMatrixResult, build_model_matrix
 from app.queries.support_answer import (
     SupportAnswer,
@@ -39,7 +39,7 @@ class ModelMatrixResponse(ModelMatrixResult, Ignoring): ...
 SUPPORT_ERRORS: dict[int | str, dict[str, Any]] = {
     307: {"description": "Neither model= nor architecture=: to the whole models matrix"},
     404: {"description": "The model or class names nothing; the reply suggests the closest"},
-    422: {"description": "A model of another class than architecture= names, or a value too long"},
+    422: {"description": "A value too long"},
 }
 
 
@@ -69,8 +69,10 @@ def support(session: SessionDep, reading: SupportReading) -> Response:
             found.field, found.value, found.allowed, listed=False, suggested=found.suggested
         )
     if params.model and params.architecture and not _same_class(found, params.architecture):
-        reason = f"{params.model} is a {found.architecture}; give one of model= or architecture="
-        raise ParamError([ParamProblem("architecture", params.architecture, (), reason)])
+        # The model answers; the class given beside it is said to be another, not refused.
+        said = f"architecture={params.architecture} was not used: {params.model} is a"
+        said += f" {found.architecture}."
+        found = found.model_copy(update={"note": " ".join(filter(None, [found.note, said]))})
     return render_json(found, reading.ignored)
 
 
