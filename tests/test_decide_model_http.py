@@ -82,10 +82,12 @@ def test_gpus_and_context_change_the_fit_and_bad_values_name_the_field(
     assert too_long.status_code == 422
     problem = too_long.json()["detail"][0]
     assert problem["field"] == "context" and "131,072" in problem["message"]
+    # A name that names nothing is not found, as on /api/v1/support and /api/v1/fit.
     unknown = client.get(API + "model=no-such-model-xyz")
-    assert unknown.status_code == 422
-    detail = unknown.json()["detail"][0]
-    assert detail["field"] == "model" and "moe" in detail["allowed"]
+    assert unknown.status_code == 404
+    detail = unknown.json()
+    assert detail["field"] == "model" and detail["value"] == "no-such-model-xyz"
+    assert "moe" in detail["suggestions"]
     page = client.get("/decide?model=no-such-model-xyz")
     assert page.status_code == 422 and "no-such-model-xyz" in page.text
 

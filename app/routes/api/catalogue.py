@@ -368,13 +368,26 @@ def compare(session: SessionDep, reading: CompareApiReading) -> Response:
     router,
     "/recommend",
     response_model=RecommendResponse,
-    responses=BAD_VALUE,
+    responses=BAD_VALUE
+    | {404: {"description": "model= or hardware= names nothing; the reply suggests the closest"}},
     openapi_extra=query_parameters(AnswerParams),
 )
 def recommend(session: SessionDep, reading: AnswerReading) -> Response:
     """Ranked systems with sourced reasons, and the systems ruled out, for these answers."""
     params = DecideParams.of(reading.params)
     subject, rulings = model_first(session, params)
-    checked(reading, subject.problems)  # a name that names nothing, a context too long
+    if reading.problems:  # a query that breaks its schema: every problem at once
+        checked(reading, subject.problems)
+    for problem in subject.problems:  # a name that names nothing is not found, as elsewhere
+        if problem.field in ("model", "hardware"):
+            raise NotFoundError(
+                problem.field,
+                problem.value,
+                list(problem.allowed),
+                detail=problem.message,
+                listed=False,
+                suggested=list(problem.allowed)[:8],
+            )
+    checked(reading, subject.problems)  # a context too long for the model
     result = recommendation(session, subject.answers, level=params.service_level(), rulings=rulings)
     return render_json(result, reading.ignored)
