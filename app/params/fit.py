@@ -81,3 +81,18 @@ class FitParams(QueryModel):
         if p.system:
             pairs.append(("system", p.system))
         return encode(pairs)
+
+
+class FitApiParams(FitParams):
+    """GET /api/v1/fit: as /fit, but the model must be given (the page may start empty)."""
+
+    model: Annotated[
+        str,
+        Field(
+            description="the model as typed: a slug, name, Hugging Face id, GGUF file name, "
+            "Ollama tag or cache folder (GET /api/v1/models)",
+            min_length=1,
+            max_length=300,
+            pattern=r"\S",
+        ),
+    ] = ""

@@ -27,7 +27,7 @@ from app.params.benchmarks import SweepParams
 from app.params.changes import ChangesParams
 from app.params.compare import CompareApiParams, CompareParams, compare_problems
 from app.params.decide import AnswerParams, FlowParams
-from app.params.fit import FitParams
+from app.params.fit import FitApiParams, FitParams
 from app.params.lists import ListParams, NotesParams
 from app.params.matrix import MatrixApiParams, MatrixParams
 from app.params.models import ModelListParams, ModelMatrixParams, SupportParams
@@ -188,8 +188,8 @@ def _answers(_session: Session, query: QueryParams) -> Reading[AnswerParams]:
     return read_query(AnswerParams, query)
 
 
-def _checked_fit(_session: Session, query: QueryParams) -> Reading[FitParams]:
-    found = read_query(FitParams, query)
+def _checked_fit(_session: Session, query: QueryParams) -> Reading[FitApiParams]:
+    found = read_query(FitApiParams, query)
     more = [] if found.params.model.strip() else [ParamProblem("model", "", (), "is required")]
     checked(found, more)
     return found
@@ -213,6 +213,6 @@ SweepsReading = Annotated[Reading[SweepParams], reading(_checked_sweeps)]
 NotesReading = Annotated[Reading[NotesParams], reading(_checked_notes)]
 ListReading = Annotated[Reading[ListParams], reading(_checked_list)]
 AnswerReading = Annotated[Reading[AnswerParams], reading(_answers)]
-FitApiReading = Annotated[Reading[FitParams], reading(_checked_fit)]
+FitApiReading = Annotated[Reading[FitApiParams], reading(_checked_fit)]
 ChangesApiPage = Annotated[tuple[Reading[ChangesParams], RevisionPage], reading(_checked_changes)]
 """/api/v1/changes: the filters and one page of every revision."""

@@ -1,10 +1,12 @@
 """GET /api/v1/fit: will a model fit on N of a GPU, and with what to spare (issue 36)."""
 
+from typing import Any
+
 from fastapi import APIRouter
 from fastapi.responses import Response
 
 from app.db import SessionDep
-from app.params.fit import FitParams
+from app.params.fit import FitApiParams
 from app.params.reader import ParamError, ParamProblem
 from app.queries.fit import FitInputError, fit_for, fit_view
 from app.routes.api.catalogue import BAD_VALUE, NO_ENTRY, Ignoring
@@ -30,12 +32,22 @@ def refused(problem: FitInputError, value: str) -> Exception:
     )
 
 
+def _model_required(extra: dict[str, Any]) -> dict[str, Any]:
+    """The schema says what the route checks: no answer without a model."""
+    for parameter in extra.get("parameters", []):
+        if parameter.get("name") == "model":
+            parameter["required"] = True
+            parameter.pop("allowEmptyValue", None)
+            parameter.get("schema", {}).pop("default", None)
+    return extra
+
+
 @page(
     router,
     "/fit",
     response_model=FitResponse,
     responses=BAD_VALUE | NO_ENTRY,
-    openapi_extra=query_parameters(FitParams),
+    openapi_extra=_model_required(query_parameters(FitApiParams)),
 )
 def fit(session: SessionDep, found: FitApiReading) -> Response:
     """The memory a model needs on `gpus` of a GPU at a context and concurrency, whether it
