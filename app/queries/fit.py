@@ -30,7 +30,8 @@ DEFAULT_CONTEXT = 8192
 
 class FitInputError(FitError):
     """An input the fit cannot use: `field` names it, `allowed` lists what it takes, `status`
-    is 404 for a name that names nothing and 422 for the rest."""
+    is 404 for a name that names nothing (or a model without the facts the arithmetic needs)
+    and 422 for the rest."""
 
     def __init__(
         self, field_name: str, message: str, allowed: list[str] | None = None, status: int = 422
@@ -137,6 +138,7 @@ def fit_for(
             f"{entry.name} has no {'config facts' if config is None else 'parameter count'} "
             "in the Atlas yet, so its memory cannot be worked out",
             usable,
+            status=404,  # the facts the answer needs are not here, as for an unknown name
         )
     shape = _shape(entry, config, params)
     assumed: list[str] = []
