@@ -183,6 +183,11 @@ def test_schema_fuzzer_finds_no_5xx_and_no_valid_request_refused(
             "--phases",
             "examples,coverage,fuzzing",
             "--no-color",
+            # /api/v1/fit refuses, with a 422 naming the field, asks no schema can state: GPUs
+            # that do not divide the model's heads, a context past the model's, a precision
+            # spelling it does not know. Its bad-input answers are pinned in tests/test_fit_api.py.
+            "--exclude-path",
+            "/api/v1/fit",
         ],
         capture_output=True,
         text=True,
