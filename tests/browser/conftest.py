@@ -5,7 +5,7 @@ import shutil
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -117,8 +117,19 @@ def browser() -> Iterator[object]:
         pytest.skip(message)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser.new_context = _reduced_motion_contexts(browser.new_context)  # type: ignore[method-assign]
         yield browser
         browser.close()
+
+
+def _reduced_motion_contexts(new_context: Callable[..., Any]) -> Callable[..., Any]:
+    # Pico turns its colour transitions off under reduced motion. Without it, axe can read an
+    # input halfway from the light to the dark scheme just after emulate_media switches.
+    def reduced(**options: Any) -> Any:
+        options.setdefault("reduced_motion", "reduce")
+        return new_context(**options)
+
+    return reduced
 
 
 @pytest.fixture
