@@ -151,6 +151,14 @@ def test_model_page_shows_config_support_derivatives_and_a_fit_slot(client: Test
     assert base_link is not None
 
 
+def test_models_has_its_own_item_in_the_main_navigation(client: TestClient) -> None:
+    for path in ("/models", "/models/llama-3.1-8b"):
+        current = soup_of(client.get(path)).select('nav[aria-label=Main] a[aria-current="page"]')
+        assert [a["href"] for a in current] == ["/models"], path
+    hardware = soup_of(client.get("/hardware/nvidia-h100-sxm5-80gb"))
+    assert not hardware.select_one('nav[aria-label=Main] a[href="/models"][aria-current]')
+
+
 def test_support_answers_for_the_format_a_gguf_file_name_implies(client: TestClient) -> None:
     answer = client.get("/api/v1/support?model=Llama-3.1-8B-Q4_K_M.gguf").json()
     assert answer["model"]["slug"] == "llama-3.1-8b"

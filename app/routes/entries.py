@@ -67,7 +67,7 @@ def _entry_page(
         "json_url": f"/api/v1/{PATHS[kind]}/{slug}",
         "benchmarks_url": f"/benchmarks?{kind}={slug}",
         "ignored_parameters": ignored,
-        "active": "benchmarks",
+        "active": "model-index" if kind == "model" else "benchmarks",
         "can_add": is_editor(request),  # the catalogue's add forms (app/routes/catalogue.py)
         # What one GPU of it costs an hour on this instance: editors set it here.
         "price": price,

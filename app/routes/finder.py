@@ -69,7 +69,7 @@ def models_page(request: Request, session: SessionDep, reading: ModelListReading
         "kinds": ARCHITECTURE_KINDS,
         "contexts": CONTEXT_CHOICES,
         "json_url": f"/api/v1/models?{found.query}".rstrip("?"),
-        "active": "benchmarks",
+        "active": "model-index",
         "ignored_parameters": reading.ignored,
         "can_add": is_editor(request),
     }
