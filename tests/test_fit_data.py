@@ -1,10 +1,21 @@
 """The fit on the real seed: the issue's hand-checked models, from their config facts as
 seeded, and memory as the device reports it. Decimal GB (10^9 bytes)."""
 
+from urllib.parse import urlparse
+
 import pytest
 from fastapi.testclient import TestClient
 
+from app.seeding.load import SeedData, load_seed
+from tests.conftest import REAL_SEED_DIR
+
 pytestmark = pytest.mark.data
+GIB_IN_GB = 2**30 / 1e9  # a maker's "GB" is often GiB: an "80GB" H100 reports 85.5 GB
+
+
+@pytest.fixture(scope="module")
+def data() -> SeedData:
+    return load_seed(REAL_SEED_DIR)
 
 
 def fit(client: TestClient, query: str) -> dict:
@@ -49,3 +60,61 @@ def test_deepseek_v3_needs_eight_h200_not_eight_h100(real_client: TestClient) ->
     h100 = fit(real_client, "model=deepseek-v3&hardware=nvidia-h100-sxm5-80gb&gpus=8")
     h200 = fit(real_client, "model=deepseek-v3&hardware=nvidia-h200-sxm-141gb&gpus=8")
     assert (h100["precision"], h100["fits"], h200["fits"]) == ("FP8", False, True)
+
+
+# -- memory as the device reports it -----------------------------------------------------------
+def test_reported_memory_lies_between_the_label_read_as_gb_and_as_gib(data: SeedData) -> None:
+    """A tool's total is under the maker's label read as GiB (the most it can be; rounding to
+    the hundredth allowed) and above 0.9 of the label read as GB: a figure outside is a
+    misread unit or the wrong part."""
+    outside = [
+        (slug, hw.memory_gb, hw.reported_memory_gb)
+        for slug, hw in data.hardware.items()
+        if hw.memory_gb is not None
+        and hw.reported_memory_gb is not None
+        and not 0.9 * hw.memory_gb < hw.reported_memory_gb <= hw.memory_gb * GIB_IN_GB + 0.005
+    ]
+    assert outside == []
+
+
+@pytest.mark.parametrize(
+    ("slug", "reported_gb", "mib"),
+    [
+        ("nvidia-h100-nvl-94gb", 100.49, 95830),
+        ("nvidia-h200-nvl-141gb", 150.75, 143771),
+        ("nvidia-rtx-pro-6000-blackwell-workstation", 102.64, 97887),
+    ],
+)
+def test_nvidia_smi_mib_become_decimal_gb(
+    data: SeedData, slug: str, reported_gb: float, mib: int
+) -> None:
+    hw = data.hardware[slug]
+    assert hw.reported_memory_gb == reported_gb == round(mib * 1_048_576 / 1e9, 2)
+    assert str(mib) in (data.sources[hw.reported_memory_source or ""].note or "")
+
+
+def test_every_reported_figure_cites_a_page_not_a_site(data: SeedData) -> None:
+    """Each reported total and GPU share names a source whose address is the page that
+    prints it (an issue, a file at a commit), never a site's front page."""
+    cited = {
+        slug
+        for hw in data.hardware.values()
+        for slug in (hw.reported_memory_source, hw.gpu_share_source)
+        if slug is not None
+    }
+    roots = sorted(s for s in cited if urlparse(data.sources[s].url or "").path.strip("/") == "")
+    assert roots == []
+
+
+def test_unified_memory_shares_by_machine(data: SeedData) -> None:
+    shares = {slug: hw.gpu_share for slug, hw in data.hardware.items() if hw.unified_memory}
+    # Metal keeps a 64 GB Mac's GPU to 49152 MiB, three quarters; 32 GB, two thirds.
+    assert shares["apple-m4-max-64gb"] == shares["apple-m5-pro-64gb"] == 0.75
+    assert shares["apple-m1-max-32gb"] == 0.6667
+    assert 0.8 < (shares["nvidia-dgx-spark-gb10"] or 0) < 0.85
+
+
+def test_a_64gb_mac_fits_by_its_gpu_share(real_client: TestClient) -> None:
+    # 64 GiB = 68.72 GB × 0.75 for the GPU × 0.9 utilisation.
+    body = fit(real_client, "model=llama-3.1-8b&hardware=apple-m4-max-64gb")
+    assert body["per_gpu"]["usable_gb"] == pytest.approx(68.72 * 0.75 * 0.9)
