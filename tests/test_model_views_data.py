@@ -9,18 +9,11 @@ from app.queries.support import SUPPORT_SYSTEMS
 
 pytestmark = pytest.mark.data
 
-# Cells the seed does not answer yet, found by this test on 2026-12-06 (seed at main 403023a):
-# HunYuanForCausalLM (an issue family) has no support row in any registry file, LLaVA-NeXT
-# (described, not an issue family) only in vLLM, TGI, LMDeploy and TensorRT-LLM. Listed so the
-# gap stays visible: answering a cell fails this test until it is taken off the list.
-KNOWN_GAPS = {
-    *(f"{s}: HunYuanForCausalLM" for s in SUPPORT_SYSTEMS),
-    *(
-        f"{s}: LlavaNextForConditionalGeneration"
-        for s in SUPPORT_SYSTEMS
-        if s not in ("vllm", "tgi", "lmdeploy", "tensorrt-llm")
-    ),
-}
+# Cells the seed does not answer yet. Empty since 2026-12-06, when the last two classes
+# (HunYuanForCausalLM and LlavaNextForConditionalGeneration) were answered for all twelve
+# systems; a cell left unanswered must be listed here with why, and answering it fails this
+# test until it is taken off the list.
+KNOWN_GAPS: set[str] = set()
 
 
 def test_every_listed_architecture_is_answered_for_the_twelve_systems(
