@@ -73,17 +73,22 @@ def seed_rows(seed_dir: Path, project: readers.Project) -> dict[str, SeedRow]:
     }
 
 
-def class_of(
+def classes_of(
     key: str, project: readers.Project, rows: dict[str, SeedRow], seed_dir: Path
-) -> str | None:
-    """The HF class a registry key stands for: itself, or the class of a model_type."""
+) -> list[str]:
+    """The HF classes a registry key stands for: itself, or every class of a model_type (one
+    mlx-lm module can serve several classes, as `hunyuan` serves the dense and MoE ones)."""
     if project.key_kind == "class":
-        return key
-    for row in rows.values():
-        if row.native and key in {part.strip() for part in row.native.split(";")}:
-            return row.architecture
+        return [key]
+    named = [
+        row.architecture
+        for row in rows.values()
+        if row.native and key in {part.strip() for part in row.native.split(";")}
+    ]
+    if named:
+        return named
     architectures = read_yaml(seed_dir / "architectures.yaml") or {}
-    return next((c for c, a in architectures.items() if a.get("model_type") == key), None)
+    return [c for c, a in architectures.items() if a.get("model_type") == key]
 
 
 def differences(
@@ -94,21 +99,21 @@ def differences(
     listed: set[str] = set()
     agree = 0
     for key in sorted(registry, key=str.lower):
-        arch = class_of(key, project, rows, seed_dir)
-        if arch is None:
+        archs = classes_of(key, project, rows, seed_dir)
+        if not archs:
             lines.append(f"?  {key} ({registry[key]}): no Hugging Face class known")
-            continue
-        listed.add(arch)
-        row = rows.get(arch)
-        if row is None:
-            lines.append(f"+  {arch} ({registry[key]}): listed at {tag}, no seed row")
-        elif row.registry_backed(project.system) and row.served_at(tag):
-            agree += 1
-        else:
-            said = f"{row.level}" + (f" since {row.since}" if row.since else "")
-            said += f" until {row.until}" if row.until else ""
-            said += f" ({row.scope})" if row.scope else ""
-            lines.append(f"~  {arch}: listed at {tag}, seed says {said}")
+        for arch in archs:
+            listed.add(arch)
+            row = rows.get(arch)
+            if row is None:
+                lines.append(f"+  {arch} ({registry[key]}): listed at {tag}, no seed row")
+            elif row.registry_backed(project.system) and row.served_at(tag):
+                agree += 1
+            else:
+                said = f"{row.level}" + (f" since {row.since}" if row.since else "")
+                said += f" until {row.until}" if row.until else ""
+                said += f" ({row.scope})" if row.scope else ""
+                lines.append(f"~  {arch}: listed at {tag}, seed says {said}")
     for arch, row in sorted(rows.items()):
         if arch not in listed and row.registry_backed(project.system) and row.served_at(tag):
             lines.append(

@@ -153,6 +153,18 @@ def test_a_model_type_registry_maps_keys_to_classes(
     assert out[1:] == ["?  zeta (zeta): no Hugging Face class known"]
 
 
+def test_a_model_type_serving_two_classes_matches_both_rows(
+    tmp_path: Path, seed: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # mlx-lm's `hunyuan` module serves the dense and the MoE class: neither row is "removed".
+    two = SEED_TGI + SEED_TGI.split("\n", 1)[1].replace("AlphaForCausalLM", "AlphaMoeForCausalLM")
+    (seed / "support" / "tgi-model-registry.yaml").write_text(two)
+    repo = make_repo(tmp_path, {"v1.0.0": {readers.TGI_PATH: TGI_AT_V1}})
+    registry_diff.main(["tgi", str(repo), "v1.0.0", "--seed", str(seed)])
+    out = capsys.readouterr().out.splitlines()
+    assert out[1:] == ["?  zeta (zeta): no Hugging Face class known"]
+
+
 def test_a_tag_without_a_registry_is_an_error(
     vllm_repo: Path, seed: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
