@@ -118,3 +118,26 @@ def test_a_64gb_mac_fits_by_its_gpu_share(real_client: TestClient) -> None:
     # 64 GiB = 68.72 GB × 0.75 for the GPU × 0.9 utilisation.
     body = fit(real_client, "model=llama-3.1-8b&hardware=apple-m4-max-64gb")
     assert body["per_gpu"]["usable_gb"] == pytest.approx(68.72 * 0.75 * 0.9)
+
+
+def test_hardware_pages_show_the_reported_memory_and_gpu_share_with_their_sources(
+    real_client: TestClient,
+) -> None:
+    from bs4 import BeautifulSoup, Tag
+
+    def facts(slug: str) -> dict[str, Tag]:
+        page = BeautifulSoup(real_client.get(f"/hardware/{slug}").text, "html.parser")
+        return {
+            dt.get_text(strip=True): dd
+            for dt in page.select("dl.entry-facts dt")
+            if isinstance(dd := dt.find_next_sibling("dd"), Tag)
+        }
+
+    nvl = facts("nvidia-h100-nvl-94gb")
+    reported = nvl["Reported memory"]
+    assert "100.49 GB" in reported.get_text() and reported.select_one("a[href]")
+    assert "Reported memory" not in facts("amd-instinct-mi325x")  # no printed figure found
+    mac = facts("apple-m4-max-64gb")["GPU share"].get_text()
+    assert "75%" in mac
+    unknown = facts("apple-m4-max")
+    assert "not stated by the sources" in unknown["GPU share"].get_text()

@@ -41,6 +41,10 @@ class EntryPage(BaseModel):
     # quantised or fine-tuned derivatives; empty for hardware and workloads.
     support: SupportAnswer | None = None
     derivatives: list[Derivative] = []
+    # A hardware entry's memory as the device reports it and the unified-memory GPU share,
+    # each with its own source (the figures the fit uses, not the marketing number).
+    reported_memory_source: SourceRef | None = None
+    gpu_share_source: SourceRef | None = None
 
 
 def entry_page(session: Session, kind: str, slug: str, today: dt.date) -> EntryPage | None:
@@ -65,7 +69,12 @@ def entry_page(session: Session, kind: str, slug: str, today: dt.date) -> EntryP
             for e in vocabulary_entries(session)["model"]
             if isinstance(e, ModelEntryView) and e.base == slug and not e.withdrawn
         ]
+    hardware = entry if isinstance(entry, HardwareEntryView) else None
     return EntryPage(
+        reported_memory_source=refs.get(hardware.reported_memory_source or "")
+        if hardware
+        else None,
+        gpu_share_source=refs.get(hardware.gpu_share_source or "") if hardware else None,
         support=support,
         derivatives=derivatives,
         kind=kind,
