@@ -116,7 +116,7 @@ QUESTIONS: tuple[Question, ...] = (
         _options(
             ("deepseek", "A DeepSeek model (V3, R1, V3.2)"),
             ("internlm", "An InternLM model (InternLM2, InternLM3)"),
-            ("mla", "Multi-head latent attention, MLA (DeepSeek V2/V3, Kimi K2)"),
+            ("mla", "Multi-head latent attention (MLA: DeepSeek V2/V3, Kimi K2)"),
         ),
         multiple=True,
         changeable=False,
