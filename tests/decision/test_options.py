@@ -8,7 +8,7 @@ from app.decision.measured import BROAD, hardware_answers
 from app.decision.questions import QUESTIONS_BY_ID, broader_than, covered_by
 from app.decision.traits import fill_traits, model_traits
 from app.decision.wording import when_clause
-from tests.decision.test_engine import CUDA, rule, system
+from tests.decision.test_engine import CUDA, OLD, rule, system
 
 HOPPER, OLDER, BROAD_NV = "nvidia-hopper-or-newer", "nvidia-before-hopper", "nvidia-datacenter"
 
@@ -83,3 +83,16 @@ def test_filled_traits_keep_what_was_ticked_in_the_questions_order() -> None:
     assert said is not None and "DeepSeek V3 is of the DeepSeek family" in said
     assert "“A DeepSeek model (V3, R1, V3.2)”" in said
     assert fill_traits(("mla",), "Llama 3.1 8B", "Llama 3.1", None) == (("mla",), None)
+
+
+def test_a_known_version_of_the_advice_leads_over_a_stronger_guess() -> None:
+    """The same advice on "H100 or newer" (3) and on any NVIDIA data-centre GPU (2): a plain
+    data-centre answer knows the second in full, so it counts, not a capped guess."""
+    cands = [system("trt", CUDA), system("vllm", CUDA)]
+    mid = rule("fixed-any", {"needs": ["fixed-model"]}, ["trt"], weight=2, advice="fixed")
+    when = {"needs": ["fixed-model"], "hardware": [HOPPER]}
+    hopper = rule("fixed-h100", when, ["trt"], weight=3, source=OLD, advice="fixed")
+    result = rank({"hardware": (BROAD_NV,), "needs": ("fixed-model",)}, cands, [mid, hopper])
+    trt = next(p for p in result.ranked if p.slug == "trt")
+    advice = next(r for r in trt.reasons if r.rule == "fixed-any")
+    assert advice.known == 1.0 and advice.weight == 2 + 0.25  # known in full, and corroborated
