@@ -145,7 +145,12 @@ def test_measured_evidence_weighs_within_a_group_only() -> None:
     assert found["sglang"][0].weight == pytest.approx(MEASURED_WEIGHT)  # alone in the A100 group
     assert "$0.35 per million output tokens" in found["vllm"][0].text
     assert measured_reasons(figures[:2])["sglang"][0].weight == pytest.approx(1.5)
-    assert hardware_answers("NVIDIA", "NVIDIA H100 SXM5 80GB") == {"nvidia-datacenter"}
+    h100 = hardware_answers("NVIDIA", "NVIDIA H100 SXM5 80GB")
+    assert h100 == {"nvidia-hopper-or-newer", "nvidia-datacenter"}
+    assert hardware_answers("NVIDIA", "NVIDIA A100 80GB") == {
+        "nvidia-before-hopper",
+        "nvidia-datacenter",
+    }
     assert hardware_answers("AMD", "AMD Instinct MI300X") == {"amd-instinct", "amd-gpu"}
     assert hardware_answers("NVIDIA", "GeForce RTX 4090") == {"nvidia-consumer"}
 

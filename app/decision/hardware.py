@@ -15,6 +15,8 @@ from app.schemas import SourceRef
 # Which hardware claims answer "what will it run on?".
 HARDWARE_CAPABILITIES: dict[str, tuple[str, ...]] = {
     "nvidia-datacenter": ("nvidia-cuda",),
+    "nvidia-hopper-or-newer": ("nvidia-cuda",),
+    "nvidia-before-hopper": ("nvidia-cuda",),
     "nvidia-consumer": ("nvidia-cuda",),
     "amd-gpu": ("amd-rocm",),
     "amd-instinct": ("amd-rocm",),

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from app.decision.model import Reason
+from app.decision.questions import QUESTIONS_BY_ID
 from app.schemas import SourceRef
 
 MEASURED_WEIGHT = 2.0
@@ -30,12 +31,14 @@ WEIGHT_EXPLAINED = (
 )
 
 # The /decide hardware answer each vocabulary entry falls under: (vendor, name pattern).
+# NVIDIA data-centre parts are split by generation (the sources' "H100 or newer" advice);
+# `nvidia-datacenter` is the broad answer over both, so an H100 falls under it as well.
 HARDWARE_CLASSES: dict[str, tuple[str, str]] = {
-    "nvidia-datacenter": (
+    "nvidia-hopper-or-newer": (
         "nvidia",
-        r"\b(H100|H200|H20|H800|A100|A800|A10G?|A30|L40S?|L4|B100|"
-        r"B200|B300|GB200|GB300|GH200|V100|T4)\b",
+        r"\b(H100|H200|H20|H800|GH200|B100|B200|B300|GB200|GB300)\b",
     ),
+    "nvidia-before-hopper": ("nvidia", r"\b(A100|A800|A10G?|A30|L40S?|L4|V100|T4)\b"),
     "nvidia-consumer": ("nvidia", r"\b(RTX|GeForce|GTX)\b"),
     "amd-instinct": ("amd", r"\bMI\d{3}"),
     "amd-radeon": ("amd", r"\b(Radeon|Ryzen)\b"),
@@ -45,7 +48,8 @@ HARDWARE_CLASSES: dict[str, tuple[str, str]] = {
     "google-tpu": ("google", r"\bTPU"),
     "ascend-npu": ("huawei", r"\bAscend"),
 }
-BROAD = {"amd-gpu": ("amd-instinct", "amd-radeon")}
+# The broad answers over them, as the hardware question's options say (`covers`).
+BROAD = {o.id: o.covers for o in QUESTIONS_BY_ID["hardware"].options if o.covers}
 
 
 def hardware_answers(vendor: str | None, name: str) -> set[str]:

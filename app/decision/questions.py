@@ -42,7 +42,14 @@ QUESTIONS: tuple[Question, ...] = (
         "hardware",
         "What will it run on?",
         _options(
-            ("nvidia-datacenter", "NVIDIA data-centre GPUs (A100, H100, B200…)"),
+            (
+                "nvidia-datacenter",
+                "NVIDIA data-centre GPUs (A100, H100, B200…)",
+                "nvidia-hopper-or-newer",
+                "nvidia-before-hopper",
+            ),
+            ("nvidia-hopper-or-newer", "NVIDIA H100 or newer (H200, B200, GB200)"),
+            ("nvidia-before-hopper", "NVIDIA A100, L40S or older (A10, L4, T4, V100)"),
             ("nvidia-consumer", "NVIDIA consumer GPU (RTX)"),
             (
                 "amd-gpu",
@@ -99,6 +106,19 @@ QUESTIONS: tuple[Question, ...] = (
             ("vision-language", "A vision-language model"),
             ("speech-translation", "Speech recognition or translation (Whisper, NMT)"),
         ),
+        changeable=False,
+    ),
+    # Advice that names a model family or an attention design rather than a kind of model
+    # (several can hold: DeepSeek-V3 is a DeepSeek model and uses MLA). Opt-in like `needs`.
+    Question(
+        "traits",
+        "Anything particular about the model?",
+        _options(
+            ("deepseek", "A DeepSeek model (V3, R1, V3.2)"),
+            ("internlm", "An InternLM model (InternLM2, InternLM3)"),
+            ("mla", "Multi-head latent attention (MLA: DeepSeek V2/V3, Kimi K2)"),
+        ),
+        multiple=True,
         changeable=False,
     ),
     Question(

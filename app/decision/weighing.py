@@ -123,7 +123,10 @@ def _weighing(items: list[Item], set_aside: frozenset[str]) -> list[_Group]:
 
 def _group(group: list[Item], shelved: list[Item] | None = None) -> _Group:
     """One advice from one or more sources: the strongest counts, each further source adds a bit."""
-    lead = max(group, key=lambda i: abs(i.weight))
+    # A version that fits every answer leads over a stronger one still half open: otherwise a
+    # guess ("H100 or newer" against a plain "NVIDIA data-centre") would turn the whole advice
+    # into a guess and hide the known version.
+    lead = max(group, key=lambda i: (i.match.known >= 1, abs(i.weight)))
     group = group + (shelved or [])
     others = {i.rule.source.slug: i.rule.source for i in group}
     others.pop(lead.rule.source.slug, None)

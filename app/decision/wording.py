@@ -14,6 +14,7 @@ FRAMES = {
     "scale": "it serves {}",
     "workload": "the main workload is {}",
     "model": "you serve {}",
+    "traits": "you serve {}",
     "quantization": "you serve {} weights",
     "priority": "{} matters most",
     "interface": "you drive it through {}",
@@ -25,6 +26,8 @@ FRAMES = {
 OPTION_WORDS = {
     "hardware": {
         "nvidia-datacenter": "NVIDIA data-centre GPUs",
+        "nvidia-hopper-or-newer": "NVIDIA H100 or newer",
+        "nvidia-before-hopper": "an NVIDIA A100, L40S or older",
         "nvidia-consumer": "an NVIDIA consumer GPU",
         "amd-gpu": "an AMD GPU",
         "amd-instinct": "AMD Instinct GPUs",
@@ -49,6 +52,11 @@ OPTION_WORDS = {
         "moe": "a mixture-of-experts model",
         "vision-language": "a vision-language model",
         "speech-translation": "speech recognition or translation",
+    },
+    "traits": {
+        "deepseek": "a DeepSeek model",
+        "internlm": "an InternLM model",
+        "mla": "a model with multi-head latent attention",
     },
     "quantization": {"none": "full-precision", "exotic": "exotic-format"},
     "priority": {"model-breadth": "breadth of models"},

@@ -18,6 +18,7 @@ from app.decision.hardware import SUPPORT, reason
 from app.decision.measured import BROAD, hardware_answers
 from app.decision.model import FitChange, FitView, Reason, SubjectView
 from app.decision.questions import QUESTIONS_BY_ID, option_label
+from app.decision.traits import fill_traits
 from app.params.decide import DEFAULT_CONTEXT, DecideParams
 from app.params.reader import ParamProblem
 from app.queries.cells import headline_claim
@@ -122,6 +123,13 @@ def _model(session: Session, subject: Subject, text: str) -> None:
         f"{said}: {entry.kind or 'kind not stated'}, so the model question reads "
         f"“{option_label('model', kind)}”"
     )
+    rank = entry.config.kv_lora_rank if entry.config else None
+    traits, said_traits = fill_traits(
+        subject.answers.get("traits", ()), entry.name, entry.family, rank
+    )
+    if said_traits:  # the family and attention options the model's facts settle
+        subject.answers["traits"] = traits
+        subject.assumed.append(said_traits)
 
 
 def alias_differs(text: str, entry: ModelEntryView) -> bool:

@@ -95,13 +95,13 @@ def test_keyboard_only(browser, live_url) -> None:
     page = browser.new_context().new_page()
     page.goto(f"{live_url}/decide")
     page.focus('input[value="nvidia-datacenter"]')
-    page.keyboard.press("ArrowDown")  # selects NVIDIA consumer GPU, and nothing more
+    page.keyboard.press("ArrowDown")  # selects its finer "H100 or newer", and nothing more
     page.wait_for_timeout(300)
     assert page.url.endswith("/decide"), "choosing an answer does not submit it"
-    assert page.locator('input[value="nvidia-consumer"]').is_checked()
+    assert page.locator('input[value="nvidia-hopper-or-newer"]').is_checked()
     page.locator(".question-form button[type=submit]").focus()
     page.keyboard.press("Enter")
-    page.wait_for_url("**hardware=nvidia-consumer")
+    page.wait_for_url("**hardware=nvidia-hopper-or-newer")
     wait_until(page, "document.activeElement && document.activeElement.id === 'question-heading'")
     heading = page.evaluate("document.activeElement.textContent")
     assert heading == "How many people will use it at once?"
