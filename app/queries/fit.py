@@ -15,6 +15,7 @@ from app.data_version.version import per_version
 from app.decision.fit import Device, Fit, FitAsk, FitError, ModelShape, fit
 from app.decision.fit_systems import SYSTEMS, accounting
 from app.models import Source
+from app.params.fit import FitParams
 from app.queries.entries import vocabulary_entries
 from app.queries.systems import system_slugs
 from app.schemas import FitPerGpu, FitView, HardwareEntryView, ModelConfigView, ModelEntryView
@@ -205,6 +206,23 @@ def fit_for(
         assumed=[*answer.assumed, *assumed],
         basis=[*answer.basis, *basis],
         candidates=candidates,
+    )
+
+
+def fit_asked(session: Session, asked: FitParams) -> FitAnswer:
+    """The fit a /fit page or GET /api/v1/fit query asks: every field as read, nothing
+    filled in here (fit_for fills the defaults and says so in `assumed`)."""
+    return fit_for(
+        session,
+        model=asked.model,
+        hardware=asked.hardware,
+        gpus=asked.gpus,
+        context=asked.context,
+        concurrency=asked.concurrency,
+        precision=asked.precision,
+        kv_cache_dtype=asked.kv_cache_dtype,
+        memory_utilization=asked.memory_utilization,
+        system=asked.system,
     )
 
 

@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 
 from sqlmodel import Session
 
-from app.queries.fit import FitAnswer, FitInputError, fit_for, fit_hardware, fit_models
+from app.params.fit import FitParams
+from app.queries.fit import FitAnswer, FitInputError, fit_asked, fit_hardware, fit_models
 
 COUNTS = (1, 2, 4, 8)
 CONTEXTS = (4096, 8192, 32768, 131072)
@@ -60,18 +61,7 @@ def _cell(session: Session, model: str, hardware: str, gpus: int, context: int) 
 
 
 def _answer(session: Session, model: str, hardware: str, gpus: int, context: int) -> FitAnswer:
-    return fit_for(
-        session,
-        model=model,
-        hardware=hardware,
-        gpus=gpus,
-        context=context,
-        concurrency=1,
-        precision=None,
-        kv_cache_dtype=None,
-        memory_utilization=None,
-        system=None,
-    )
+    return fit_asked(session, FitParams(model=model, hardware=hardware, gpus=gpus, context=context))
 
 
 def _row(
@@ -91,18 +81,7 @@ def model_panel(session: Session, model: str, context: int) -> FitPanel:
     """`model` on 1, 2, 4 and 8 of every GPU with a memory figure (not chips sharing system
     memory, which are a machine rather than a card)."""
     try:
-        first = fit_for(
-            session,
-            model=model,
-            hardware=None,
-            gpus=1,
-            context=context,
-            concurrency=1,
-            precision=None,
-            kv_cache_dtype=None,
-            memory_utilization=None,
-            system=None,
-        )
+        first = fit_asked(session, FitParams(model=model, context=context))
     except FitInputError as problem:
         return FitPanel("model", model, model, context, problem=str(problem))
     panel = FitPanel("model", first.model, first.model_name, context, basis=first.basis)
