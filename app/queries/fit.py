@@ -273,6 +273,9 @@ def _shape(entry: ModelEntryView, config: ModelConfigView, params: float) -> Mod
         linear_attention_layers=config.linear_attention_layers or 0,
         full_attention_layers=config.full_attention_layers,
         source=config.page,
+        hidden_size=config.hidden_size,
+        vocab_size=config.vocab_size,
+        experts=config.experts,
     )
 
 
@@ -460,4 +463,5 @@ def fit_view(answer: FitAnswer) -> FitView:
         assumed=answer.assumed,
         basis=answer.basis,
         candidates=answer.candidates,
+        split_problem=result.split_problem,
     )

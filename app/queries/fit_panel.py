@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from sqlmodel import Session
 
+from app.decision.fit import tp_problem
 from app.params.fit import FitParams
 from app.queries.fit import FitAnswer, FitInputError, fit_asked, fit_hardware, fit_models
 
@@ -56,6 +57,8 @@ def _cell(session: Session, model: str, hardware: str, gpus: int, context: int) 
         answer = _answer(session, model, hardware, gpus, context)
     except FitInputError as problem:
         return PanelCell(gpus, None, None, None, str(problem))
+    if answer.fit.split_problem:  # no tensor-parallel split at this count: say why, briefly
+        return PanelCell(gpus, None, None, None, tp_problem(answer.shape, gpus))
     per_gpu = answer.fit.per_gpu
     return PanelCell(gpus, answer.fit.fits, per_gpu.total_gb, per_gpu.usable_gb)
 
