@@ -163,7 +163,8 @@ def fit_for(
         concurrency=concurrency,
     )
     if system_slug in SYSTEMS:
-        how = accounting(system_slug, device.memory_gb if device else None, gpus)
+        memory = device.memory_gb if device else None
+        how = accounting(system_slug, memory, gpus, moe=bool(shape.experts))
         ask = FitAsk(
             **{
                 **ask.__dict__,
