@@ -485,3 +485,6 @@ class FitView(View):
     assumed: list[str]
     basis: list[str]
     candidates: list[str]
+    # A GPU count tensor parallelism cannot use (3 for 32 heads): why, the nearest counts
+    # that work and what runs on such a count; `fits` is then false.
+    split_problem: str | None = None

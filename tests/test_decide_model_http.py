@@ -48,7 +48,10 @@ def test_a_model_that_does_not_fit_keeps_only_systems_that_can_offload(
     assert silent["fit"]["offload"] is False
     assert any(n["kind"] == "unknown" and "CPU memory" in n["text"] for n in silent["model_notes"])
     changes = body["fit_changes"]
-    assert changes and any(f"gpus={llama['fit']['min_gpus']}" in c["query"] for c in changes)
+    # More GPUs, by the general answer (4: vLLM's and SGLang's count too; llama.cpp's own
+    # margin lets 2 do). AWQ on 2 no longer fits: its BF16 embeddings and head are counted.
+    general = body["subject"]["fit"]["min_gpus"]
+    assert changes and any(f"gpus={general}" in c["query"] for c in changes)
 
 
 def test_a_model_that_fits_says_so_with_the_release_that_loads_it(client: TestClient) -> None:

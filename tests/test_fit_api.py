@@ -6,6 +6,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 LLAMA_KV = 32 * 2 * 128 * 8 * 2  # 131,072 bytes per token
+# An FP8 checkpoint of Llama 3.1 8B keeps its embeddings and output head (2 × 128,256 × 4,096
+# parameters) in BF16; the rest is FP8 with one FP32 scale per 128 × 128 block.
+LLAMA_HEADS = 2 * 128_256 * 4096
+LLAMA_FP8_GB = (LLAMA_HEADS * 2 + (8e9 - LLAMA_HEADS) * (8 + 32 / 128**2) / 8) / 1e9  # 9.05
 
 
 def test_without_hardware_the_memory_needed_and_fits_null(client: TestClient) -> None:
@@ -57,12 +61,13 @@ def test_a_gguf_file_and_an_ollama_tag_bring_their_quantisation(client: TestClie
     assert any("--fit-target" in line for line in gguf["basis"])
     # An asked precision wins over the one the name implies.
     asked = client.get("/api/v1/fit?model=llama3.1:8b&precision=fp8").json()
-    assert asked["weights_gb"] == 8.0
+    assert asked["weights_gb"] == pytest.approx(LLAMA_FP8_GB)
 
 
 def test_a_derivative_uses_its_base_models_config(client: TestClient) -> None:
     body = client.get("/api/v1/fit?model=llama-3.1-8b-fp8").json()
-    assert body["precision"] == "FP8" and body["weights_gb"] == 8.0
+    assert body["precision"] == "FP8" and body["weights_gb"] == pytest.approx(LLAMA_FP8_GB)
+    assert any("embeddings and output head" in line for line in body["basis"])
     assert body["kv_bytes_per_token"] == LLAMA_KV
 
 
@@ -88,7 +93,7 @@ def test_a_class_of_hardware_is_refused_with_its_accelerators(client: TestClient
         ("model=llama-3.1-8b&context=lots", "context", 422),
         ("model=llama-3.1-8b&memory_utilization=1.5", "memory_utilization", 422),
         ("model=llama-3.1-8b&context=200000", "context", 422),
-        ("model=llama-3.1-8b&gpus=3", "gpus", 422),
+        ("model=llama-3.1-8b&gpus=65", "gpus", 422),
         ("model=llama-3.1-8b&precision=Q9_Z", "precision", 422),
         ("model=llama-3.1-8b&kv_cache_dtype=int3", "kv_cache_dtype", 422),
         ("model=", "model", 422),
@@ -111,8 +116,33 @@ def test_bad_input_names_the_field(client: TestClient, query: str, field: str, s
 def test_context_beyond_native_says_what_the_model_supports(client: TestClient) -> None:
     problem = client.get("/api/v1/fit?model=llama-3.1-8b&context=200000").json()["detail"][0]
     assert problem["allowed"] == ["1 to 131072"] and "131,072" in problem["message"]
-    gpus = client.get("/api/v1/fit?model=llama-3.1-8b&gpus=3").json()["detail"][0]
-    assert gpus["allowed"] == ["1", "2", "4", "8", "16", "32"]
+
+
+def test_a_gpu_count_that_does_not_split_the_heads_is_a_question(client: TestClient) -> None:
+    response = client.get("/api/v1/fit?model=llama-3.1-8b&gpus=3&hardware=H100 SXM")
+    assert response.status_code == 200
+    body = response.json()
+    # 32 attention heads and 8 KV heads: 3 divides neither; 2 and 4 do; one H100 holds it.
+    assert body["fits"] is False and body["min_gpus"] == 1
+    assert "3 does not divide the 32 attention heads" in body["split_problem"]
+    assert "nearest counts that can are 2 and 4" in body["split_problem"]
+    assert "pipeline" in body["split_problem"].lower()
+    assert body["max_concurrency"] is None
+    assert body["per_gpu"]["weights_gb"] == pytest.approx(16 / 3)
+    assert client.get("/api/v1/fit?model=llama-3.1-8b&gpus=2").json()["split_problem"] is None
+
+
+def test_kv_cache_types_are_in_the_schema(client: TestClient) -> None:
+    from typing import get_args
+
+    from app.decision.fit import KV_BYTES
+    from app.params.fit import KvCacheDtype
+
+    assert set(get_args(KvCacheDtype)) == set(KV_BYTES)
+    body = client.get("/api/v1/fit?model=llama-3.1-8b&kv_cache_dtype=fp8").json()
+    assert body["kv_cache_dtype"] == "fp8" and body["kv_bytes_per_token"] == LLAMA_KV // 2
+    refused = client.get("/api/v1/fit?model=llama-3.1-8b&kv_cache_dtype=int3").json()
+    assert "q8_0" in refused["detail"][0]["allowed"]
 
 
 def test_absurd_but_valid_numbers_are_answered(client: TestClient) -> None:

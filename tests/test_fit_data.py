@@ -141,3 +141,37 @@ def test_hardware_pages_show_the_reported_memory_and_gpu_share_with_their_source
     assert "75%" in mac
     unknown = facts("apple-m4-max")
     assert "not stated by the sources" in unknown["GPU share"].get_text()
+
+
+def test_mixed_precision_checkpoints_match_their_published_sizes(real_client: TestClient) -> None:
+    # The gpt-oss model card (Table 1): 60.8 GiB and 12.8 GiB. Counted per part from the
+    # seeded config: experts in MXFP4, attention, router, embeddings and head in BF16.
+    big = fit(real_client, "model=gpt-oss-120b")
+    small = fit(real_client, "model=gpt-oss-20b")
+    assert big["weights_gb"] * 1e9 / 2**30 == pytest.approx(60.8, abs=0.1)
+    assert small["weights_gb"] * 1e9 / 2**30 == pytest.approx(12.8, abs=0.1)
+    # DeepSeek-V3 in FP8: 0.9 B embedding + 0.9 B head (README_WEIGHTS.md) and the router in
+    # BF16, the other 669.04 B at 8 bits + one FP32 scale per 128 × 128 block.
+    bf16 = 2 * 129_280 * 7168 + 7168 * 256 * 61
+    deepseek = fit(real_client, "model=deepseek-v3")
+    per_weight = 8 + 32 / 128**2
+    assert deepseek["weights_gb"] == pytest.approx(
+        (bf16 * 2 + (671e9 - bf16) * per_weight / 8) / 1e9
+    )
+
+
+def test_three_gpus_is_answered_with_the_counts_that_work(real_client: TestClient) -> None:
+    body = fit(real_client, "model=llama-3.1-70b&hardware=H100&gpus=3")
+    assert body["fits"] is False and body["min_gpus"] == 2
+    assert "nearest counts that can are 2 and 4" in body["split_problem"]
+
+
+def test_vllm_reserve_brings_its_kv_pool_near_the_printed_one(real_client: TestClient) -> None:
+    # Qwen3-235B-A22B-FP8 on 4 × H100 at 0.92: vLLM printed 8.11 GiB (8.71 GB) of KV cache a
+    # GPU (vllm#21348). Usable − weights − reserve now lands within 1 GB of it.
+    body = fit(
+        real_client, "model=qwen3-235b-a22b-fp8&hardware=nvidia-h100-sxm5-80gb&gpus=4&system=vllm"
+    )
+    per_gpu = body["per_gpu"]
+    pool = per_gpu["usable_gb"] - per_gpu["weights_gb"] - per_gpu["overhead_gb"]
+    assert pool == pytest.approx(8.71, abs=1.0)

@@ -26,10 +26,19 @@ def test_the_page_shows_the_arithmetic_and_htmx_gets_the_block(client: TestClien
     assert part.headers["HX-Push-Url"] == url
 
 
-def test_a_bad_input_is_named_on_the_page(client: TestClient) -> None:
-    page = soup(client.get("/fit?model=llama-3.1-8b&gpus=3"))
-    problem = page.select_one(".fit-result .problem").text
-    assert "gpus" in problem and "does not divide the 32 attention heads" in problem
+def test_a_bad_input_is_named_on_the_page_as_the_site_shows_problems(client: TestClient) -> None:
+    page = soup(client.get("/fit?model=llama-3.1-8b&context=200000"))
+    banner = page.select_one(".fit-result .problem-banner[role=alert]")
+    assert banner.code.text == "context" and "native context of 131,072" in banner.text
+    assert "allowed: 1 to 131,072" in banner.text  # said once, in the message
+
+
+def test_a_count_that_does_not_split_the_heads_says_why(client: TestClient) -> None:
+    page = soup(client.get("/fit?model=llama-3.1-8b&gpus=3&hardware=nvidia-h100-sxm5-80gb"))
+    verdict = page.select_one(".fit-verdict.no-fit").text
+    assert "Does not split over 3 GPUs" in verdict and "1 GPU holds it" in verdict
+    assert "nearest counts that can are 2 and 4" in page.select_one(".fit-split").text
+    assert page.select_one(".problem-banner") is None
 
 
 def test_the_model_panel_puts_the_model_on_each_gpu(client: TestClient) -> None:

@@ -19,6 +19,8 @@ throughout. The method, per GPU and never on pooled memory (docs/fit.md):
 import math
 from dataclasses import dataclass, field, replace
 
+from app.decision.fit_weights import Layout, weight_parts
+
 GB = 1_000_000_000
 BF16_BYTES = 2
 
@@ -56,6 +58,10 @@ class ModelShape:
     # Layers that keep a full KV cache, where the config says (hybrids); else the rest.
     full_attention_layers: int | None = None
     source: str | None = None  # where the facts were read (the config.json page)
+    # For the parts a quantised checkpoint keeps in BF16 (app/decision/fit_weights.py).
+    hidden_size: int | None = None
+    vocab_size: int | None = None
+    experts: int | None = None
 
     @property
     def is_mla(self) -> bool:
@@ -125,6 +131,9 @@ class Fit:
     max_context: int | None
     assumed: list[str] = field(default_factory=list)
     basis: list[str] = field(default_factory=list)
+    # Why tensor parallelism cannot split the model over the GPUs asked (then fits is False,
+    # with the counts that work and what else runs on such a count), or None.
+    split_problem: str | None = None
 
 
 class FitError(ValueError):
@@ -133,6 +142,24 @@ class FitError(ValueError):
     def __init__(self, field_name: str, message: str) -> None:
         super().__init__(message)
         self.field = field_name
+
+
+def weight_bytes(model: ModelShape, ask: FitAsk) -> tuple[float, list[str]]:
+    """All the weights in bytes, counted per part where the precision keeps some parts in
+    BF16, and the basis lines of that split."""
+    layout = Layout(
+        parameters=model.parameters_b * 1e9,
+        layers=model.layers,
+        hidden_size=model.hidden_size,
+        vocab_size=model.vocab_size,
+        attention_heads=model.attention_heads,
+        kv_heads=model.kv_heads,
+        head_dim=model.head_dim,
+        experts=model.experts,
+        source=model.source,
+    )
+    parts, lines = weight_parts(layout, ask.precision, ask.bits_per_weight)
+    return sum(p.bytes for p in parts), lines
 
 
 def kv_layer_bytes(model: ModelShape, dtype_bytes: float) -> float:
@@ -177,11 +204,43 @@ def tp_problem(model: ModelShape, tp: int) -> str | None:
     return None
 
 
+# Servers that split a model by layers (pipeline parallelism), which takes any GPU count.
+PIPELINE_SOURCES = (
+    "llama.cpp's default --split-mode layer is pipeline parallelism, each GPU a contiguous "
+    "slice of layers and their KV cache (docs/multi-gpu.md, https://github.com/ggml-org/"
+    "llama.cpp/blob/5815cb840bfe5be1895c6ca6afcf9ce05d8b486f/docs/multi-gpu.md); vLLM's "
+    "docs give --tensor-parallel-size 1 with --pipeline-parallel-size set to the GPU count "
+    "for a count that does not split evenly (docs/serving/parallelism_scaling.md, "
+    "https://github.com/vllm-project/vllm/blob/096bd6a4a109b13698ab85782cc1a3630aa002ee/"
+    "docs/serving/parallelism_scaling.md)"
+)
+
+
+def split_problem(model: ModelShape, tp: int) -> str | None:
+    """Why `tp` GPUs cannot hold this model by tensor parallelism, the nearest counts that
+    can, and what runs on such a count instead; None when they can."""
+    problem = tp_problem(model, tp)
+    if problem is None:
+        return None
+    counts = valid_tp(model)
+    below = [t for t in counts if t < tp]
+    above = [t for t in counts if t > tp]
+    nearest = " and ".join(str(t) for t in (below[-1:] + above[:1]))
+    return (
+        f"{tp} GPUs cannot split {model.name} by tensor parallelism: {problem} (each GPU "
+        f"must hold whole heads); the nearest counts that can are {nearest} (all: "
+        f"{', '.join(str(t) for t in counts)}). Pipeline parallelism splits the layers "
+        f"instead and takes any count: {PIPELINE_SOURCES}"
+    )
+
+
 def per_gpu_kv_bytes(model: ModelShape, ask: FitAsk, tp: int, context: int) -> float:
     """One GPU's KV cache for `ask.concurrency` sequences of `context` tokens."""
     dtype_bytes = kv_dtype_bytes(ask.kv_cache_dtype)
     full_tokens, window_tokens = kv_tokens_per_layer(model, context, ask.window_extra_tokens)
-    per_layer = kv_layer_bytes(model, dtype_bytes) * tp_share(model, tp)
+    # A count tensor parallelism cannot use is shown split by layers (pipeline parallelism).
+    share = 1 / tp if tp_problem(model, tp) else tp_share(model, tp)
+    per_layer = kv_layer_bytes(model, dtype_bytes) * share
     tokens = model.full_layers * full_tokens + model.sliding_window_layers * window_tokens
     return per_layer * tokens * ask.concurrency
 
@@ -202,9 +261,10 @@ def fit(model: ModelShape, ask: FitAsk, device: Device | None = None) -> Fit:
     """The memory `model` needs for `ask` on `ask.gpus` GPUs, and whether `device` holds it."""
     _check(model, ask)
     tp = ask.gpus
-    weights = model.parameters_b * 1e9 * ask.bits_per_weight / 8
+    weights, weight_lines = weight_bytes(model, ask)
     kv_gpu = per_gpu_kv_bytes(model, ask, tp, ask.context)
     usable = usable_gb(device, ask) if device else None
+    unsplit = split_problem(model, tp)
     per_gpu = PerGpu(
         weights_gb=weights / tp / GB,
         kv_gb=kv_gpu / GB,
@@ -220,16 +280,17 @@ def fit(model: ModelShape, ask: FitAsk, device: Device | None = None) -> Fit:
         total_gb=per_gpu.total_gb * tp,
         usable_gb=usable * tp if usable is not None else None,
         per_gpu=per_gpu,
-        fits=None if usable is None else per_gpu.total_gb <= usable,
+        fits=False if unsplit else None if usable is None else per_gpu.total_gb <= usable,
         min_gpus=min_gpus(model, ask, device),
         max_concurrency=None,
         max_context=None,
+        split_problem=unsplit,
     )
-    if usable is not None:
+    if usable is not None and not unsplit:
         answer.max_concurrency = _max_concurrency(model, ask, tp, usable, weights)
         answer.max_context = _max_context(model, ask, tp, usable, weights)
     answer.assumed = _assumed(model, ask, device)
-    answer.basis = _basis(model, ask, device, answer)
+    answer.basis = _basis(model, ask, device, answer, weight_lines)
     return answer
 
 
@@ -257,10 +318,6 @@ def _check(model: ModelShape, ask: FitAsk) -> None:
         raise FitError("memory_utilization", "memory_utilization must be above 0 and at most 1")
     if ask.gpus > MAX_TP:
         raise FitError("gpus", f"at most {MAX_TP} GPUs split one model here; {ask.gpus} asked")
-    problem = tp_problem(model, ask.gpus)
-    if problem:
-        allowed = ", ".join(str(t) for t in valid_tp(model))
-        raise FitError("gpus", f"{problem}; allowed GPU counts: {allowed}")
     kv_dtype_bytes(ask.kv_cache_dtype)
 
 
@@ -282,7 +339,7 @@ def min_gpus(model: ModelShape, ask: FitAsk, device: Device | None) -> int | Non
     if device is None:
         return None
     usable = usable_gb(device, ask)
-    weights = model.parameters_b * 1e9 * ask.bits_per_weight / 8
+    weights, _ = weight_bytes(model, ask)
     for tp in valid_tp(model):
         if _needed(model, ask, tp, weights, ask.context, ask.concurrency) <= usable:
             return tp
@@ -327,17 +384,22 @@ def _assumed(model: ModelShape, ask: FitAsk, device: Device | None) -> list[str]
     return said
 
 
-def _basis(model: ModelShape, ask: FitAsk, device: Device | None, answer: Fit) -> list[str]:
+def _basis(
+    model: ModelShape, ask: FitAsk, device: Device | None, answer: Fit, weight_lines: list[str]
+) -> list[str]:
     """The arithmetic, line by line, with where each fact came from."""
     tp = ask.gpus
     from_config = f" ({model.source})" if model.source else ""
     dtype = kv_dtype_bytes(ask.kv_cache_dtype)
-    lines = [
-        f"weights: {model.parameters_b:g} B parameters × {ask.bits_per_weight:g} bits ÷ 8 = "
-        f"{answer.weights_gb:.2f} GB; ÷ {tp} GPU{'s' * (tp > 1)} = "
-        f"{answer.per_gpu.weights_gb:.2f} GB each",
-        _kv_line(model, dtype) + from_config,
-    ]
+    each = f"; ÷ {tp} GPU{'s' * (tp > 1)} = {answer.per_gpu.weights_gb:.2f} GB each"
+    if len(weight_lines) > 1:  # counted per part
+        total = f"weights: {answer.weights_gb:.2f} GB in all{each}"
+    else:
+        total = (
+            f"weights: {model.parameters_b:g} B parameters × {ask.bits_per_weight:g} bits ÷ 8 = "
+            f"{answer.weights_gb:.2f} GB{each}"
+        )
+    lines = [*weight_lines, total, _kv_line(model, dtype) + from_config]
     full, window = kv_tokens_per_layer(model, ask.context, ask.window_extra_tokens)
     if model.sliding_window_layers:
         extra = f" + {ask.window_extra_tokens:,}" if ask.window_extra_tokens else ""
@@ -346,7 +408,13 @@ def _basis(model: ModelShape, ask: FitAsk, device: Device | None, answer: Fit) -
             f"{model.sliding_window:,}{extra} tokens, so {window:,} of the {full:,} asked"
         )
     share = tp_share(model, tp)
-    if model.is_mla:
+    if answer.split_problem:
+        lines.append(
+            f"per GPU: no tensor-parallel split at {tp} GPUs ({tp_problem(model, tp)}); the "
+            f"figures below split weights and KV cache evenly by layers, as pipeline "
+            f"parallelism would (a stage holds whole layers, so the largest is a little more)"
+        )
+    elif model.is_mla:
         lines.append(
             "per GPU: the MLA latent is whole on every GPU (tensor parallelism cannot split it)"
         )
@@ -369,6 +437,8 @@ def _basis(model: ModelShape, ask: FitAsk, device: Device | None, answer: Fit) -
         unified = f" × {device.share:.0%} for the GPU" if device.share < 1 else ""
         margin = f" − {ask.margin_gb:g} GB kept free" if ask.margin_gb else ""
         verdict = "fits" if answer.fits else "does not fit"
+        if answer.split_problem:
+            verdict = "not answered by tensor parallelism at this count"
         lines.append(
             f"usable per GPU: {device.name} reports {device.memory_gb:g} GB{where}{unified} × "
             f"{ask.memory_utilization:g}{margin} = {answer.per_gpu.usable_gb:.2f} GB: {verdict}"

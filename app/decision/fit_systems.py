@@ -38,6 +38,10 @@ VLLM_SPECS = (
     "https://github.com/vllm-project/vllm/blob/001cabc1be16a59a70d720ed61a13b678c060a18/"
     "vllm/v1/kv_cache_interface.py"
 )
+VLLM_MEM_UTILS = (
+    "https://github.com/vllm-project/vllm/blob/a6d5c39009eb73797b276cc557ca9659c396ca14/"
+    "vllm/utils/mem_utils.py"
+)
 VLLM_ARGS = (
     "https://github.com/vllm-project/vllm/blob/99d7eb5d6a512cfcc5a2b104f24ebf2d6cda772b/"
     "vllm/engine/arg_utils.py"
@@ -64,16 +68,50 @@ OLLAMA_ENV = "https://github.com/ollama/ollama/blob/v0.33.0-rc2/envconfig/config
 SYSTEMS = ("vllm", "sglang", "llama-cpp", "ollama")
 VLLM_UTILIZATION = 0.92
 
+# What vLLM's profile takes beyond the weights, per GPU, from its own memory-profiling log
+# (non-torch memory: NCCL, cuBLAS and attention-backend buffers; torch's activation peak for
+# a dummy step of max_num_batched_tokens). Published logs, both on an H100 80GB:
+# - Llama 3 8B (dense), 8,192 batched tokens: non_torch_memory 1.79 GiB at TP 1 and 3.58 GiB
+#   at TP 2, activation peak 1.26 GiB in both (vllm PR #10511, the author's sanity check);
+# - gpt-oss-120b (MoE) at TP 1, 0.95, 131,072 context: 79.22 GiB × 0.95 − 65.97 GiB of weights
+#   − 1.71 GiB of KV cache = 7.58 GiB for the rest (vllm issue #27508).
+VLLM_PROFILE_LOGS = (
+    "https://github.com/vllm-project/vllm/pull/10511",
+    "https://github.com/vllm-project/vllm/issues/27508",
+)
+VLLM_NON_TORCH_GIB = {1: 1.79, 2: 3.58}  # TP 1; TP 2 and beyond (NCCL)
+VLLM_DENSE_ACTIVATION_GIB = 1.26
+VLLM_MOE_REST_GIB = 7.58  # non-torch + activation at TP 1
 
-def vllm(memory_gb: float | None) -> Accounting:
+
+def vllm_reserve(moe: bool, gpus: int) -> tuple[float, str]:
+    """(GB per GPU, the arithmetic) for vLLM's profiled activations and non-torch memory:
+    the measured figure of the nearest published case, dense or mixture of experts."""
+    extra_nccl = VLLM_NON_TORCH_GIB[2] - VLLM_NON_TORCH_GIB[1] if gpus > 1 else 0.0
+    if moe:
+        gib = VLLM_MOE_REST_GIB + extra_nccl
+        how = f"{VLLM_MOE_REST_GIB} GiB measured for gpt-oss-120b at TP 1"
+    else:
+        gib = VLLM_NON_TORCH_GIB[1] + VLLM_DENSE_ACTIVATION_GIB + extra_nccl
+        how = (
+            f"{VLLM_NON_TORCH_GIB[1]} GiB non-torch + {VLLM_DENSE_ACTIVATION_GIB} GiB "
+            "activation peak measured for Llama 3 8B at TP 1"
+        )
+    if extra_nccl:
+        how += f", + {extra_nccl:.2f} GiB more non-torch memory (NCCL) once TP > 1"
+    return gib * GIB / GB, how
+
+
+def vllm(memory_gb: float | None, moe: bool = False, gpus: int = 1) -> Accounting:
     """vLLM V1: a share of total memory, the profiled non-KV memory out of it, and a
     sliding-window layer kept at the window plus one step's tokens."""
     # The OpenAI server schedules 8192 tokens a step on GPUs of 70 GiB or more, else 2048.
     step = 8192 if memory_gb is not None and memory_gb * GB >= 70 * GIB else 2048
+    reserve, how = vllm_reserve(moe, gpus)
     return Accounting(
         system="vllm",
         memory_utilization=VLLM_UTILIZATION,
-        reserve_gb=1.0,
+        reserve_gb=reserve,
         kv_cache_dtype="auto",
         window_extra_tokens=step - 1 + 16,
         basis=(
@@ -85,11 +123,22 @@ def vllm(memory_gb: float | None) -> Accounting:
             f"max_model_len) tokens plus one 16-token block (SlidingWindowSpec, {VLLM_SPECS}); "
             f"max_num_batched_tokens is {step:,} for the API server on this GPU ({VLLM_ARGS})",
             "vLLM: --kv-cache-dtype auto stores the KV cache in the model's dtype",
+            f"vLLM: reserve {reserve:.2f} GB per GPU for what its profile measures beyond the "
+            f"weights (non-torch memory and the activation peak of one {step:,}-token step): "
+            f"{how} ({', '.join(VLLM_PROFILE_LOGS)}; the three parts are named in the "
+            f"memory_profiling docstring, {VLLM_MEM_UTILS})",
         ),
         assumed=(
             f"a recent vLLM, at its default gpu_memory_utilization {VLLM_UTILIZATION} (an older "
             "release: pass memory_utilization=0.9)",
-            "1 GB per GPU for vLLM's profiled activations, CUDA graphs and NCCL buffers",
+            f"{reserve:.2f} GB per GPU for vLLM's profiled activations and non-torch buffers, "
+            "the measured figure of the nearest published case "
+            f"({'a mixture of experts' if moe else 'a dense model'}); measured cases run from "
+            "3.3 GB (a dense 8B) to 8.1 GB (a 117B MoE at long context) at TP 1, and grow with "
+            "--max-num-batched-tokens and the model's hidden and intermediate sizes",
+            "CUDA graphs: from v0.21 vLLM estimates their memory inside the profile (they "
+            "came out of the 1 − utilization headroom before); up to about 2.4 GiB more on "
+            "large batch sizes (https://github.com/vllm-project/vllm/issues/7553), not added here",
         ),
     )
 
@@ -179,10 +228,11 @@ def ollama() -> Accounting:
     )
 
 
-def accounting(system: str, memory_gb: float | None, gpus: int) -> Accounting:
-    """The accounting of `system` (one of SYSTEMS) on a GPU of `memory_gb`."""
+def accounting(system: str, memory_gb: float | None, gpus: int, moe: bool = False) -> Accounting:
+    """The accounting of `system` (one of SYSTEMS) on `gpus` GPUs of `memory_gb`, for a
+    mixture of experts (`moe`) or not."""
     if system == "vllm":
-        return vllm(memory_gb)
+        return vllm(memory_gb, moe, gpus)
     if system == "sglang":
         return sglang(memory_gb, gpus)
     if system == "ollama":

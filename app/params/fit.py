@@ -1,12 +1,16 @@
 """/fit, /fit/panel and /api/v1/fit: what a "Will it fit?" question asks."""
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import Field
 
 from app.params.reader import QueryModel, encode
 
 DEFAULT_CONTEXT = 8192
+
+# The KV cache types the arithmetic knows (app/decision/fit.py KV_BYTES, which a test keeps
+# equal): in the schema, so a client sees them and no other spelling is a valid request.
+KvCacheDtype = Literal["bf16", "fp16", "auto", "fp8", "fp8_e4m3", "fp8_e5m2", "q8_0", "q4_0"]
 
 
 class FitParams(QueryModel):
@@ -27,8 +31,11 @@ class FitParams(QueryModel):
         ),
     ] = None
     kv_cache_dtype: Annotated[
-        str | None,
-        Field(description="KV cache type: bf16, fp16, auto, fp8, fp8_e4m3, fp8_e5m2, q8_0, q4_0"),
+        KvCacheDtype | None,
+        Field(
+            description="KV cache type, as vLLM and llama.cpp spell it; default: bf16, or "
+            "the server's own"
+        ),
     ] = None
     hardware: Annotated[
         str | None,

@@ -15,6 +15,7 @@ from app.data_version.version import per_version
 from app.decision.fit import Device, Fit, FitAsk, FitError, ModelShape, fit
 from app.decision.fit_systems import SYSTEMS, accounting
 from app.models import Source
+from app.params.fit import FitParams
 from app.queries.entries import vocabulary_entries
 from app.queries.systems import system_slugs
 from app.schemas import FitPerGpu, FitView, HardwareEntryView, ModelConfigView, ModelEntryView
@@ -162,7 +163,8 @@ def fit_for(
         concurrency=concurrency,
     )
     if system_slug in SYSTEMS:
-        how = accounting(system_slug, device.memory_gb if device else None, gpus)
+        memory = device.memory_gb if device else None
+        how = accounting(system_slug, memory, gpus, moe=bool(shape.experts))
         ask = FitAsk(
             **{
                 **ask.__dict__,
@@ -205,6 +207,23 @@ def fit_for(
         assumed=[*answer.assumed, *assumed],
         basis=[*answer.basis, *basis],
         candidates=candidates,
+    )
+
+
+def fit_asked(session: Session, asked: FitParams) -> FitAnswer:
+    """The fit a /fit page or GET /api/v1/fit query asks: every field as read, nothing
+    filled in here (fit_for fills the defaults and says so in `assumed`)."""
+    return fit_for(
+        session,
+        model=asked.model,
+        hardware=asked.hardware,
+        gpus=asked.gpus,
+        context=asked.context,
+        concurrency=asked.concurrency,
+        precision=asked.precision,
+        kv_cache_dtype=asked.kv_cache_dtype,
+        memory_utilization=asked.memory_utilization,
+        system=asked.system,
     )
 
 
@@ -255,6 +274,9 @@ def _shape(entry: ModelEntryView, config: ModelConfigView, params: float) -> Mod
         linear_attention_layers=config.linear_attention_layers or 0,
         full_attention_layers=config.full_attention_layers,
         source=config.page,
+        hidden_size=config.hidden_size,
+        vocab_size=config.vocab_size,
+        experts=config.experts,
     )
 
 
@@ -442,4 +464,5 @@ def fit_view(answer: FitAnswer) -> FitView:
         assumed=answer.assumed,
         basis=answer.basis,
         candidates=answer.candidates,
+        split_problem=result.split_problem,
     )

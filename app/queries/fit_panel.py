@@ -10,7 +10,9 @@ from dataclasses import dataclass, field
 
 from sqlmodel import Session
 
-from app.queries.fit import FitAnswer, FitInputError, fit_for, fit_hardware, fit_models
+from app.decision.fit import tp_problem
+from app.params.fit import FitParams
+from app.queries.fit import FitAnswer, FitInputError, fit_asked, fit_hardware, fit_models
 
 COUNTS = (1, 2, 4, 8)
 CONTEXTS = (4096, 8192, 32768, 131072)
@@ -55,23 +57,14 @@ def _cell(session: Session, model: str, hardware: str, gpus: int, context: int) 
         answer = _answer(session, model, hardware, gpus, context)
     except FitInputError as problem:
         return PanelCell(gpus, None, None, None, str(problem))
+    if answer.fit.split_problem:  # no tensor-parallel split at this count: say why, briefly
+        return PanelCell(gpus, None, None, None, tp_problem(answer.shape, gpus))
     per_gpu = answer.fit.per_gpu
     return PanelCell(gpus, answer.fit.fits, per_gpu.total_gb, per_gpu.usable_gb)
 
 
 def _answer(session: Session, model: str, hardware: str, gpus: int, context: int) -> FitAnswer:
-    return fit_for(
-        session,
-        model=model,
-        hardware=hardware,
-        gpus=gpus,
-        context=context,
-        concurrency=1,
-        precision=None,
-        kv_cache_dtype=None,
-        memory_utilization=None,
-        system=None,
-    )
+    return fit_asked(session, FitParams(model=model, hardware=hardware, gpus=gpus, context=context))
 
 
 def _row(
@@ -91,18 +84,7 @@ def model_panel(session: Session, model: str, context: int) -> FitPanel:
     """`model` on 1, 2, 4 and 8 of every GPU with a memory figure (not chips sharing system
     memory, which are a machine rather than a card)."""
     try:
-        first = fit_for(
-            session,
-            model=model,
-            hardware=None,
-            gpus=1,
-            context=context,
-            concurrency=1,
-            precision=None,
-            kv_cache_dtype=None,
-            memory_utilization=None,
-            system=None,
-        )
+        first = fit_asked(session, FitParams(model=model, context=context))
     except FitInputError as problem:
         return FitPanel("model", model, model, context, problem=str(problem))
     panel = FitPanel("model", first.model, first.model_name, context, basis=first.basis)

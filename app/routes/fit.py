@@ -14,7 +14,7 @@ from app.decision.fit_logs import MAX_CHARS, LogReading, read_log
 from app.decision.fit_systems import SYSTEMS
 from app.params.fit import FitParams
 from app.params.reader import Reading, read_query
-from app.queries.fit import FitAnswer, FitInputError, fit_for, fit_hardware, fit_models
+from app.queries.fit import FitAnswer, FitInputError, fit_asked, fit_hardware, fit_models
 from app.queries.fit_panel import CONTEXTS, hardware_panel, model_panel
 from app.vocabulary.formats import PRECISION_BPW
 from app.web.deps import FitReading
@@ -31,18 +31,7 @@ def _answer(session: SessionDep, p: FitParams) -> Answered:
     if not p.model.strip():
         return None, None
     try:
-        answer = fit_for(
-            session,
-            model=p.model,
-            hardware=p.hardware,
-            gpus=p.gpus,
-            context=p.context,
-            concurrency=p.concurrency,
-            precision=p.precision,
-            kv_cache_dtype=p.kv_cache_dtype,
-            memory_utilization=p.memory_utilization,
-            system=p.system,
-        )
+        answer = fit_asked(session, p)
     except FitInputError as problem:
         return None, problem
     return answer, None

@@ -70,12 +70,17 @@ def test_axe_and_screenshots(browser, live_url, artifacts: Path, scheme, width) 
     for name, path in (
         ("fit", "/fit?model=llama-3.1-8b&hardware=H100&gpus=2&context=32768&concurrency=4"),
         ("fit-empty", "/fit"),
-        ("fit-problem", "/fit?model=llama-3.1-8b&gpus=3&hardware=nvidia-h100-sxm5-80gb"),
+        ("fit-problem", "/fit?model=llama-3.1-8b&context=200000&hardware=nvidia-h100-sxm5-80gb"),
+        ("fit-split", "/fit?model=llama-3.1-8b&gpus=3&hardware=nvidia-h100-sxm5-80gb"),
         ("fit-hardware", "/hardware/nvidia-h100-sxm5-80gb"),
     ):
         page.goto(f"{live_url}{path}")
         if name == "fit-hardware":
             page.locator(".fit-panel-table").wait_for()
+        if name == "fit-problem":  # shown as the site shows problems: the banner's colours
+            banner = page.locator(".fit-result .problem-banner")
+            assert "native context of 131,072" in banner.inner_text()
+            assert banner.evaluate("e => getComputedStyle(e).borderTopStyle") == "solid"
         results = Axe().run(page)
         assert results.violations_count == 0, f"{path}: {results.generate_report()}"
         assert page.evaluate("document.documentElement.scrollWidth") <= width, path

@@ -1,6 +1,8 @@
 """The fit arithmetic (app/decision/fit.py) against sums done by hand from each model's
 config.json facts. Numbers: decimal GB (10^9 bytes)."""
 
+from dataclasses import replace
+
 import pytest
 
 from app.decision.fit import Device, FitAsk, FitError, ModelShape, fit, kv_bytes_per_token
@@ -47,6 +49,19 @@ GPT_OSS_120B = ModelShape(
     sliding_window_layers=18,
     context=131_072,
 )
+# The same models with the config facts that split a quantised checkpoint into its parts.
+OSS_LAYOUT = {"hidden_size": 2880, "vocab_size": 201_088}
+GPT_OSS_120B_PARTS = replace(GPT_OSS_120B, parameters_b=116.83, experts=128, **OSS_LAYOUT)
+GPT_OSS_20B_PARTS = replace(
+    GPT_OSS_120B_PARTS,
+    name="gpt-oss-20b",
+    parameters_b=20.91,
+    layers=24,
+    experts=32,
+    sliding_window_layers=12,
+)
+DEEPSEEK_V3_PARTS = replace(DEEPSEEK_V3, hidden_size=7168, vocab_size=129_280, experts=256)
+GIB = 2**30
 H100 = Device("NVIDIA H100 SXM5 80GB", 85.0)  # 79.2 GiB as the device reports it
 H200 = Device("NVIDIA H200", 150.7)  # 143,771 MiB
 RTX_4090 = Device("NVIDIA GeForce RTX 4090", 25.4)  # 24,564 MiB
@@ -147,7 +162,6 @@ def test_max_context_at_a_concurrency_is_the_longest_that_fits() -> None:
         ({"gpus": 0}, "gpus", "at least 1"),
         ({"concurrency": -3}, "concurrency", "at least 1"),
         ({"context": 200_000}, "context", "native context of 131,072"),
-        ({"gpus": 3}, "gpus", "allowed GPU counts: 1, 2, 4, 8"),
         ({"kv_cache_dtype": "fp7"}, "kv_cache_dtype", "allowed: bf16"),
         ({"memory_utilization": 1.5}, "memory_utilization", "at most 1"),
     ],
@@ -155,11 +169,79 @@ def test_max_context_at_a_concurrency_is_the_longest_that_fits() -> None:
 def test_bad_asks_name_the_field_and_what_is_allowed(
     changes: dict[str, object], field: str, words: str
 ) -> None:
-    from dataclasses import replace
-
     with pytest.raises(FitError) as raised:
         fit(LLAMA_31_8B, replace(BF16, **changes), H100)  # type: ignore[arg-type]
     assert raised.value.field == field and words in str(raised.value)
+
+
+def test_a_count_that_does_not_split_the_heads_is_answered_not_refused() -> None:
+    # 3 divides neither Llama 3.1 8B's 32 attention heads nor its 8 KV heads.
+    answer = fit(LLAMA_31_8B, FitAsk(16, "BF16", gpus=3, context=8192), H100)
+    assert answer.fits is False and answer.min_gpus == 1  # one H100 holds it already
+    assert answer.split_problem is not None
+    assert "3 does not divide the 32 attention heads" in answer.split_problem
+    assert "the nearest counts that can are 2 and 4" in answer.split_problem
+    assert "--split-mode layer" in answer.split_problem  # llama.cpp, sourced
+    assert "--pipeline-parallel-size" in answer.split_problem  # vLLM, sourced
+    assert answer.max_concurrency is None and answer.max_context is None
+    # Shown split by layers: 16.06 GB ÷ 3 of weights, 131,072 × 8,192 bytes ÷ 3 of KV.
+    assert answer.per_gpu.weights_gb == pytest.approx(16.06 / 3)
+    assert answer.per_gpu.kv_gb == pytest.approx(131_072 * 8192 / 3 / 1e9)
+    assert any("no tensor-parallel split at 3 GPUs" in line for line in answer.basis)
+    # Without hardware too: the question is answered, and the answer is no.
+    assert fit(LLAMA_31_8B, FitAsk(16, "BF16", gpus=3)).fits is False
+
+
+def test_more_gpus_than_kv_heads_must_be_a_multiple_of_them() -> None:
+    # Llama 3.1 70B: 64 attention heads, 8 KV heads. 12 divides neither 64 nor a multiple of 8.
+    answer = fit(LLAMA_31_70B, FitAsk(16, "BF16", gpus=12, context=8192), H100)
+    assert answer.split_problem is not None and answer.fits is False
+    assert "12 does not divide the 64 attention heads" in answer.split_problem
+    assert "nearest counts that can are 8 and 16" in answer.split_problem
+    assert answer.min_gpus == 2
+
+
+def test_gpt_oss_counts_only_its_experts_in_mxfp4() -> None:
+    # BF16: embeddings + head 2 × 201,088 × 2,880 = 1.158 B; attention per layer 2 × 2,880 ×
+    # 64 × 64 (q, o) + 2 × 2,880 × 8 × 64 (k, v) = 26.54 M, × 36 = 0.956 B; router 2,880 ×
+    # 128 × 36 = 0.013 B. The other 114.70 B are experts at 4.25 bits (32 values, one E8M0
+    # scale). The model card gives 116.83 B parameters and a 60.8 GiB checkpoint.
+    bf16 = 2 * 201_088 * 2880 + 36 * (2 * 2880 * 64 * 64 + 2 * 2880 * 8 * 64) + 2880 * 128 * 36
+    expected = bf16 * 2 + (116.83e9 - bf16) * 4.25 / 8
+    answer = fit(GPT_OSS_120B_PARTS, FitAsk(4.25, "MXFP4"))
+    assert answer.weights_gb == pytest.approx(expected / 1e9)
+    assert answer.weights_gb * 1e9 / GIB == pytest.approx(60.8, abs=0.1)  # the card's size
+    assert any("attention" in line and "BF16" in line for line in answer.basis)
+    # gpt-oss-20b: 20.91 B parameters, 24 layers, 32 experts; the card says 12.8 GiB.
+    small = fit(GPT_OSS_20B_PARTS, FitAsk(4.25, "MXFP4"))
+    assert small.weights_gb * 1e9 / GIB == pytest.approx(12.8, abs=0.1)
+    # Every parameter at 4.25 bits would be 3.1 GB short of the published checkpoint.
+    assert answer.weights_gb - 116.83 * 4.25 / 8 > 3
+
+
+def test_deepseek_v3_fp8_keeps_embeddings_head_and_router_in_bf16() -> None:
+    # 0.9 B embedding and 0.9 B head (README_WEIGHTS.md): 2 × 129,280 × 7,168; router 7,168 ×
+    # 256 × 61; the rest FP8 with one FP32 scale per 128 × 128 block.
+    bf16 = 2 * 129_280 * 7168 + 7168 * 256 * 61
+    expected = bf16 * 2 + (671e9 - bf16) * (8 + 32 / 128**2) / 8
+    answer = fit(DEEPSEEK_V3_PARTS, FitAsk(8, "FP8", gpus=8))
+    assert answer.weights_gb == pytest.approx(expected / 1e9)  # 673.13 GB, not 671
+    assert answer.per_gpu.weights_gb == pytest.approx(expected / 8 / 1e9)
+    assert any("README_WEIGHTS.md" in line for line in answer.basis)
+
+
+def test_awq_keeps_embeddings_and_head_unquantised() -> None:
+    llama = replace(LLAMA_31_8B, hidden_size=4096, vocab_size=128_256)
+    heads = 2 * 128_256 * 4096  # 1.05 B in BF16
+    answer = fit(llama, FitAsk(4 + 20 / 128, "AWQ"))
+    assert answer.weights_gb == pytest.approx((heads * 2 + (8.03e9 - heads) * 4.15625 / 8) / 1e9)
+    assert any("AutoAWQ" in line for line in answer.basis)
+    # BF16 and GGUF types stay one part: GGUF's measured bits already average the file's mix.
+    assert fit(llama, FitAsk(4.8944, "Q4_K_M")).weights_gb == pytest.approx(8.03 * 4.8944 / 8)
+    # Without the vocabulary and hidden size the split cannot be made, and the basis says so.
+    plain = fit(LLAMA_31_8B, FitAsk(8, "FP8"))
+    assert plain.weights_gb == pytest.approx(8.03)
+    assert any("cannot be split out" in line for line in plain.basis)
 
 
 def test_absurd_but_valid_numbers_are_answered_at_once() -> None:

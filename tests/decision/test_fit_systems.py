@@ -75,3 +75,16 @@ def test_ollama_is_llama_cpp_underneath_and_says_so() -> None:
     how = accounting("ollama", 24.0, 1)
     assert how.margin_gb == accounting("llama-cpp", 24.0, 1).margin_gb
     assert any("llama-server" in line for line in how.basis)
+
+
+def test_vllm_reserves_what_its_profile_measured() -> None:
+    # Llama 3 8B on one H100 (vllm#10511): 1.79 GiB non-torch + 1.26 GiB activation peak.
+    dense = accounting("vllm", 85.52, 1)
+    assert dense.reserve_gb == pytest.approx((1.79 + 1.26) * 2**30 / 1e9)  # 3.27 GB
+    # At TP 2 the same log shows 3.58 GiB non-torch: NCCL's 1.79 GiB more on each GPU.
+    assert accounting("vllm", 85.52, 2).reserve_gb == pytest.approx(4.84 * 2**30 / 1e9)
+    # gpt-oss-120b at TP 1 (vllm#27508): 79.22 × 0.95 − 65.97 − 1.71 = 7.58 GiB.
+    moe = accounting("vllm", 85.52, 4, moe=True)
+    assert moe.reserve_gb == pytest.approx((7.58 + 1.79) * 2**30 / 1e9)  # 10.06 GB
+    assert any("vllm/pull/10511" in line for line in moe.basis)
+    assert any("3.3 GB" in line and "8.1 GB" in line for line in moe.assumed)

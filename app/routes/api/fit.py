@@ -8,7 +8,7 @@ from fastapi.responses import Response
 from app.db import SessionDep
 from app.params.fit import FitApiParams
 from app.params.reader import ParamError, ParamProblem
-from app.queries.fit import FitInputError, fit_for, fit_view
+from app.queries.fit import FitInputError, fit_asked, fit_view
 from app.routes.api.catalogue import BAD_VALUE, NO_ENTRY, Ignoring
 from app.schemas import FitView
 from app.web.deps import FitApiReading
@@ -54,18 +54,7 @@ def fit(session: SessionDep, found: FitApiReading) -> Response:
     fits, the fewest GPUs that hold it and how far it stretches; decimal GB (10^9 bytes)."""
     p = found.params
     try:
-        answer = fit_for(
-            session,
-            model=p.model,
-            hardware=p.hardware,
-            gpus=p.gpus,
-            context=p.context,
-            concurrency=p.concurrency,
-            precision=p.precision,
-            kv_cache_dtype=p.kv_cache_dtype,
-            memory_utilization=p.memory_utilization,
-            system=p.system,
-        )
+        answer = fit_asked(session, p)
     except FitInputError as problem:
         raise refused(problem, str(getattr(p, problem.field, "") or "")) from None
     return render_json(fit_view(answer), found.ignored)
