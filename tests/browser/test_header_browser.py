@@ -12,7 +12,8 @@ from app.db import make_engine, writer
 pytestmark = pytest.mark.browser
 
 PASSWORD = "correct horse battery staple"
-ADMIN = "header-admin"
+# As long as a name may be (40 characters): the menu cuts it short rather than widen the row.
+ADMIN = "header-admin-of-a-rather-long-team-name"
 
 # How many rows the header's items stand in: items whose middles are within 20 px share one.
 ROWS = """() => {
