@@ -21,6 +21,7 @@ from sqlalchemy import text
 
 from app.db import make_engine
 from app.settings import PROJECT_ROOT
+from scripts.benchkit import fit_refusals
 from tests.conftest import SEED_DIR
 from tests.databases import new_database_url
 
@@ -161,41 +162,15 @@ def test_processes_starting_at_once_on_an_empty_database(tmp_path: Path) -> None
     assert systems == len(list((SEED_DIR / "systems").glob("*.yaml")))
 
 
-# /api/v1/fit answers, as 422 naming the field, two asks no schema can state: a context past
-# the model's own, and a precision spelling it does not know. The fuzzer's own acceptance check
-# lets 422 through for that path only, and this check lets only those two through.
-FIT_REFUSALS = """
-import schemathesis
-
-
-@schemathesis.check
-def fit_refuses_only_context_or_precision(ctx, response, case):
-    if case.operation.path != "/api/v1/fit" or response.status_code != 422:
-        return None
-    fields = {str(p.get("field")) for p in response.json().get("detail", [])}
-    if not fields or not fields <= {"context", "precision"}:
-        raise AssertionError(
-            f"GET /api/v1/fit refused a valid request for {sorted(fields)}: {response.text[:300]}"
-        )
-    return None
-"""
-FIT_CONFIG = """
-[[operations]]
-include-path = "/api/v1/fit"
-checks.positive_data_acceptance.expected-statuses = ["2xx", "401", "403", "404", "422"]
-"""
-
-
 def test_schema_fuzzer_finds_no_5xx_and_no_valid_request_refused(
     live: tuple[str, dict[str, str]], tmp_path: Path
 ) -> None:
     base, env = live
-    (tmp_path / "fit_refusals.py").write_text(FIT_REFUSALS)
-    (tmp_path / "schemathesis.toml").write_text(FIT_CONFIG)
+    (tmp_path / "schemathesis.toml").write_text(fit_refusals.CONFIG)
     checks = (
         "not_a_server_error,status_code_conformance,content_type_conformance,"
         "response_schema_conformance,positive_data_acceptance,"
-        "fit_refuses_only_context_or_precision"
+        f"{fit_refusals.CHECK}"
     )
     run = subprocess.run(
         [
@@ -222,7 +197,11 @@ def test_schema_fuzzer_finds_no_5xx_and_no_valid_request_refused(
         text=True,
         timeout=600,
         cwd=tmp_path,  # it keeps a cache in cwd
-        env={**env, "SCHEMATHESIS_HOOKS": "fit_refusals", "PYTHONPATH": str(tmp_path)},
+        env={
+            **env,
+            "SCHEMATHESIS_HOOKS": fit_refusals.HOOKS,
+            "PYTHONPATH": str(PROJECT_ROOT),
+        },
     )
     assert run.returncode == 0, run.stdout[-4000:]
     # The console names an operation only when something about it is worth saying; the JUnit

@@ -165,3 +165,13 @@ def test_search_for_a_feature_or_hardware_keeps_the_systems_that_support_it(
 def test_search_falls_back_to_words_in_summaries(client: TestClient) -> None:
     body = matrix(client, "q=fork")
     assert body["search_mode"] == "text" and "aphrodite" in slugs(body)
+
+
+def test_the_models_views_own_filters_are_checked_on_every_view(client: TestClient) -> None:
+    # The schema lists them for /api/v1/matrix whatever the view: a bad value is refused there
+    # too, a good one is accepted (and has no effect on the features view).
+    refused = client.get("/api/v1/matrix?listed=-58800")
+    assert refused.status_code == 422
+    assert [p["field"] for p in refused.json()["detail"]] == ["listed"]
+    fine = client.get("/api/v1/matrix?listed=true")
+    assert fine.status_code == 200 and fine.json()["view"] == "features"

@@ -206,3 +206,15 @@ def test_catalogue_lists_stay_arrays_and_link_their_next_page(
         assert link is None or link.endswith('rel="next"')
     assert got == items
     assert client.get(f"{path}?per_page=1001").status_code == 422
+
+
+def test_a_blank_count_is_no_answer_but_a_control_character_is_refused(
+    client: TestClient,
+) -> None:
+    for blank in ("", "%20%20", "%09"):
+        assert client.get(f"/api/v1/hardware?per_page={blank}").status_code == 200, blank
+    # str.strip() takes \x1c (a file separator) for space; the schema says an integer.
+    for odd in ("%1C", "%1C5"):
+        refused = client.get(f"/api/v1/hardware?per_page={odd}")
+        assert refused.status_code == 422, odd
+        assert refused.json()["detail"][0]["field"] == "per_page"

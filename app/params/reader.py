@@ -122,6 +122,9 @@ def query_from(pairs: list[tuple[str, str]]) -> Query:
     return QueryParams(pairs)
 
 
+ASCII_SPACE = " \t\n\r\f\v"
+
+
 def read_query(
     model: type[P], query: QueryParams, vocabularies: Mapping[str, Sequence[str]] | None = None
 ) -> Reading[P]:
@@ -134,7 +137,9 @@ def read_query(
     ]
     values: dict[str, Any] = {}
     for name, field in model.model_fields.items():
-        raw = [v.strip() for v in query.getlist(name)]
+        # An empty field (a form's blank box, spaces typed) is no answer; control characters
+        # such as \x1c, which str.strip() also takes for space, are a value, and a wrong one.
+        raw = [v.strip(ASCII_SPACE) for v in query.getlist(name)]
         raw = [v for v in raw if v]
         if not raw:
             continue
@@ -180,7 +185,15 @@ def _read_list(
     problems: list[ParamProblem],
 ) -> tuple[Any, ...]:
     if SPLIT in marks:
-        raw = [part.strip() for value in raw for part in value.split(",") if part.strip()]
+        # A value the vocabulary holds whole stays whole: some names have a comma in them
+        # ("Mistral, Mistral Nemo, Ministral" is one family).
+        whole = set(vocabulary or ())
+        raw = [
+            part.strip(ASCII_SPACE)
+            for value in raw
+            for part in ([value] if value in whole else value.split(","))
+            if part.strip(ASCII_SPACE)
+        ]
     distinct = list(dict.fromkeys(raw))
     # Counted as sent (repeats too), as the schema's maxItems says.
     most = min([MAX_VALUES, *(m.max_length for m in marks if isinstance(m, MaxLen))])

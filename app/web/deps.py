@@ -111,7 +111,15 @@ def _model_matrix(session: Session, query: QueryParams) -> Reading[ModelMatrixPa
 def _checked_model_matrix(session: Session, query: QueryParams) -> Reading[ModelMatrixParams]:
     found = _model_matrix(session, query)
     checked(found)
+    if not _models_view(query) and any(name in MODELS_ONLY for name in query):
+        # The schema lists the models view's own filters for every view: a wrong value is a
+        # wrong value there too, though the features view does not use it.
+        models = read_query(ModelMatrixParams, query, model_vocabularies(session))
+        checked(Reading(found.params, [p for p in models.problems if p.field in MODELS_ONLY], []))
     return found
+
+
+MODELS_ONLY = frozenset(ModelMatrixParams.model_fields) - frozenset(MatrixApiParams.model_fields)
 
 
 def _model_list(session: Session, query: QueryParams) -> Reading[ModelListParams]:
